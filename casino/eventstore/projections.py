@@ -1,0 +1,1 @@
+"""Projections registry (filled in by the foundation work)."""
