@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class CasinoConfig(AppConfig):
@@ -9,4 +10,10 @@ class CasinoConfig(AppConfig):
     verbose_name = "Casino core"
 
     def ready(self) -> None:
-        from casino.eventstore import projections  # noqa: F401  registers built-in projections
+        from casino import roles
+        from casino.eventstore import projections  # noqa: F401  registers built-ins
+        from casino.eventstore.store import register_stream_type
+
+        register_stream_type("staff")
+        # Groups are (re)created after every migrate and flush, so they always exist.
+        post_migrate.connect(roles.ensure_role_groups, sender=self)

@@ -133,7 +133,13 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2,
+                                    "interval_step": 0.5, "interval_max": 1}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Sweeps that recover work whose message was lost (DESIGN §5: timers also sweep).
+CELERY_BEAT_SCHEDULE: dict = {
+    "async-projections-sweep": {"task": "casino.run_async_projections", "schedule": 60.0},
+}
 
 LOGGING = {
     "version": 1,

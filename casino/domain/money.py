@@ -1,0 +1,34 @@
+"""Money is integer cents everywhere; this is the one place that parses and formats it."""
+
+from __future__ import annotations
+
+import re
+
+from casino.domain.errors import DomainError
+
+Cents = int
+
+_AMOUNT = re.compile(r"^\$?(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d{1,2}))?$")
+
+
+class MoneyError(DomainError):
+    code = "invalid_amount"
+
+
+def parse_money(text: str) -> Cents:
+    """``"12.5"`` → 1250, ``"$1,234.56"`` → 123456. Negative or fractional cents refused."""
+    m = _AMOUNT.match(text.strip())
+    if not m:
+        raise MoneyError(f"'{text}' is not an amount of money (e.g. 25, 25.50 or $1,000.00)")
+    whole = int(m.group("whole").replace(",", ""))
+    frac = (m.group("frac") or "0").ljust(2, "0")
+    return whole * 100 + int(frac)
+
+
+def format_money(cents: Cents) -> str:
+    """123456 → ``"$1,234.56"``; negative amounts as ``"-$5.00"``."""
+    if not isinstance(cents, int) or isinstance(cents, bool):
+        raise MoneyError(f"{cents!r} is not a whole number of cents")
+    sign = "-" if cents < 0 else ""
+    whole, frac = divmod(abs(cents), 100)
+    return f"{sign}${whole:,}.{frac:02d}"
