@@ -98,7 +98,7 @@ def env_database(name: str, default_sqlite: Path) -> dict:
 def env_broker(name: str, var_dir: Path) -> str:
     raw = os.environ.get(name)
     if raw is None:
-        return "filesystem://"
+        return "filesystem://localhost/"
     if not raw.split("://", 1)[0] in {"redis", "rediss", "filesystem", "memory", "amqp"}:
         raise ImproperlyConfigured(f"{name}={raw!r} is not a broker URL (redis://host:port/db)")
     return raw

@@ -67,6 +67,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.env_database("DATABASE_URL", VAR_DIR / "casino.sqlite3")}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # A file, not SQLite's shared in-memory database, so that concurrent test writers
+    # queue on the write lock exactly as the embedded default does.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -83,6 +87,7 @@ GAMING_DAY_START_HOUR = env.env_int("GAMING_DAY_START_HOUR", 6, minimum=0, maxim
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

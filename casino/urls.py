@@ -1,4 +1,20 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-urlpatterns = [path("admin/", admin.site.urls)]
+from casino.api.views import HealthView
+
+urlpatterns = [
+    path("", RedirectView.as_view(url="/api/docs/", permanent=False)),
+    path("health", HealthView.as_view(), name="health"),
+    path("health/", HealthView.as_view()),
+    path("admin/", admin.site.urls),
+    path("api-auth/", include("rest_framework.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/v1/", include("casino.api.urls")),
+]
+
+handler404 = "casino.api.problems.not_found_view"
+handler500 = "casino.api.problems.server_error_view"

@@ -1,0 +1,45 @@
+from rest_framework import serializers
+
+
+class EventSerializer(serializers.Serializer):
+    """An event as stored (payload upcast to its newest schema)."""
+
+    position = serializers.IntegerField()
+    event_id = serializers.UUIDField()
+    stream_type = serializers.CharField()
+    stream_id = serializers.CharField()
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    schema_version = serializers.IntegerField()
+    data = serializers.JSONField()
+    metadata = serializers.JSONField()
+    recorded_at = serializers.DateTimeField()
+    prev_hash = serializers.CharField()
+    hash = serializers.CharField()
+
+
+class EventPageSerializer(serializers.Serializer):
+    next = serializers.URLField(allow_null=True)
+    count = serializers.IntegerField()
+    results = EventSerializer(many=True)
+
+
+class ChainReportSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    count = serializers.IntegerField(help_text="events that link correctly")
+    head_hash = serializers.CharField()
+    first_bad_position = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True)
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    roles = serializers.ListField(child=serializers.CharField())
+    credential_number = serializers.CharField(allow_null=True)
+    property = serializers.CharField(allow_null=True)
+
+
+class HealthSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok", "degraded"])
+    database = serializers.DictField()
+    broker = serializers.DictField()

@@ -1,0 +1,142 @@
+"""Core API: the event log for compliance and finance, chain verification, who-am-I,
+tokens and health. Each view names the roles it admits (casino.roles)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed, NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino import health
+from casino.api.pagination import page_response, parse_paging
+from casino.api.serializers import (
+    ChainReportSerializer,
+    EventPageSerializer,
+    HealthSerializer,
+    MeSerializer,
+)
+from casino.eventstore import selectors
+from casino.eventstore.verify import verify_chain
+from casino.roles import ALL_ROLES, Role, roles_required, user_roles
+
+PAGING = [
+    OpenApiParameter("from_position", int, description="first global position (default 1)"),
+    OpenApiParameter("limit", int, description="at most this many events (1-1000, default 100)"),
+]
+
+
+class EventListView(APIView):
+    """The event log in global order, optionally narrowed to a stream, stream type or
+    event type. Compliance and finance only."""
+
+    permission_classes = [roles_required(Role.COMPLIANCE, Role.FINANCE)]
+
+    @extend_schema(
+        parameters=PAGING + [
+            OpenApiParameter("stream_id", str), OpenApiParameter("stream_type", str),
+            OpenApiParameter("type", str, description="event type"),
+        ],
+        responses=EventPageSerializer, tags=["events"])
+    def get(self, request: Request) -> Response:
+        from_position, limit = parse_paging(request.query_params)
+        events = selectors.events_page(
+            from_position=from_position, limit=limit,
+            stream_id=request.query_params.get("stream_id") or None,
+            stream_type=request.query_params.get("stream_type") or None,
+            event_type=request.query_params.get("type") or None)
+        return page_response(request, events, limit)
+
+
+class StreamEventsView(APIView):
+    """Every event of one stream, in version order. Compliance and finance only."""
+
+    permission_classes = [roles_required(Role.COMPLIANCE, Role.FINANCE)]
+
+    @extend_schema(parameters=PAGING, responses=EventPageSerializer, tags=["events"])
+    def get(self, request: Request, stream_id: str) -> Response:
+        from_position, limit = parse_paging(request.query_params)
+        events = selectors.events_page(from_position=from_position, limit=limit,
+                                       stream_id=stream_id)
+        if not events and from_position == 1:
+            raise NotFound(f"no stream {stream_id!r}", code="stream_not_found")
+        return page_response(request, events, limit)
+
+
+class ChainVerificationView(APIView):
+    """Re-compute the SHA-256 chain over every event and report the first broken link.
+    Compliance only."""
+
+    permission_classes = [roles_required(Role.COMPLIANCE)]
+
+    @extend_schema(responses=ChainReportSerializer, tags=["events"])
+    def get(self, request: Request) -> Response:
+        report = verify_chain()
+        return Response(ChainReportSerializer(report).data)
+
+
+class MeView(APIView):
+    """Who the caller is and which roles they hold."""
+
+    permission_classes = [roles_required(*ALL_ROLES)]
+
+    @extend_schema(responses=MeSerializer, tags=["auth"])
+    def get(self, request: Request) -> Response:
+        staff = getattr(request.user, "staff", None)
+        return Response({
+            "username": request.user.get_username(),
+            "roles": sorted(user_roles(request.user)),
+            "credential_number": staff.credential_number if staff else None,
+            "property": staff.property.name if staff else None,
+        })
+
+
+class TokenView(APIView):
+    """Exchange a username and password for an API token (``Authorization: Token …``)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    def get_authenticate_header(self, request: Request) -> str:
+        return "Token"  # so a wrong password is 401, not 403
+
+    @extend_schema(
+        request=inline_serializer("TokenRequest", {"username": serializers.CharField(),
+                                                   "password": serializers.CharField()}),
+        responses=inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+        tags=["auth"])
+    def post(self, request: Request) -> Response:
+        data = request.data if isinstance(request.data, dict) else {}
+        username, password = data.get("username"), data.get("password")
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise serializers.ValidationError(
+                {"username": ["required"], "password": ["required"]})
+        user = authenticate(request._request, username=username, password=password)
+        if user is None or not user.is_active:
+            raise AuthenticationFailed("wrong username or password",
+                                       code="authentication_failed")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+class HealthView(APIView):
+    """Database and broker status: 200 when both answer, 503 otherwise. No login."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer}, tags=["health"])
+    def get(self, request: Request) -> Response:
+        report: dict[str, Any] = health.check()
+        return Response(report, status=200 if report["status"] == "ok" else 503)
+
+
+__all__ = ["EventListView", "StreamEventsView", "ChainVerificationView", "MeView",
+           "TokenView", "HealthView"]

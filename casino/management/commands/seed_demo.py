@@ -1,0 +1,54 @@
+"""Create the demo property and one staff login per role (idempotent).
+
+Passwords are generated on first run and kept in ``var/demo_logins.txt`` (never in the
+repository); the command prints them.
+"""
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from casino.models import Property
+from casino.roles import Role
+from casino.services import staff_enrol
+
+DEMO_LICENCE = "PA-DEMO-0001"
+
+
+class Command(BaseCommand):
+    help = "Create the demo property and one staff login per role; print the logins."
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        logins_file = Path(settings.VAR_DIR) / "demo_logins.txt"
+        saved: dict[str, str] = {}
+        if logins_file.exists():
+            for line in logins_file.read_text().splitlines():
+                name, _, password = line.partition(" ")
+                saved[name] = password
+        prop, _ = Property.objects.get_or_create(
+            licence_number=DEMO_LICENCE, defaults={"name": "Demo Riverfront Casino"})
+        User = get_user_model()
+        for n, role in enumerate(Role, start=1):
+            username = f"demo_{role.value}"
+            if not User.objects.filter(username=username).exists():
+                saved[username] = secrets.token_urlsafe(9)
+                staff_enrol(property=prop, username=username, password=saved[username],
+                            credential_number=f"DEMO-{n:04d}", roles=[role],
+                            display_name=f"Demo {role.value.replace('_', ' ')}",
+                            actor="system:seed_demo")
+                if role is Role.ADMIN:
+                    User.objects.filter(username=username).update(is_staff=True,
+                                                                   is_superuser=True)
+        logins_file.parent.mkdir(parents=True, exist_ok=True)
+        logins_file.write_text("".join(f"{u} {p}\n" for u, p in sorted(saved.items())))
+        logins_file.chmod(0o600)
+        self.stdout.write(f"Demo property: {prop}")
+        self.stdout.write("Logins (username / password / role):")
+        for role in Role:
+            username = f"demo_{role.value}"
+            self.stdout.write(f"  {username:30s} {saved.get(username, '(set before)'):14s}"
+                              f" {role.value}")

@@ -1,0 +1,52 @@
+"""Projections: inline rows match a rebuild from position 1; async catch-up likewise."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from casino.eventstore import projections
+from casino.eventstore.store import NewEvent, append
+from casino.models import DailyEventCount, StreamSummary
+
+pytestmark = pytest.mark.usefixtures("committed_db")
+
+
+def _activity() -> None:
+    for s in range(4):
+        for v in range(3):
+            append(("test", f"p{s}"), v * 2, [NewEvent("Dealt", {"v": v}),
+                                              NewEvent("Settled", {"v": v})], {"actor": "d"})
+
+
+def _summaries() -> list[tuple]:
+    return list(StreamSummary.objects.order_by("stream_id").values_list(
+        "stream_id", "stream_type", "version", "last_position", "last_type",
+        "first_recorded_at", "last_recorded_at"))
+
+
+def test_rebuilt_streams_projection_equals_the_inline_one() -> None:
+    _activity()
+    inline = _summaries()
+    assert [row[2] for row in inline if row[0].startswith("p")] == [6, 6, 6, 6]
+    call_command("rebuild_projections", "--name", "streams", "--no-progress")
+    assert _summaries() == inline
+    assert projections.checkpoint("streams") == max(r[3] for r in inline)
+
+
+def test_async_projection_catches_up_and_a_rebuild_gives_the_same_rows() -> None:
+    _activity()
+    assert projections.catch_up("daily_event_counts") > 0
+    caught_up = sorted(DailyEventCount.objects.values_list("stream_type", "event_type", "count"))
+    assert ("test", "Dealt", 12) in caught_up and ("test", "Settled", 12) in caught_up
+    assert projections.catch_up("daily_event_counts") == 0  # nothing left: idempotent
+    call_command("rebuild_projections", "--name", "daily_event_counts", "--no-progress")
+    assert sorted(DailyEventCount.objects.values_list(
+        "stream_type", "event_type", "count")) == caught_up
+
+
+def test_rebuild_of_an_unknown_projection_is_refused() -> None:
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="unknown_projection"):
+        call_command("rebuild_projections", "--name", "nope", "--no-progress")

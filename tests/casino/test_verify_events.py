@@ -1,0 +1,53 @@
+"""``verify_events`` walks the hash chain and names the first bad position."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from casino.eventstore.store import NewEvent, append
+from tests.conftest import suspended_append_only_triggers
+
+pytestmark = pytest.mark.usefixtures("committed_db")
+
+
+def _fill(n: int) -> list:
+    rows = []
+    for i in range(n):
+        rows += append(("test", f"v{i % 3}"), i // 3, [NewEvent("Counted", {"cards": 52})],
+                       {"actor": "floor-1"})
+    return rows
+
+
+def test_verify_events_exits_zero_and_prints_count_and_head_hash(capsys) -> None:  # noqa: ANN001
+    rows = _fill(6)
+    call_command("verify_events", "--no-progress")
+    out = capsys.readouterr().out
+    assert "6 events" in out and rows[-1].hash in out
+
+
+def test_tampered_row_is_named_by_verify_events(capsys) -> None:  # noqa: ANN001
+    rows = _fill(6)
+    target = rows[3].position
+    # As the database owner could: lift the trigger, edit one event, put it back.
+    with suspended_append_only_triggers(), connection.cursor() as cur:
+        if connection.vendor == "postgresql":
+            cur.execute("UPDATE casino_event SET data = '{\"cards\": 51}'::jsonb "
+                        "WHERE position = %s", [target])
+        else:
+            cur.execute("UPDATE casino_event SET data = '{\"cards\": 51}' WHERE position = %s",
+                        [target])
+    with pytest.raises(SystemExit) as exit_:
+        call_command("verify_events", "--no-progress")
+    assert exit_.value.code == 1
+    assert f"position {target}" in capsys.readouterr().err
+
+
+def test_removed_row_is_reported_as_a_missing_position(capsys) -> None:  # noqa: ANN001
+    rows = _fill(5)
+    with suspended_append_only_triggers(), connection.cursor() as cur:
+        cur.execute("DELETE FROM casino_event WHERE position = %s", [rows[2].position])
+    with pytest.raises(SystemExit):
+        call_command("verify_events", "--no-progress")
+    assert f"position {rows[2].position}" in capsys.readouterr().err

@@ -1,0 +1,123 @@
+"""Shared fixtures. Database tests run on PostgreSQL (DATABASE_URL) and on SQLite (the
+embedded default); see README "Tests" and bin/test."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from casino.eventstore.store import register_stream_type
+
+DB_FIXTURES = {"db", "transactional_db", "committed_db", "django_db_reset_sequences"}
+
+# Stream types the tests append to (the product registers its own in AppConfig.ready).
+register_stream_type("test")
+register_stream_type("bench")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if DB_FIXTURES & set(getattr(item, "fixturenames", ())) or item.get_closest_marker(
+                "django_db"):
+            item.add_marker(pytest.mark.database)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "database: touches the database (added automatically)")
+
+
+@pytest.fixture(autouse=True)
+def _postgres_only(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: run with DATABASE_URL=postgres://... (bin/test does)")
+
+
+# --- committed data -----------------------------------------------------------------
+
+class suspended_append_only_triggers:
+    """Test-only: lift the append-only triggers as the database owner would, and put
+    them back. Used to clean up between tests and by the tamper test."""
+
+    def __enter__(self) -> None:
+        with connection.cursor() as cur:
+            if connection.vendor == "postgresql":
+                cur.execute("ALTER TABLE casino_event DISABLE TRIGGER USER")
+            else:
+                cur.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' "
+                            "AND tbl_name = 'casino_event'")
+                self._sqlite_triggers = [row[0] for row in cur.fetchall()]
+                cur.execute("DROP TRIGGER IF EXISTS casino_event_no_update")
+                cur.execute("DROP TRIGGER IF EXISTS casino_event_no_delete")
+
+    def __exit__(self, *exc: object) -> None:
+        with connection.cursor() as cur:
+            if connection.vendor == "postgresql":
+                cur.execute("ALTER TABLE casino_event ENABLE TRIGGER USER")
+            else:
+                for sql in self._sqlite_triggers:
+                    cur.execute(sql)
+
+
+def _purge() -> None:
+    connection.close()  # threads' transactions may have left this one stale
+    with suspended_append_only_triggers():
+        call_command("flush", interactive=False, verbosity=0)
+
+
+@pytest.fixture
+def committed_db(django_db_setup: None, django_db_blocker: pytest.FixtureRequest) -> Iterator[None]:
+    """Real commits (threads, Celery workers and other connections see the data); every
+    table is emptied before and after."""
+    with django_db_blocker.unblock():
+        _purge()
+        yield
+        _purge()
+
+
+# --- people -------------------------------------------------------------------------
+
+_seq = itertools.count(1)
+
+
+@pytest.fixture
+def demo_property(db: None):  # noqa: ANN201
+    from casino.models import Property
+
+    return Property.objects.get_or_create(licence_number="PA-TEST-1",
+                                          defaults={"name": "Test Casino"})[0]
+
+
+@pytest.fixture
+def make_staff(db: None, demo_property) -> Callable:  # noqa: ANN001
+    """``make_staff("compliance")`` → a user holding that role (or none: ``make_staff()``)."""
+    from casino.roles import Role
+    from casino.services import staff_enrol
+
+    def make(*roles: str, username: str | None = None):  # noqa: ANN202
+        n = next(_seq)
+        profile = staff_enrol(property=demo_property, username=username or f"user{n}",
+                              password="test-pass-123", credential_number=f"T-{n:05d}",
+                              roles=[Role(r) for r in roles], actor="test")
+        return profile.user
+
+    return make
+
+
+@pytest.fixture
+def api_as(make_staff: Callable) -> Callable:
+    """``api_as("finance")`` → a DRF APIClient authenticated by token as a new user."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def client(*roles: str) -> APIClient:
+        user = make_staff(*roles)
+        c = APIClient()
+        c.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        c.user = user
+        return c
+
+    return client
