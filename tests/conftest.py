@@ -38,6 +38,24 @@ def _postgres_only(request: pytest.FixtureRequest) -> None:
 
 # --- committed data -----------------------------------------------------------------
 
+@pytest.fixture(scope="session")
+def django_db_setup(request, django_test_environment, django_db_blocker,  # noqa: ANN001, ANN201
+                    django_db_use_migrations, django_db_keepdb, django_db_createdb,
+                    django_db_modify_db_settings):
+    """pytest-django's set-up, but always for ``default``: it only counts tests that use
+    its own fixtures, and ``committed_db`` is ours."""
+    from django.test.utils import setup_databases, teardown_databases
+
+    keep = django_db_keepdb and not django_db_createdb
+    with django_db_blocker.unblock():
+        config = setup_databases(verbosity=0, interactive=False, aliases={"default"},
+                                 serialized_aliases=set(), keepdb=keep)
+    yield
+    if not django_db_keepdb:
+        with django_db_blocker.unblock():
+            teardown_databases(config, verbosity=0)
+
+
 class suspended_append_only_triggers:
     """Test-only: lift the append-only triggers as the database owner would, and put
     them back. Used to clean up between tests and by the tamper test."""

@@ -244,6 +244,14 @@ class ExactFigures:
     seconds: float = field(compare=False, default=0.0)
 
 
+def pay_lines(name: str, cards: np.ndarray) -> np.ndarray:
+    """Index into ``get_paytable(name).lines`` of the line each five-card row pays
+    (-1: none), for the enumerable paytables."""
+    table = get_paytable(name)
+    a = np.asarray(cards, dtype=np.uint8)
+    return _spec(name).classify(table, a, high_batch(a))
+
+
 def line_counts(name: str, *, progress: bool = False) -> dict[PayHand, int]:
     """How many of the 2,598,960 five-card hands each line of the table pays."""
     table = get_paytable(name)
@@ -397,8 +405,9 @@ def _bet_odds_by_high_category() -> tuple[np.ndarray, int]:
     return odds, table.odds_for(PayHand.ROYAL_FLUSH).amount
 
 
-def _lunar_rounds(rulebook: str, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Net result and total staked per round, in units of the Ante."""
+def lunar_rounds(rulebook: str, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Net result and total staked per round, in units of the Ante, for ``(n, 10)`` deals
+    (player's five cards, then the dealer's), under :func:`lunar_strategy_doc`."""
     player, dealer = cards[:, :5], cards[:, 5:10]
     pv, dv = high_batch(player), high_batch(dealer)
     instant = get_paytable("589-instant-A" if rulebook == "589" else "671a-instant-A")
@@ -487,8 +496,10 @@ def _dealer_distribution() -> tuple[np.ndarray, np.ndarray]:
     return win / total, lose / total
 
 
-def _hilo_rounds(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                              np.ndarray]:
+def hilo_rounds(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                             np.ndarray]:
+    """For ``(n, 10)`` deals: the player's chosen (high, low) totals, the dealer's (high,
+    low) totals and whether the player makes the Play wager (:func:`hilo_strategy_doc`)."""
     player, dealer = cards[:, :5], cards[:, 5:10]
     pwin, plose = _dealer_distribution()
     a_ok, ah, al, b_ok, bh, bl = _hilo_player_options(player)
@@ -503,7 +514,7 @@ def _hilo_rounds(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
 
 
 def _hilo_ante_play(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    ph, pl, dh, dl, plays = _hilo_rounds(cards)
+    ph, pl, dh, dl, plays = hilo_rounds(cards)
     win = (ph > dh) & (pl < dl)
     lose = (ph <= dh) & (pl >= dl)
     per_wager = np.where(win, 1, np.where(lose, -1, 0))
@@ -513,7 +524,7 @@ def _hilo_ante_play(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _hilo_tie(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    ph, pl, dh, dl, plays = _hilo_rounds(cards)
+    ph, pl, dh, dl, plays = hilo_rounds(cards)
     table = PAYTABLES["579-tie"]
     both = table.odds_for(PayHand.BOTH_HANDS_TIE).amount
     high = table.odds_for(PayHand.HIGH_HANDS_TIE).amount
@@ -540,7 +551,7 @@ def simulate(name: str, *, rounds: int, seed: int, progress: bool = False
     if name.endswith("ante-bet"):
         rb = name.split("-")[0]
         fn: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] = \
-            lambda c: _lunar_rounds(rb, c)
+            lambda c: lunar_rounds(rb, c)
         strategy = lunar_strategy_doc(rb)
     elif name == "579-ante-play":
         fn, strategy = _hilo_ante_play, hilo_strategy_doc()

@@ -138,7 +138,10 @@ class Paytable:
     def odds_for(self, hand: PayHand | str | None) -> Odds | None:
         if hand is None:
             return None
-        key = PayHand(hand)
+        try:
+            key = PayHand(hand)
+        except ValueError:
+            raise PaytableError(f"'{hand}' is not a paytable hand", code="unknown_hand") from None
         for h, odds in self.lines:
             if h is key:
                 return odds

@@ -17,7 +17,7 @@ from itertools import combinations
 from casino.domain.cards import ACE, Card, CardCountError, check_unique, format_cards
 from casino.domain.errors import DomainError
 from casino.domain.hands.high import CATEGORY_SHIFT, Category, high5, is_royal, ranks_of
-from casino.domain.paytables import PAYTABLES, PayHand
+from casino.domain.paytables import PAYTABLES, PayHand, get_paytable
 
 ACE_HIGH_POINTS = 11
 ACE_LOW_POINTS = 1
@@ -232,7 +232,7 @@ def poker_bonus_hand(dealt: Sequence[Card], paytable: str = "579-poker-bonus-A"
     whose bottom line is ``pair_of_sevens_or_better``, of 6s or better on the other.
     """
     dealt = _five(dealt)
-    table = PAYTABLES[paytable]
+    table = get_paytable(paytable)
     v = high5(dealt)
     cat = Category(v >> CATEGORY_SHIFT)
     if cat is Category.STRAIGHT_FLUSH and is_royal(v):

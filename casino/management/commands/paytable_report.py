@@ -25,7 +25,7 @@ from casino.domain.paytable_math import (
 )
 
 DEFAULT_SEED = 589671579
-DEFAULT_ROUNDS = 200_000
+DEFAULT_ROUNDS = 1_000_000
 MAX_ROUNDS = 100_000_000
 
 

@@ -1,0 +1,32 @@
+# The two commands of the README: `make run` and `make test`. Each sets itself up.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: setup run test test-fast bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed-dev: $(BIN)/python requirements/base.txt requirements/dev.txt
+	$(BIN)/pip install --quiet -r requirements/dev.txt
+	touch $@
+
+setup: $(VENV)/.installed-dev    ## virtual environment with every dependency
+
+run: setup                       ## the product on its embedded default (no servers)
+	bin/run
+
+test: setup                      ## the whole suite: PostgreSQL + Redis, then SQLite
+	bin/test
+
+test-fast: setup                 ## the suite without the slow exhaustive checks
+	bin/test -m "not slow"
+
+bench: setup                     ## benchmarks (PostgreSQL: set DATABASE_URL)
+	$(BIN)/python manage.py bench_events
+	$(BIN)/python manage.py bench_hands
+
+clean:
+	rm -rf $(VENV) var

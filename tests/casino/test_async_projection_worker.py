@@ -1,0 +1,37 @@
+"""A real Celery worker against the configured broker (Redis in bin/test) catches the
+async projections up after an append commits."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+
+from casino.celery import app
+from casino.eventstore import projections
+from casino.eventstore.store import NewEvent, append
+from casino.models import DailyEventCount
+
+pytestmark = [pytest.mark.celery, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
+
+
+@pytest.fixture
+def celery_worker():  # noqa: ANN201
+    app.control.purge()  # nothing left over from an earlier run
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as w:
+        yield w
+
+
+def test_append_wakes_the_worker_which_catches_the_projection_up(celery_worker) -> None:  # noqa: ANN001
+    projections._last_wake = 0.0  # a fresh process would not be inside the debounce window
+    for v in range(3):
+        append(("test", "w1"), v, [NewEvent("Counted", {"cards": 52})], {"actor": "floor"})
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        row = DailyEventCount.objects.filter(stream_type="test", event_type="Counted").first()
+        if row and row.count == 3:
+            break
+        time.sleep(0.2)
+    assert row is not None and row.count == 3
+    assert projections.checkpoint("daily_event_counts") >= 3
