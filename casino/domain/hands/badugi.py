@@ -66,7 +66,7 @@ def size_of(value: int) -> int:
     return value >> 13
 
 
-def ranks_of(value: int, *, ace_low: bool = True) -> list[int]:
+def ranks_of(value: int) -> list[int]:
     """The Badugi's ranks highest first, in the ranking's own order (see module doc)."""
     mask = 8191 - (value & 8191)
     return [r for r in range(12, -1, -1) if mask >> r & 1]
@@ -76,7 +76,7 @@ def describe_badugi(value: int, *, ace_low: bool = True) -> str:
     """E.g. 'Four-card Badugi, 4-3-2-A' or 'Three-card hand, 7-5-2'."""
     n = size_of(value)
     chars = _A5_CHARS if ace_low else _STD_CHARS
-    cards = "-".join(chars[r] for r in ranks_of(value, ace_low=ace_low))
+    cards = "-".join(chars[r] for r in ranks_of(value))
     if n == 4:
         return f"Four-card Badugi, {cards}"
     return f"{_SIZE_WORDS[n]}-card hand, {cards}"

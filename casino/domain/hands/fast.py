@@ -25,7 +25,9 @@ How it works (ideas in the spirit of perfect-hash evaluators, written for numpy)
 * Flushes are found from the suit-count field; only those rows (a few per cent) look at
   the suited ranks, through a 8,192-entry table over the 13-bit rank mask.
 
-Tables are built in memory on first use (well under a second) and cached for the process.
+Tables are built in memory on first use (about half a second) and cached for the process;
+nothing is written to disk. Rows must hold distinct cards (not checked here, for speed;
+:mod:`.games` and the scalar evaluators check duplicates).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from functools import cache
 import numpy as np
 
 from casino.domain.cards import CardCountError, CardError
+from casino.domain.hands import high, lowball
 
 #: Value a low evaluator returns for a hand with no qualifying low (worse than any low).
 NO_LOW = -1
@@ -64,22 +67,20 @@ class _Tables:
     flush_suit: np.ndarray    # (4096,) int8: suit-count field -> suit with >= 5 cards, -1
     flush_high: np.ndarray    # (8192,) int64: suited rank mask -> best flush/straight flush
     flush_d27: np.ndarray     # (8192,) int64: 5-rank mask -> 2-7 value of that flush
-    count: np.ndarray         # (M,) int8 number of cards in the multiset
     a5_qualify_min: int       # smallest A-5 value that is eight-or-better
 
 
-def _digits(n: int, size: int) -> list[tuple[int, ...]]:
+def _digits(size: int) -> list[tuple[int, ...]]:
+    """Count vectors over ``size`` ranks, at most four of a rank and seven in all."""
     return [t for t in itertools.product(range(5), repeat=size) if sum(t) <= 7]
 
 
 @cache
 def tables() -> _Tables:
     """Build (once) and return the lookup tables."""
-    from casino.domain.hands import high, lowball  # late: they import this module lazily
-
     t = _Tables()
-    lo_vecs = np.array(_digits(5, 7), dtype=np.int64)  # counts of ranks 0..6
-    hi_vecs = np.array(_digits(5, 6), dtype=np.int64)  # counts of ranks 7..12
+    lo_vecs = np.array(_digits(7), dtype=np.int64)  # counts of ranks 0..6
+    hi_vecs = np.array(_digits(6), dtype=np.int64)  # counts of ranks 7..12
     p5_lo = 5 ** np.arange(7, dtype=np.int64)
     p5_hi = 5 ** np.arange(6, dtype=np.int64)
     lomap = np.full(5 ** 7, -1, dtype=np.int32)
@@ -101,7 +102,6 @@ def tables() -> _Tables:
     compact[flat] = np.arange(len(flat), dtype=np.int32)
     size = len(flat)
     counts = np.concatenate([lo_vecs[flat // width], hi_vecs[flat % width]], axis=1)  # (M,13)
-    t.count = counts.sum(1).astype(np.int8)
 
     high_v = np.zeros(size, dtype=np.int64)
     a5_v = np.zeros(size, dtype=np.int64)
@@ -150,16 +150,18 @@ def tables() -> _Tables:
                 flush_suit[key] = s
     flush_high = np.zeros(8192, dtype=np.int64)
     flush_d27 = np.zeros(8192, dtype=np.int64)
-    for mask in range(8192):
-        ranks = [r for r in range(12, -1, -1) if mask >> r & 1]
-        if len(ranks) < 5:
+    # five suited ranks from the reference code; more by dropping one rank at a time
+    for mask in sorted(range(8192), key=lambda m: m.bit_count()):
+        n = mask.bit_count()
+        if n < 5:
             continue
-        best = 0
-        for five in itertools.combinations(ranks, 5):
-            best = max(best, high._high5_unchecked([(r << 2) | 3 for r in five]))
-        flush_high[mask] = best
-        if len(ranks) == 5:
+        if n == 5:
+            ranks = [r for r in range(13) if mask >> r & 1]
+            flush_high[mask] = high._high5_unchecked([(r << 2) | 3 for r in ranks])
             flush_d27[mask] = lowball.d27_value5(ranks, flush=True)
+        else:
+            flush_high[mask] = max(flush_high[mask & ~(1 << r)] for r in range(13)
+                                   if mask >> r & 1)
 
     t.word, t.lomap, t.himap, t.width, t.compact = word, lomap, himap, width, compact
     t.high, t.a5, t.d27 = high_v, a5_v, d27_v

@@ -5,6 +5,11 @@ A hand's *value* is an ``int``: a larger value is a better hand and equal values
 each, most significant first) in the order they are compared: the paired ranks by size of
 group, then the kickers. The ace counts high, and low only in the five-high straight
 (wheel); there is no wrap-around.
+
+:func:`best_high` / :func:`best_high_five` take the best five of 5-7 cards (637a.10(i),
+637a.11(k)). Five-card values come from two small tables keyed on the base-5 sum of the
+ranks (no flush) or the rank bitmask (flush), built once from :func:`_high5_unchecked`,
+which stays the reference. :mod:`.fast` evaluates whole numpy arrays of hands.
 """
 
 from __future__ import annotations

@@ -86,8 +86,10 @@ class Command(BaseCommand):
             "table_build_s": round(build, 3),
             "note": ("ours = numpy batch evaluators on all hands (best of --repeat runs); "
                      "peers on the first peer_hands of the same hands, one hand per call; "
-                     "ratio = ours_per_s / peer_per_s; A-5 and high 7-card, 2-7 5-card, "
-                     "Omaha 4 hole + 5 board, Badugi 4 cards"),
+                     "pokerkit Omaha (60 groupings per hand, high and low) on a tenth of them; "
+                     "ratio = ours_per_s / peer_per_s; suffix 5/7 = cards per hand, "
+                     "Omaha = 4 hole + 5 board with high and eight-or-better low, "
+                     "Badugi = 4 cards; treys has no low or Badugi evaluator"),
             "machine": {"python": platform.python_version(), "numpy": np.__version__},
             "results": results,
         }
