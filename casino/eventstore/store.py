@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, NamedTuple
@@ -212,7 +214,7 @@ def append(stream: Stream | tuple[str, str], expected_version: int,
 
             projections.wake_async(rows)
         return rows
-    with transaction.atomic():
+    with _sqlite_queue(), transaction.atomic():
         rows, fresh = _append_in_transaction(batch)
         if fresh:
             from casino.eventstore import projections
@@ -231,6 +233,25 @@ class _Batch:
     meta_text: str
     recorded_at: datetime
     idempotency_key: str | None
+
+
+_sqlite_writers = threading.Lock()
+
+
+@contextmanager
+def _sqlite_queue() -> Iterator[None]:
+    """SQLite: top-level appends of one process wait their turn on a lock.
+
+    SQLite admits one writer at a time and makes the others poll with back-off, which
+    under load can starve a writer past the busy timeout; a queue is fair. Inside a
+    caller's transaction (which already holds SQLite's write lock) the queue is skipped,
+    so the two locks are never taken in opposite orders.
+    """
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        yield
+        return
+    with _sqlite_writers:
+        yield
 
 
 def _append_in_transaction(b: _Batch) -> tuple[list[RecordedEvent], bool]:
