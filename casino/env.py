@@ -87,9 +87,7 @@ def env_database(name: str, default_sqlite: Path) -> dict:
         }
         config["CONN_MAX_AGE"] = 0
     elif engine.endswith("postgresql"):
-        # Django turns psycopg's prepared statements off by default (for poolers); the
-        # event store's few hot statements gain from them (see eventstore.store.hot_cursor).
-        config.setdefault("OPTIONS", {})["prepare_threshold"] = 5
+        pass
     else:
         raise ImproperlyConfigured(f"{name} must be a sqlite:// or postgres:// URL, not {engine!r}")
     return config

@@ -156,4 +156,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.env_str("LOG_LEVEL", "INFO")},
+    # psycopg warns each time a pipeline ends in an error; for the event store that is
+    # a refused append (stale version), which the caller already handles.
+    "loggers": {"psycopg": {"level": "ERROR"}},
 }

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Sequence
+from numbers import Integral
 
 from casino.domain.errors import DomainError
 
@@ -109,6 +110,42 @@ def _split(text: str) -> list[str]:
                 tokens.append(chunk[i:i + 2])
                 i += 2
     return tokens
+
+
+def check_cards(cards: Iterable[Card], *, count: int | Sequence[int] | None = None
+                ) -> list[Card]:
+    """Check raw card values at a public entry point and return them as a list.
+
+    Each card must be an ``int`` 0..51 (not a ``bool``, a ``float`` or text such as
+    ``"As"`` — parse text with :func:`parse_cards`; a numpy integer is taken as its
+    ``int``), else :class:`CardError` ``invalid_card``. ``count`` (one number or the
+    allowed numbers), when given, is checked first (:class:`CardCountError`); a card
+    given twice is a :class:`DuplicateCardError`. Not for the inner loops: the rankings'
+    unchecked helpers stay fast.
+    """
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise CardError(f"expected a list of card numbers (0-51), not {cards!r}")
+    cards = list(cards)
+    if count is not None:
+        allowed = (count,) if isinstance(count, int) else tuple(count)
+        if len(cards) not in allowed:
+            want = " or ".join(str(n) for n in allowed)
+            raise CardCountError(f"expected {want} cards, got {len(cards)}")
+    seen = 0
+    for i, c in enumerate(cards):
+        if type(c) is not int:
+            # an int subclass or a numpy integer is accepted as its int value; a bool,
+            # a float or text is not a card
+            if isinstance(c, bool) or not isinstance(c, Integral):
+                raise CardError(f"{c!r} is not a card number (0-51)")
+            c = cards[i] = int(c)
+        if not 0 <= c < DECK_SIZE:
+            raise CardError(f"{c!r} is not a card number (0-51)")
+        bit = 1 << c
+        if seen & bit:
+            raise DuplicateCardError(f"card {format_card(c)} appears more than once")
+        seen |= bit
+    return cards
 
 
 def check_unique(cards: Iterable[Card]) -> None:

@@ -245,10 +245,9 @@ del _tables
 
 def get_paytable(name: str) -> Paytable:
     """The paytable called ``name`` (e.g. ``"589-super-A"``); unknown → PaytableError."""
-    try:
-        return PAYTABLES[name]
-    except KeyError:
-        raise PaytableError(f"no paytable '{name}'; known: {', '.join(PAYTABLES)}") from None
+    if not isinstance(name, str) or name not in PAYTABLES:
+        raise PaytableError(f"no paytable {name!r}; known: {', '.join(PAYTABLES)}")
+    return PAYTABLES[name]
 
 
 def total_returned(table: Paytable | str, hand: PayHand | str | None, wager_cents: int) -> int:
@@ -256,5 +255,5 @@ def total_returned(table: Paytable | str, hand: PayHand | str | None, wager_cent
 
     ``hand`` None, or a hand the table does not list, is a losing wager: 0 returned.
     """
-    pt = get_paytable(table) if isinstance(table, str) else table
+    pt = table if isinstance(table, Paytable) else get_paytable(table)
     return pt.total_returned(wager_cents, hand)

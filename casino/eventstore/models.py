@@ -51,7 +51,6 @@ class StreamSummary(models.Model):
     stream_id = models.CharField(max_length=200, primary_key=True)
     stream_type = models.CharField(max_length=64, db_index=True)
     version = models.PositiveIntegerField()
-    last_position = models.BigIntegerField()
     last_type = models.CharField(max_length=100)
     first_recorded_at = models.DateTimeField()
     last_recorded_at = models.DateTimeField()

@@ -85,11 +85,17 @@ def checkpoint(name: str) -> int:
 # --- inline ---------------------------------------------------------------------------
 
 def apply_inline(events: Sequence[RecordedEvent]) -> None:
-    """Called by ``append`` inside its transaction, after the rows are inserted.
+    """Called by ``append`` inside its transaction, just before the events are inserted.
+
+    Inline projections see each event's stream, version, type, data, metadata and time,
+    but not its global ``position`` or hash links (0 and ""): those are assigned under
+    the append lock, which is held only for the insert itself so that concurrent
+    appenders do not queue behind projection work. If the append is then refused
+    (stale version), the projection's writes roll back with it.
 
     An inline projection commits with the events it applies, so it is at the head by
     construction; writing its checkpoint on every append would only add a row update to
-    the serialized part of each append. Its checkpoint is written by ``rebuild``.
+    each append. Its checkpoint is written by ``rebuild``.
     """
     for projection in _registry.values():
         if projection.mode == "inline":
@@ -208,12 +214,12 @@ class StreamsProjection(Projection):
         with hot_cursor() as cur:
             cur.execute(
                 "INSERT INTO casino_stream_summary (stream_id, stream_type, version, "
-                "last_position, last_type, first_recorded_at, last_recorded_at) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (stream_id) DO UPDATE SET "
-                "version = excluded.version, last_position = excluded.last_position, "
-                "last_type = excluded.last_type, last_recorded_at = excluded.last_recorded_at",
-                [event.stream_id, event.stream_type, event.version, event.position,
-                 event.type, recorded, recorded])
+                "last_type, first_recorded_at, last_recorded_at) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (stream_id) DO UPDATE SET "
+                "version = excluded.version, last_type = excluded.last_type, "
+                "last_recorded_at = excluded.last_recorded_at",
+                [event.stream_id, event.stream_type, event.version, event.type, recorded,
+                 recorded])
 
     def apply_batch(self, events: Sequence[RecordedEvent]) -> None:
         # An append touches one stream: its last event is the new head.

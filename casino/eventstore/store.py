@@ -10,13 +10,12 @@ once the transaction commits.
 
 from __future__ import annotations
 
-import math
 import re
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any, NamedTuple
 
@@ -25,7 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.domain.gaming_day import gaming_day_of
-from casino.eventstore.canonical import GENESIS_HASH, canonical_json, link_hash
+from casino.eventstore.canonical import GENESIS_HASH, canonical_json, link_hash, timestamp_text
 from casino.eventstore.errors import (
     ConcurrencyError,
     IdempotencyKeyReused,
@@ -43,6 +42,8 @@ APPEND_LOCK_KEY = 0x434153494E4F4556
 _IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d4c2e-8a37-4d0b-9a51-3c1f0e2b7d64")
 _NAME = re.compile(r"^[a-z][a-z0-9_.-]{0,63}$")
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9_.]{0,99}$")
+# Restricted so the hash head (canonical JSON) needs no escaping: see migration 0003.
+_STREAM_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@+-]{0,199}$")
 
 _stream_types: set[str] = set()
 _upcasters: dict[tuple[str, int], Callable[[dict], dict]] = {}
@@ -112,20 +113,27 @@ def upcast(event_type: str, schema_version: int, data: dict) -> tuple[int, dict]
 
 # --- validation ---------------------------------------------------------------------
 
-def _check_json(value: Any, where: str) -> str:
-    def reject_nul(obj: Any) -> None:
-        if isinstance(obj, str) and "\x00" in obj:
+def _reject_unstorable(obj: Any, where: str) -> None:
+    """Floats are refused: they do not survive PostgreSQL's jsonb unchanged (1e16 comes
+    back as an integer, -0.0 as 0), which would break the hash chain on verification.
+    Amounts are integer cents; rates go in basis points or as decimal strings. NUL
+    characters are refused because jsonb cannot store them."""
+    if isinstance(obj, str):
+        if "\x00" in obj:
             raise PayloadNotJSON(f"{where} contains a NUL character")
-        if isinstance(obj, float) and not math.isfinite(obj):
-            raise PayloadNotJSON(f"{where} contains a non-finite number")
-        if isinstance(obj, dict):
-            for k, v in obj.items():
-                reject_nul(k)
-                reject_nul(v)
-        elif isinstance(obj, (list, tuple)):
-            for v in obj:
-                reject_nul(v)
+    elif isinstance(obj, float):
+        raise PayloadNotJSON(f"{where} contains the number {obj!r}: events hold no floats "
+                             "(use integer cents or basis points, or a decimal string)")
+    elif isinstance(obj, Mapping):
+        for k, v in obj.items():
+            _reject_unstorable(k, where)
+            _reject_unstorable(v, where)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _reject_unstorable(v, where)
 
+
+def _check_json(value: Any, where: str) -> str:
     if not isinstance(value, Mapping):
         raise PayloadNotJSON(f"{where} must be a JSON object")
     try:
@@ -134,8 +142,7 @@ def _check_json(value: Any, where: str) -> str:
         raise PayloadNotJSON(f"{where} is not JSON-serialisable: {exc}") from None
     if len(text.encode("utf-8")) > MAX_PAYLOAD_BYTES:
         raise PayloadTooLarge(f"{where} is over {MAX_PAYLOAD_BYTES // 1024} KB")
-    if "\\u0000" in text:
-        reject_nul(value)
+    _reject_unstorable(value, where)
     return text
 
 
@@ -161,8 +168,9 @@ def _validate(stream: Stream, expected_version: Any, events: Sequence[NewEvent])
     if stream[0] not in _stream_types:
         raise UnknownStreamType(f"unknown stream type {stream[0]!r}; "
                                 f"known: {', '.join(sorted(_stream_types))}")
-    if not isinstance(stream[1], str) or not 0 < len(stream[1]) <= 200:
-        raise InvalidEvent("stream id must be a non-empty string of at most 200 characters")
+    if not isinstance(stream[1], str) or not _STREAM_ID.match(stream[1]):
+        raise InvalidEvent(f"stream id {stream[1]!r} must be 1-200 letters, digits or "
+                           "_ . : @ + - (starting with a letter or digit)")
     if type(expected_version) is not int or expected_version < 0:
         raise InvalidExpectedVersion(
             f"expected version must be a whole number >= 0, not {expected_version!r}")
@@ -189,7 +197,8 @@ def append(stream: Stream | tuple[str, str], expected_version: int,
     """Append ``events`` to ``stream`` if it is at ``expected_version``; return them stored.
 
     A retry with the same ``idempotency_key`` returns the events stored the first time and
-    appends nothing. Raises :class:`ConcurrencyError` when the stream has moved on.
+    appends nothing. Raises :class:`ConcurrencyError` when the stream has moved on. Inside
+    a caller's transaction the append joins it (as a savepoint); otherwise it commits.
     """
     stream = Stream(*stream) if isinstance(stream, tuple) else stream
     events = list(events)
@@ -204,23 +213,30 @@ def append(stream: Stream | tuple[str, str], expected_version: int,
     if idempotency_key is not None:
         meta["idempotency_key"] = idempotency_key
     meta_text = _check_json(meta, "metadata")
+    ids = (idempotent_event_ids(idempotency_key, len(events)) if idempotency_key is not None
+           else [uuid.uuid4() for _ in events])
     batch = _Batch(stream, expected_version, events, data_texts, meta, meta_text,
-                   recorded_at, idempotency_key)
+                   recorded_at, ids, idempotency_key)
+
+    from casino.eventstore import projections
 
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        rows, fresh = _append_own_transaction(batch)
+        rows, fresh = _append_pg_own_transaction(batch)
         if fresh:
-            from casino.eventstore import projections
-
             projections.wake_async(rows)
         return rows
-    with _sqlite_queue(), transaction.atomic():
-        rows, fresh = _append_in_transaction(batch)
-        if fresh:
-            from casino.eventstore import projections
-
+    try:
+        with _sqlite_queue(), transaction.atomic():
+            rows = (_append_pg_in_transaction(batch) if connection.vendor == "postgresql"
+                    else _append_sqlite(batch))
             transaction.on_commit(lambda: projections.wake_async(rows), robust=True)
+    except _Replayed:
+        return batch.replayed()  # read after the savepoint rolled back
     return rows
+
+
+class _Replayed(Exception):
+    """The idempotency key's events are already stored: roll back, then read them."""
 
 
 @dataclass(frozen=True)
@@ -232,7 +248,24 @@ class _Batch:
     meta: dict
     meta_text: str
     recorded_at: datetime
+    ids: list[uuid.UUID]
     idempotency_key: str | None
+
+    def pending(self) -> list[RecordedEvent]:
+        """The events as inline projections see them: everything but the global
+        position and the hash links, which are assigned under the append lock."""
+        return [RecordedEvent(0, self.ids[i], self.stream.type, self.stream.id,
+                              self.expected_version + 1 + i, ev.type, ev.schema_version,
+                              dict(ev.data), self.meta, self.recorded_at, "", "")
+                for i, ev in enumerate(self.events)]
+
+    def replayed(self) -> list[RecordedEvent]:
+        """The events a retried idempotency key stored the first time."""
+        stored = _stored_by_ids(self.ids)
+        if len(stored) != len(self.events) or stored[0].stream_id != self.stream.id:
+            raise IdempotencyKeyReused(
+                f"idempotency key {self.idempotency_key!r} was used for other events")
+        return stored
 
 
 _sqlite_writers = threading.Lock()
@@ -254,69 +287,122 @@ def _sqlite_queue() -> Iterator[None]:
         yield
 
 
-def _append_in_transaction(b: _Batch) -> tuple[list[RecordedEvent], bool]:
-    """The append proper, inside a transaction; returns the rows and whether they are new."""
-    head_position, head_hash, stream_version = _lock_and_read_heads(b.stream.id)
-    if b.idempotency_key is not None:
-        ids = idempotent_event_ids(b.idempotency_key, len(b.events))
-        stored = _stored_by_ids(ids)
-        if stored:
-            if len(stored) != len(b.events) or stored[0].stream_id != b.stream.id:
-                raise IdempotencyKeyReused(
-                    f"idempotency key {b.idempotency_key!r} was used for other events")
-            return stored, False
-    else:
-        ids = [uuid.uuid4() for _ in b.events]
-    if stream_version != b.expected_version:
-        raise ConcurrencyError(b.stream.id, b.expected_version, stream_version)
+# --- PostgreSQL: the server-side function of migration casino/0003 ------------------
 
-    rows = []
-    prev = head_hash
-    for i, (ev, data_text) in enumerate(zip(b.events, b.data_texts)):
-        position = head_position + 1 + i
-        version = b.expected_version + 1 + i
-        h = link_hash(prev_hash=prev, position=position, event_id=str(ids[i]),
-                      stream_type=b.stream.type, stream_id=b.stream.id, version=version,
-                      type=ev.type, schema_version=ev.schema_version,
-                      data_json=data_text, metadata_json=b.meta_text,
-                      recorded_at=b.recorded_at)
-        rows.append(RecordedEvent(position, ids[i], b.stream.type, b.stream.id, version,
-                                  ev.type, ev.schema_version, dict(ev.data), b.meta,
-                                  b.recorded_at, prev, h))
-        prev = h
-    _insert(rows, b.data_texts, b.meta_text)
+_APPEND_FUNCTION_SQL = (
+    "SELECT out_position, out_prev_hash, out_hash FROM casino_event_append("
+    "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+
+
+def _function_params(b: _Batch) -> list[Any]:
+    return [b.stream.type, b.stream.id, b.expected_version, b.ids,
+            [ev.type for ev in b.events], [ev.schema_version for ev in b.events],
+            b.data_texts, b.meta_text, b.recorded_at, timestamp_text(b.recorded_at)]
+
+
+def _finish(b: _Batch, pending: list[RecordedEvent],
+            links: list[tuple[int, str, str]]) -> list[RecordedEvent]:
+    return [replace(ev, position=pos, prev_hash=prev, hash=h)
+            for ev, (pos, prev, h) in zip(pending, links)]
+
+
+def _database_error(exc: BaseException) -> Any:
+    """The psycopg error behind ``exc`` (Django wraps psycopg's), or None."""
+    for candidate in (exc, exc.__cause__):
+        if candidate is not None and getattr(candidate, "sqlstate", None):
+            return candidate
+    return None
+
+
+def _refusal(b: _Batch, exc: BaseException) -> Exception | None:
+    """Map the function's SQLSTATEs to the store's errors; None for anything else."""
+    db_error = _database_error(exc)
+    state = db_error.sqlstate if db_error is not None else None
+    if state == "CE200":
+        return _Replayed()
+    if state == "CE409":
+        return ConcurrencyError(b.stream.id, b.expected_version,
+                                int(db_error.diag.message_detail))
+    if state == "40P01":  # deadlock between projections' row locks: retry like a conflict
+        return ConcurrencyError(b.stream.id, b.expected_version, -1)
+    return None
+
+
+def _append_pg_own_transaction(b: _Batch) -> tuple[list[RecordedEvent], bool]:
+    """No transaction open: BEGIN, the inline projections, the function and COMMIT go to
+    the server in one pipelined round trip (psycopg pipeline mode). The server runs them
+    in order; the append lock is taken inside the function and held only until COMMIT.
+    Django's connection stays in autocommit mode; the explicit transaction is ours."""
+    import psycopg
 
     from casino.eventstore import projections
 
-    projections.apply_inline(rows)
-    return rows, True
-
-
-def _append_own_transaction(b: _Batch) -> tuple[list[RecordedEvent], bool]:
-    """PostgreSQL, no transaction open: one explicit BEGIN ... COMMIT in pipeline mode.
-
-    psycopg's pipeline sends statements without waiting for each reply, so the append
-    costs two round trips: BEGIN, the lock and the head read; then the insert, the inline
-    projections and COMMIT. The server still runs them in order, each statement with its
-    own snapshot, so the head is read only after the lock is held. Django's connection
-    stays in autocommit mode throughout; the explicit transaction is ours alone.
-    """
-    import psycopg
-
     connection.ensure_connection()
     conn = connection.connection
-    outcome: tuple[list[RecordedEvent], bool] | None = None
-    cur = psycopg.Cursor(conn)
+    pending = b.pending()
+    control, appended = psycopg.Cursor(conn), psycopg.Cursor(conn)
     try:
         with conn.pipeline():
-            cur.execute("BEGIN")
-            outcome = _append_in_transaction(b)
-            cur.execute("COMMIT" if outcome[1] else "ROLLBACK")
-    except BaseException:
+            control.execute("BEGIN")
+            projections.apply_inline(pending)
+            appended.execute(_APPEND_FUNCTION_SQL, _function_params(b))
+            control.execute("COMMIT")
+        links = appended.fetchall()
+    except BaseException as exc:
         if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             conn.execute("ROLLBACK")
+        refusal = _refusal(b, exc)
+        if isinstance(refusal, _Replayed):
+            return b.replayed(), False
+        if refusal is not None:
+            raise refusal from None
         raise
-    return outcome
+    return _finish(b, pending, links), True
+
+
+def _append_pg_in_transaction(b: _Batch) -> list[RecordedEvent]:
+    """Inside the caller's transaction (a savepoint, see ``append``)."""
+    from casino.eventstore import projections
+
+    pending = b.pending()
+    projections.apply_inline(pending)
+    try:
+        with hot_cursor() as cur:
+            cur.execute(_APPEND_FUNCTION_SQL, _function_params(b))
+            links = cur.fetchall()
+    except Exception as exc:
+        refusal = _refusal(b, exc)
+        if refusal is not None:
+            raise refusal from None
+        raise
+    return _finish(b, pending, links)
+
+
+# --- SQLite: the same append in Python, under SQLite's single write lock ------------
+
+def _append_sqlite(b: _Batch) -> list[RecordedEvent]:
+    head_position, head_hash, stream_version = _lock_and_read_heads(b.stream.id)
+    if b.idempotency_key is not None and _stored_by_ids(b.ids[:1]):
+        raise _Replayed
+    if stream_version != b.expected_version:
+        raise ConcurrencyError(b.stream.id, b.expected_version, stream_version)
+    from casino.eventstore import projections
+
+    pending = b.pending()
+    projections.apply_inline(pending)
+    links, prev = [], head_hash
+    for i, ev in enumerate(pending):
+        position = head_position + 1 + i
+        h = link_hash(prev_hash=prev, position=position, event_id=str(ev.event_id),
+                      stream_type=ev.stream_type, stream_id=ev.stream_id,
+                      version=ev.version, type=ev.type, schema_version=ev.schema_version,
+                      data_json=b.data_texts[i], metadata_json=b.meta_text,
+                      recorded_at=b.recorded_at)
+        links.append((position, prev, h))
+        prev = h
+    rows = _finish(b, pending, links)
+    _insert(rows, b.data_texts, b.meta_text)
+    return rows
 
 
 def _lock_appends() -> None:
@@ -337,9 +423,10 @@ _HEADS_SQL = (
 def hot_cursor() -> Any:
     """A cursor for the append's own statements.
 
-    On PostgreSQL a plain psycopg cursor with server-side binding, so the four statements
-    every append sends are prepared once per connection; Django's default client-side
-    cursor would re-parse them each time. Both run in Django's transaction.
+    On PostgreSQL a plain psycopg cursor with server-side binding (arrays go to the
+    append function as real arrays, and it works in pipeline mode); it runs in Django's
+    transaction like any other cursor. Statements are not prepared: psycopg loses track
+    of a statement prepared inside a pipeline that then aborts (a refused append).
     """
     if connection.vendor == "postgresql":
         import psycopg
@@ -350,13 +437,10 @@ def hot_cursor() -> Any:
 
 
 def _lock_and_read_heads(stream_id: str) -> tuple[int, str, int]:
-    """Take the append lock, then read the global head and the stream's version."""
-    with hot_cursor() as cur:
-        if connection.vendor == "postgresql":
-            cur.execute("SELECT pg_advisory_xact_lock(%s)", [APPEND_LOCK_KEY], prepare=True)
-            cur.execute(_HEADS_SQL, [stream_id], prepare=True)
-        else:
-            cur.execute(_HEADS_SQL, [stream_id])
+    """SQLite: the transaction already holds the write lock; read the global head and the
+    stream's version."""
+    with connection.cursor() as cur:
+        cur.execute(_HEADS_SQL, [stream_id])
         position, head_hash, version = cur.fetchone()
     return position or 0, head_hash or GENESIS_HASH, version or 0
 
@@ -366,27 +450,18 @@ _COLUMNS = ("position, event_id, stream_type, stream_id, version, type, schema_v
 
 
 def _insert(rows: list[RecordedEvent], data_texts: list[str], meta_text: str) -> None:
+    """SQLite's insert (PostgreSQL inserts inside ``casino_event_append``)."""
     ops = connection.ops
-    pg = connection.vendor == "postgresql"
-    if pg:
-        one = "(%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s)"
-    else:
-        one = "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    one = "(" + ", ".join(["%s"] * 12) + ")"
     params: list[Any] = []
     for row, data_text in zip(rows, data_texts):
-        params += [row.position,
-                   # psycopg adapts UUIDs; Django stores them as 32 hex chars on SQLite
-                   row.event_id if pg else row.event_id.hex,
+        params += [row.position, row.event_id.hex,  # Django stores UUIDs as 32 hex chars
                    row.stream_type, row.stream_id, row.version, row.type, row.schema_version,
-                   data_text, meta_text,
-                   row.recorded_at if pg else ops.adapt_datetimefield_value(row.recorded_at),
+                   data_text, meta_text, ops.adapt_datetimefield_value(row.recorded_at),
                    row.prev_hash, row.hash]
-    sql = f"INSERT INTO casino_event ({_COLUMNS}) VALUES " + ", ".join([one] * len(rows))
-    with hot_cursor() as cur:
-        if pg:
-            cur.execute(sql, params, prepare=True)
-        else:
-            cur.execute(sql, params)
+    with connection.cursor() as cur:
+        cur.execute(f"INSERT INTO casino_event ({_COLUMNS}) VALUES "
+                    + ", ".join([one] * len(rows)), params)
 
 
 # --- reading ------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from casino.eventstore import store
 from casino.eventstore.errors import (
     ConcurrencyError,
     IdempotencyKeyReused,
+    InvalidEvent,
     InvalidExpectedVersion,
     MetadataActorMissing,
     PayloadNotJSON,
@@ -61,6 +62,18 @@ def test_each_event_links_to_the_previous_hash() -> None:
     assert stored.prev_hash == rows[0].hash and stored.hash == rows[1].hash
 
 
+def test_conflict_inside_a_callers_transaction_leaves_that_transaction_usable() -> None:
+    from django.db import transaction
+
+    s = _stream()
+    append(s, 0, [NewEvent("A")], META)
+    with transaction.atomic():
+        with pytest.raises(ConcurrencyError):
+            append(s, 0, [NewEvent("B")], META)
+        append(s, 1, [NewEvent("C")], META)  # the outer transaction goes on
+    assert [e.type for e in read_stream(s[1])] == ["A", "C"]
+
+
 def test_stale_expected_version_raises_conflict_and_appends_nothing() -> None:
     s = _stream()
     append(s, 0, [NewEvent("A")], META)
@@ -91,13 +104,17 @@ def test_idempotency_key_reused_for_another_stream_is_refused() -> None:
     (("test", "obj"), 0, [NewEvent("A", {"when": object()})], META, PayloadNotJSON),
     (("test", "nan"), 0, [NewEvent("A", {"x": float("nan")})], META, PayloadNotJSON),
     (("test", "nul"), 0, [NewEvent("A", {"x": "a\x00b"})], META, PayloadNotJSON),
+    (("test", "float"), 0, [NewEvent("A", {"rate": 0.05})], META, PayloadNotJSON),
+    (("test", "has space"), 0, [NewEvent("A")], META, InvalidEvent),
+    (("test", "quote\""), 0, [NewEvent("A")], META, InvalidEvent),
     (("test", "neg"), -1, [NewEvent("A")], META, InvalidExpectedVersion),
     (("test", "str"), "1", [NewEvent("A")], META, InvalidExpectedVersion),
     (("test", "flt"), 1.0, [NewEvent("A")], META, InvalidExpectedVersion),
     (("test", "bool"), True, [NewEvent("A")], META, InvalidExpectedVersion),
     (("test", "noactor"), 0, [NewEvent("A")], {"role": "dealer"}, MetadataActorMissing),
     (("test", "blankactor"), 0, [NewEvent("A")], {"actor": " "}, MetadataActorMissing),
-], ids=["unknown-stream-type", "payload-over-64kb", "not-json", "nan", "nul-char",
+], ids=["unknown-stream-type", "payload-over-64kb", "not-json", "nan", "nul-char", "float",
+        "stream-id-with-space", "stream-id-with-quote",
         "negative-version", "string-version", "float-version", "bool-version",
         "missing-actor", "blank-actor"])
 def test_bad_input_is_refused_with_its_code_and_nothing_appended(

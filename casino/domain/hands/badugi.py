@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from casino.domain.cards import Card, CardCountError, check_unique
+from casino.domain.cards import Card, CardCountError, check_cards
 
 _A5_CHARS = "A23456789TJQK"
 _STD_CHARS = "23456789TJQKA"
@@ -46,7 +46,7 @@ def badugi_best(cards: Sequence[Card], *, ace_low: bool = True
     if len(cards) not in (4, 5):
         raise CardCountError(f"a Badugi hand is 4 cards (5 in Badeucey/Badacey), "
                              f"got {len(cards)}")
-    check_unique(cards)
+    check_cards(cards)
     best: tuple[int, tuple[Card, ...]] = (0, ())
     for n in range(min(4, len(cards)), 0, -1):
         for sub in itertools.combinations(cards, n):

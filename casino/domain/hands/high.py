@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from functools import cache
 
-from casino.domain.cards import RANK_NAMES, RANK_PLURALS, Card, CardCountError, check_unique
+from casino.domain.cards import RANK_NAMES, RANK_PLURALS, Card, CardCountError, check_cards
 
 
 class Category(IntEnum):
@@ -66,8 +66,7 @@ def high5(cards: Sequence[Card]) -> int:
     """Value of exactly five distinct cards under the standard high ranking."""
     if len(cards) != 5:
         raise CardCountError(f"a high hand is five cards, got {len(cards)}")
-    check_unique(cards)
-    return _fast5(cards)
+    return _fast5(check_cards(cards))
 
 
 #: ``5 ** rank`` per card: the sum over a hand identifies its rank multiset (no rank
@@ -117,7 +116,7 @@ def best_high_five(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
     """
     if len(cards) not in (5, 6, 7):
         raise CardCountError(f"a best-five high hand takes 5, 6 or 7 cards, got {len(cards)}")
-    check_unique(cards)
+    check_cards(cards)
     best_v, best_f = -1, ()
     for five in itertools.combinations(cards, 5):
         v = _fast5(five)

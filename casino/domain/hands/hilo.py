@@ -9,15 +9,18 @@ hand and 1 in the low hand — so an ace's value depends on where it is placed.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
+from numbers import Integral
 
-from casino.domain.cards import ACE, Card, CardCountError, check_unique, format_cards
+from casino.domain.cards import ACE, Card, CardCountError, check_cards, format_cards
 from casino.domain.errors import DomainError
 from casino.domain.hands.high import CATEGORY_SHIFT, Category, high5, is_royal, ranks_of
-from casino.domain.paytables import PAYTABLES, PayHand, get_paytable
+from casino.domain.paytables import (
+    PAYTABLES, PayHand, PaytableError, WagerError, get_paytable,
+)
 
 ACE_HIGH_POINTS = 11
 ACE_LOW_POINTS = 1
@@ -34,6 +37,7 @@ class HiLoSettingError(DomainError):
 
 def point_value(card: Card, *, in_low: bool) -> int:
     """579.6(a): face value 2-10, J/Q/K 10, ace 11 in the high hand and 1 in the low."""
+    check_cards((card,))
     r = card >> 2
     if r == ACE:
         return ACE_LOW_POINTS if in_low else ACE_HIGH_POINTS
@@ -65,8 +69,18 @@ class Setting:
 def _five(cards: Sequence[Card]) -> list[Card]:
     if len(cards) != 5:
         raise CardCountError(f"a Five Card Hi-Lo hand is five cards, got {len(cards)}")
-    check_unique(cards)
-    return list(cards)
+    return check_cards(cards)
+
+
+def _hand_cards(cards: object, which: str) -> list[Card]:
+    """A player's high or low hand as a list; each card must be a card number (0-51)."""
+    if isinstance(cards, (str, bytes, Mapping)) or not isinstance(cards, Iterable):
+        raise HiLoSettingError(f"the {which} hand must be a list of cards, not {cards!r}",
+                               code="hilo_wrong_hand_sizes")
+    out = list(cards)
+    for c in out:
+        check_cards((c,))  # one at a time: a repeated card is "not the cards dealt" below
+    return out
 
 
 def _canonical(high: Sequence[Card], low: Sequence[Card]) -> Setting:
@@ -81,7 +95,8 @@ def validate_setting(dealt: Sequence[Card], high: Sequence[Card],
 
     Errors (``HiLoSettingError.code``):
 
-    * ``hilo_wrong_hand_sizes`` — the high hand is not three cards or the low hand not two;
+    * ``hilo_wrong_hand_sizes`` — the high hand is not three cards or the low hand not two
+      (or either is not a list of cards at all);
     * ``hilo_cards_not_dealt`` — the two hands are not exactly the five cards dealt;
     * ``hilo_two_aces_low`` — more than one ace in the low hand (579.11(d) proviso);
     * ``hilo_low_card_above_high`` — a low-hand card is worth more points than a high-hand
@@ -89,6 +104,8 @@ def validate_setting(dealt: Sequence[Card], high: Sequence[Card],
       where it is placed high and 1 where it is placed low.
     """
     dealt = _five(dealt)
+    high = _hand_cards(high, "high")
+    low = _hand_cards(low, "low")
     if len(high) != 3 or len(low) != 2:
         raise HiLoSettingError(
             f"579.11(d): the high hand is three cards and the low hand two, "
@@ -152,7 +169,14 @@ class Result(StrEnum):
 
 
 def _totals(s: Setting | tuple[int, int]) -> tuple[int, int]:
-    return s.totals if isinstance(s, Setting) else (int(s[0]), int(s[1]))
+    """The (high, low) point totals of a Setting or of a pair of whole numbers."""
+    if isinstance(s, Setting):
+        return s.totals
+    if (isinstance(s, Sequence) and not isinstance(s, (str, bytes)) and len(s) == 2
+            and all(isinstance(t, Integral) and not isinstance(t, bool) for t in s)):
+        return int(s[0]), int(s[1])
+    raise HiLoSettingError(f"a setting is a Setting or a pair of whole-number point totals "
+                           f"(high, low), not {s!r}", code="invalid_setting")
 
 
 def ante_play_result(player: Setting | tuple[int, int],
@@ -171,7 +195,11 @@ def ante_play_result(player: Setting | tuple[int, int],
 def settle_ante_play(player: Setting | tuple[int, int], dealer: Setting | tuple[int, int],
                      ante_cents: int) -> tuple[int, int]:
     """Cents returned on (Ante, Play): the Play equals the Ante (579.11(b)); winners are
-    paid 1 to 1 (579.12(a)), ties returned (579.11(g)(3)), losers collected."""
+    paid 1 to 1 (579.12(a)), ties returned (579.11(g)(3)), losers collected. The Ante
+    is a positive whole number of cents."""
+    if not isinstance(ante_cents, int) or isinstance(ante_cents, bool) or ante_cents <= 0:
+        raise WagerError(f"the Ante must be a positive whole number of cents, "
+                         f"not {ante_cents!r}", code="invalid_wager")
     result = ante_play_result(player, dealer)
     table = PAYTABLES["579-ante-play"]
     if result is Result.WIN:
@@ -224,15 +252,23 @@ _POKER_BONUS = {
 }
 
 
+#: The Poker Bonus paytables of 579.12(d).
+_POKER_BONUS_TABLES = tuple(name for name, t in PAYTABLES.items() if t.section == "579.12(d)")
+
+
 def poker_bonus_hand(dealt: Sequence[Card], paytable: str = "579-poker-bonus-A"
                      ) -> PayHand | None:
     """579.6(b), 579.11(j)(2): the Poker Bonus hand of the player's five cards, or None.
 
     The lowest paying hand depends on the paytable: a pair of 7s or better on the table
     whose bottom line is ``pair_of_sevens_or_better``, of 6s or better on the other.
+    ``paytable`` must name a Poker Bonus paytable (579.12(d)).
     """
     dealt = _five(dealt)
     table = get_paytable(paytable)
+    if table.name not in _POKER_BONUS_TABLES:
+        raise PaytableError(f"'{table.name}' is not a Poker Bonus paytable; expected one of: "
+                            + ", ".join(_POKER_BONUS_TABLES), code="unknown_paytable")
     v = high5(dealt)
     cat = Category(v >> CATEGORY_SHIFT)
     if cat is Category.STRAIGHT_FLUSH and is_royal(v):

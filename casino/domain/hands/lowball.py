@@ -23,7 +23,7 @@ import itertools
 from collections import Counter
 from collections.abc import Sequence
 
-from casino.domain.cards import Card, CardCountError, check_unique
+from casino.domain.cards import Card, CardCountError, check_cards
 from casino.domain.hands.high import Category
 
 LOW_TOP = 1 << 24
@@ -94,7 +94,7 @@ def _cards_in(cards: Sequence[Card], sizes: Sequence[int], what: str) -> None:
     if len(cards) not in sizes:
         want = " or ".join(str(s) for s in sizes)
         raise CardCountError(f"{what} takes {want} cards, got {len(cards)}")
-    check_unique(cards)
+    check_cards(cards)
 
 
 def a5_low(cards: Sequence[Card]) -> int:

@@ -22,11 +22,11 @@ from enum import IntEnum, StrEnum
 from itertools import combinations
 
 from casino.domain.cards import (
-    ACE, RANK_NAMES, RANK_PLURALS, Card, CardCountError, check_unique, format_cards,
+    ACE, RANK_NAMES, RANK_PLURALS, Card, CardCountError, check_cards, format_cards,
 )
 from casino.domain.errors import DomainError
 from casino.domain.hands.high import CATEGORY_SHIFT, Category, high5, ranks_of
-from casino.domain.paytables import PAYTABLES, Odds, PayHand
+from casino.domain.paytables import PAYTABLES, Odds, PayHand, WagerError
 
 KING = 11
 QUEEN = 10
@@ -80,6 +80,16 @@ _FROM_HIGH = {
 
 class LunarError(DomainError):
     code = "lunar_invalid"
+
+
+def _rulebook(rulebook: Rulebook | str) -> Rulebook:
+    """The :class:`Rulebook` named by ``rulebook``; anything else is a LunarError."""
+    try:
+        return Rulebook(rulebook)
+    except (ValueError, TypeError):
+        raise LunarError(f"unknown rulebook {rulebook!r}; expected one of: "
+                         + ", ".join(r.value for r in Rulebook),
+                         code="unknown_rulebook") from None
 
 
 # --- ranking ----------------------------------------------------------------------------
@@ -252,7 +262,7 @@ def super_hand_671a(cards: Sequence[Card]) -> PayHand | None:
 
 def super_hand(rulebook: Rulebook | str, cards: Sequence[Card]) -> PayHand | None:
     """Super Wager hand of five cards under the given rulebook (589.6(d) or 671a.6(d))."""
-    if Rulebook(rulebook) is Rulebook.CH589:
+    if _rulebook(rulebook) is Rulebook.CH589:
         return super_hand_589(cards)
     return super_hand_671a(cards)
 
@@ -298,7 +308,7 @@ class Combination:
 
 
 def _bet_table(rulebook: Rulebook | str):
-    return PAYTABLES["589-bet" if Rulebook(rulebook) is Rulebook.CH589 else "671a-bet"]
+    return PAYTABLES["589-bet" if _rulebook(rulebook) is Rulebook.CH589 else "671a-bet"]
 
 
 def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -416,7 +426,9 @@ def bet_payout(cards: Sequence[Card]) -> BetPayout | None:
         if v != best_value:
             continue
         win = combination_of_five(five)
-        assert win is not None
+        if win is None:  # cannot happen: the best value is ace-king or better
+            raise RuntimeError("internal error: a best five of ace-king or better "
+                               "has no combination")
         used = set(win.cards)
         seconds = [c for c in all_combos if not set(c.cards) <= used]
         second = max(seconds, key=_second_key, default=None)
@@ -465,15 +477,21 @@ def settle_ante_and_bet(rulebook: Rulebook | str, player_cards: Sequence[Card],
       and ``dealer_was_forced=True``; if the dealer still does not qualify, Ante and Bet
       are returned ((e)(2)(ii)(A)).
 
-    The Bet must be twice the Ante (589.11(b)(2), 671a.11(b)(2)).
+    The Ante and the Bet are positive whole cents and the Bet must be twice the Ante
+    (589.11(b)(2), 671a.11(b)(2)). ``player_cards`` are the player's final cards (after
+    any exchange or bought sixth card). Refusing a Bet on a dealt royal or straight flush
+    (589.11(b)(2), 671a.11(b)(2)) is the round's job: only the round knows which cards
+    were dealt and which were drawn, and a straight flush made by a draw is paid here.
     """
-    rb = Rulebook(rulebook)
-    _check_count(player_cards, (5, 6))
-    _check_count(dealer_cards, (5,))
-    check_unique(list(player_cards) + list(dealer_cards))
+    _check_wager("Ante", ante_cents)
+    _check_wager("Bet", bet_cents)
     if bet_cents != 2 * ante_cents:
         raise LunarError(f"the Bet must be twice the Ante ({2 * ante_cents} cents), "
                          f"not {bet_cents}", code="bet_not_twice_ante")
+    rb = _rulebook(rulebook)
+    player_cards = _check_count(player_cards, (5, 6))
+    dealer_cards = _check_count(dealer_cards, (5,))
+    check_cards(player_cards + dealer_cards)
     if dealer_was_forced and rb is not Rulebook.CH589:
         raise LunarError("forcing the dealer exists only under chapter 589",
                          code="force_not_offered")
@@ -492,7 +510,9 @@ def settle_ante_and_bet(rulebook: Rulebook | str, player_cards: Sequence[Card],
         return AnteBetSettlement(Outcome.DEALER_DOES_NOT_QUALIFY, ante, bet_cents, None)
     if player_value > dealer_value:
         payout = bet_payout(player_cards)
-        assert payout is not None  # beats ace-king or better, so at least ace-king
+        if payout is None:  # cannot happen: it beats ace-king or better
+            raise RuntimeError("internal error: a hand beating a qualifying dealer "
+                               "has no Bet payout")
         return AnteBetSettlement(Outcome.PLAYER_WINS, ante_cents,
                                  payout.bet_returned(rb, bet_cents), payout)
     if player_value < dealer_value:
@@ -500,8 +520,14 @@ def settle_ante_and_bet(rulebook: Rulebook | str, player_cards: Sequence[Card],
     return AnteBetSettlement(Outcome.TIE, ante_cents, bet_cents, None)
 
 
-def _check_count(cards: Sequence[Card], allowed: tuple[int, ...]) -> None:
+def _check_wager(name: str, cents: object) -> None:
+    if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+        raise WagerError(f"the {name} must be a positive whole number of cents, "
+                         f"not {cents!r}", code="invalid_wager")
+
+
+def _check_count(cards: Sequence[Card], allowed: tuple[int, ...]) -> list[Card]:
     if len(cards) not in allowed:
         want = " or ".join(str(n) for n in allowed)
         raise CardCountError(f"expected {want} cards, got {len(cards)}")
-    check_unique(cards)
+    return check_cards(cards)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from casino.domain.cards import Card, CardCountError, check_unique
+from casino.domain.cards import Card, CardCountError, check_cards
 from casino.domain.hands.high import _fast5
 from casino.domain.hands.lowball import a5_value5, qualifies_eight
 
@@ -20,7 +20,7 @@ def _check(hole: Sequence[Card], board: Sequence[Card]) -> None:
     if len(hole) not in (4, 5) or len(board) != 5:
         raise CardCountError(f"Omaha needs 4 or 5 hole cards and 5 board cards, "
                              f"got {len(hole)} and {len(board)}")
-    check_unique(list(hole) + list(board))
+    check_cards(list(hole) + list(board))
 
 
 def _fives(hole: Sequence[Card], board: Sequence[Card]):

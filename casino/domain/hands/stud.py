@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
-from casino.domain.cards import ACE, Card, check_unique
+from casino.domain.cards import ACE, Card, check_cards
 from casino.domain.errors import DomainError
 
 Seat = int
@@ -32,6 +32,16 @@ class StudGame(StrEnum):
     SEVEN_CARD_STUD_HIGH_LOW = "seven_card_stud_high_low"
     SEVEN_CARD_STUD_HIGH_LOW_8 = "seven_card_stud_high_low_eight_or_better"
     FIVE_CARD_STUD = "five_card_stud"
+
+
+def _stud_game(game: StudGame | str) -> StudGame:
+    """The :class:`StudGame` named by ``game``; anything else is a StudError."""
+    try:
+        return StudGame(game)
+    except (ValueError, TypeError):
+        raise StudError(f"unknown stud game {game!r}; expected one of: "
+                        + ", ".join(g.value for g in StudGame),
+                        code="unknown_stud_game") from None
 
 
 def _high_rank(c: Card) -> int:
@@ -64,8 +74,8 @@ def bring_in_seat(up_cards: Mapping[Seat, Card], game: StudGame | str) -> Seat:
     highest and clubs lowest, so the lowest card is e.g. the 2 of clubs.
     """
     _check_seats(up_cards)
-    check_unique(up_cards.values())
-    g = StudGame(game)
+    check_cards(up_cards.values())
+    g = _stud_game(game)
     if g in (StudGame.SEVEN_CARD_STUD_LOW, StudGame.SEVEN_CARD_STUD_HIGH_LOW):
         return max(up_cards, key=lambda s: (_low_rank(up_cards[s]), _suit(up_cards[s])))
     return min(up_cards, key=lambda s: (_high_rank(up_cards[s]), _suit(up_cards[s])))
@@ -96,11 +106,55 @@ def first_to_act(showing: Mapping[Seat, Sequence[Card]], game: StudGame | str) -
     637a.14(f)(2) give it to the tied player closest to the dealer's left (lowest seat).
     """
     _check_seats(showing)
-    check_unique([c for cs in showing.values() for c in cs])
-    key = _showing_low_key if StudGame(game) is StudGame.SEVEN_CARD_STUD_LOW \
+    check_cards([c for cs in showing.values() for c in cs])
+    key = _showing_low_key if _stud_game(game) is StudGame.SEVEN_CARD_STUD_LOW \
         else _showing_high_key
     best = max(key(cs) for cs in showing.values())
     return min(s for s, cs in showing.items() if key(cs) == best)
+
+
+def _odd_chip(tied_hands: Mapping[Seat, Sequence[Card]], key, half: str) -> Seat:
+    """The seat whose hand wins the odd chip when each hand's cards are ordered best
+    first by ``key`` (larger is better).
+
+    The best card decides. Hands of a Hold'em or Omaha tie (and a Stud tie over a common
+    card, 637a.10(h)) can share cards: when the deciding card is held by several of the
+    tied hands, those hands go on to their next card by the same rule, and so on. When the
+    hands still cannot be told apart, no card decides and the excess goes to the player
+    named in the Rules Submission (637a.12(k)(2)(ii)-(iii), 637a.19(k)(2)(ii)-(iii)).
+    """
+    _check_seats(tied_hands)
+    ordered = {s: sorted((key(c, cs) for c in cs), reverse=True)
+               for s, cs in ((s, check_cards(cs)) for s, cs in tied_hands.items())}
+    contenders = list(ordered)
+    depth = 0
+    while True:
+        cards = {s: ordered[s][depth] for s in contenders if depth < len(ordered[s])}
+        if not cards:
+            raise StudError(
+                f"no card decides the odd chip of the tied {half} hands (seats "
+                f"{', '.join(str(s) for s in contenders)} hold the same cards); the excess "
+                "goes to the player specified in the certificate holder's Rules Submission "
+                "under § 601a.2", code="odd_chip_undecided")
+        best = max(cards.values())
+        contenders = [s for s, k in cards.items() if k == best]
+        if len(contenders) == 1:
+            return contenders[0]
+        depth += 1
+
+
+_WHEEL_RANKS = frozenset({ACE, 0, 1, 2, 3})
+
+
+def _odd_chip_high_key(c: Card, hand: Sequence[Card]) -> tuple[int, int]:
+    r = _high_rank(c)
+    if r == ACE and len(hand) == 5 and {_high_rank(x) for x in hand} == _WHEEL_RANKS:
+        r = -1  # five-high straight: the ace plays low (637a.6(a), (b)(2), (b)(6))
+    return r, _suit(c)
+
+
+def _odd_chip_low_key(c: Card, hand: Sequence[Card]) -> tuple[int, int]:
+    return -_low_rank(c), -_suit(c)
 
 
 def odd_chip_high(tied_hands: Mapping[Seat, Sequence[Card]]) -> Seat:
@@ -108,14 +162,15 @@ def odd_chip_high(tied_hands: Mapping[Seat, Sequence[Card]]) -> Seat:
 
     637a.10(i)(3)(ii), 637a.12(k)(2)(ii), 637a.19(k)(2)(ii). Pass each tied player's
     five-card high hand. The tied hands hold the same ranks, so the highest card (ace high,
-    637a.6(a)) is compared by rank then suit (spades > hearts > diamonds > clubs).
-    (Omaha rooms may name another recipient in the Rules Submission; that is the caller's
-    choice.)
+    637a.6(a)) is compared by rank then suit (spades > hearts > diamonds > clubs). In a
+    five-high straight the ace plays low (637a.6(a)), so the five is that hand's highest
+    card. When the highest card is a board card shared by several tied hands, their next
+    highest cards decide, and so on; when nothing decides, a StudError
+    ``odd_chip_undecided`` says the Rules Submission's named recipient applies. (Omaha
+    rooms may name another recipient in the Rules Submission in any case; that is the
+    caller's choice.)
     """
-    _check_seats(tied_hands)
-    check_unique([c for cs in tied_hands.values() for c in cs])
-    return max(tied_hands,
-               key=lambda s: max((_high_rank(c), _suit(c)) for c in tied_hands[s]))
+    return _odd_chip(tied_hands, _odd_chip_high_key, "high")
 
 
 def odd_chip_low(tied_hands: Mapping[Seat, Sequence[Card]]) -> Seat:
@@ -124,9 +179,7 @@ def odd_chip_low(tied_hands: Mapping[Seat, Sequence[Card]]) -> Seat:
     637a.10(i)(3)(iii), 637a.12(k)(2)(iii), 637a.19(k)(2)(iii). Pass each tied player's
     five-card low hand. The lowest card (ace low, 637a.6(c)) is compared by rank then suit;
     the lowest-ranking card by suit is the clubs one (suits rank spades > hearts > diamonds
-    > clubs), so A♣ beats A♠ for the odd chip.
+    > clubs), so A♣ beats A♠ for the odd chip. A lowest card shared by several tied hands
+    (a board card) passes the decision to their next lowest cards, as for the high half.
     """
-    _check_seats(tied_hands)
-    check_unique([c for cs in tied_hands.values() for c in cs])
-    return min(tied_hands,
-               key=lambda s: min((_low_rank(c), _suit(c)) for c in tied_hands[s]))
+    return _odd_chip(tied_hands, _odd_chip_low_key, "low")

@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from casino.domain.cards import CardCountError, DuplicateCardError, parse_cards
+from casino.domain.cards import CardCountError, CardError, DuplicateCardError, parse_cards
 from casino.domain.hands import badugi, fast
 from tests.casino.domain._hands import all_hands
 
@@ -95,3 +95,16 @@ def test_bad_input():
         badugi.badugi_value([0, 0, 5, 9])
     with pytest.raises(CardCountError):
         fast.badugi_batch(np.zeros((3, 3), dtype=np.uint8))
+
+
+@pytest.mark.parametrize("bad", [52, -1, "As", True])
+def test_raw_card_values_are_checked_637a_21_k_1(bad):
+    """§ 637a.21(k)(1): a Badugi is made of real cards of different suits and ranks —
+    card numbers 0-51 only (52 used to count as a fourteenth rank)."""
+    three = parse_cards("Kh 9d 4c")
+    for ace_low in (True, False):
+        with pytest.raises(CardError) as exc:
+            badugi.badugi_value(three + [bad], ace_low=ace_low)
+        assert exc.value.code == "invalid_card"
+    with pytest.raises(CardError):
+        badugi.badugi_best(three + [bad])

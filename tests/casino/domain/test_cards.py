@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from casino.domain.cards import (CardCountError, CardError, CutTooShallowError,
-                                 DuplicateCardError, apply_permutation, cut, format_card,
+                                 DuplicateCardError, apply_permutation, check_cards, cut,
+                                 format_card,
                                  format_cards, new_deck, parse_card, parse_cards,
                                  shuffle_permutation, shuffled_deck)
 from casino.domain.errors import DomainError
@@ -75,3 +76,32 @@ def test_cut_past_the_stack_refused():
     with pytest.raises(CutTooShallowError) as exc:
         cut(new_deck(), 52)
     assert exc.value.code == "cut_too_deep"
+
+
+@pytest.mark.parametrize("bad", [52, -1, "As", True, False, 3.0, None, [0]])
+def test_check_cards_refuses_what_is_not_a_card_number_637a_6_a(bad):
+    """§ 637a.6(a): thirteen ranks in four suits, so card numbers are 0-51 only; text, a
+    bool, a float or a list is not a card number."""
+    with pytest.raises(CardError) as exc:
+        check_cards([0, bad])
+    assert exc.value.code == "invalid_card"
+
+
+def test_check_cards_accepts_the_whole_deck_637a_6_a():
+    """§ 637a.6(a): every one of the 52 cards is accepted, as a list."""
+    assert check_cards(iter(range(52))) == list(range(52))
+    assert check_cards((51, 0), count=2) == [51, 0]
+
+
+def test_check_cards_count_and_duplicates_637a_6_a():
+    """§ 637a.6(a): one deck, so a card cannot appear twice; the count is checked too."""
+    with pytest.raises(DuplicateCardError) as exc:
+        check_cards([5, 9, 5])
+    assert exc.value.code == "duplicate_card"
+    with pytest.raises(CardCountError) as exc2:
+        check_cards([1, 2, 3], count=(4, 5))
+    assert exc2.value.code == "wrong_card_count"
+    for not_a_list in (None, 7, "AsKd"):
+        with pytest.raises(CardError) as exc3:
+            check_cards(not_a_list)
+        assert exc3.value.code == "invalid_card"

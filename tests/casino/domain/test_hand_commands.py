@@ -73,7 +73,7 @@ def test_list_games():
     by_name = {g["game"]: g for g in games}
     assert by_name["omaha-hilo8"]["fields"] == {"hole": [4, 5], "board": [5]}
     assert by_name["badugi"]["fields"] == {"cards": [4]}
-    assert len(games) == 18
+    assert len(games) == 21  # 18 poker games, two Lunar Poker rulebooks, Hi-Lo
 
 
 def test_bench_hands_small_run():

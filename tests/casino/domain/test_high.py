@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from casino.domain.cards import CardCountError, DuplicateCardError, parse_cards
+from casino.domain.cards import CardCountError, CardError, DuplicateCardError, parse_cards
 from casino.domain.hands import fast, high
 from casino.domain.hands.high import Category
 from tests.casino.domain._hands import deal
@@ -87,3 +87,15 @@ def test_bad_input():
         fast.high_batch(np.zeros((2, 4), dtype=np.uint8))
     with pytest.raises(Exception):
         fast.high_batch(np.full((2, 5), 52, dtype=np.uint8))
+
+
+@pytest.mark.parametrize("bad", [52, -1, "As", True])
+def test_raw_card_values_are_checked_637a_6_a(bad):
+    """§ 637a.6(a): thirteen ranks in four suits — card numbers 0-51 only (52 was an
+    IndexError, -1 silently scored as the ace of spades)."""
+    four = parse_cards("Kh 9d 8c 4c")
+    for call in (lambda: high.high5(four + [bad]), lambda: high.best_high(four + [bad]),
+                 lambda: high.best_high_five(parse_cards("2s 3s") + four + [bad])):
+        with pytest.raises(CardError) as exc:
+            call()
+        assert exc.value.code == "invalid_card"

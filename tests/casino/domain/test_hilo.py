@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from casino.domain.cards import parse_cards
+from casino.domain.cards import CardError, parse_cards
+from casino.domain.errors import DomainError
 from casino.domain.hands.hilo import (
     HiLoSettingError, Result, ante_bonus_hand, ante_play_result, dealer_setting,
     distinct_setting_totals, legal_settings, point_value, poker_bonus_hand, settle_ante_play,
@@ -171,3 +172,60 @@ def test_a_player_has_one_or_two_choices_of_totals_579_11_d(cards):
     has_ace = any(c >> 2 == 12 for c in cards)
     four_aces = sum(1 for c in cards if c >> 2 == 12) == 4
     assert len(totals) == (2 if has_ace and not four_aces else 1)
+
+
+# --- input checks -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("ante", [0, -500, 500.0, "500", True, None])
+def test_ante_must_be_positive_whole_cents_579_11_b(ante):
+    """§ 579.11(b): the Ante (and the equal Play) is money: positive whole cents. 30/4
+    against 28/4 is a tie (§ 579.11(g)(3)), which used to hand the value back as given."""
+    with pytest.raises(DomainError) as exc:
+        settle_ante_play((30, 4), (28, 4), ante)
+    assert exc.value.code == "invalid_wager"
+
+
+@pytest.mark.parametrize("totals", [(29.7, 3), ("29", "3"), (29,), (29, 3, 1), None,
+                                    (True, 3), "29"])
+def test_totals_must_be_a_setting_or_two_whole_numbers_579_11_g(totals):
+    """§ 579.11(g): the result compares the high and low point totals — two whole numbers
+    (29.7 used to be truncated to 29, a missing total was an IndexError)."""
+    for call in (lambda: settle_ante_play(totals, (28, 4), 500),
+                 lambda: ante_play_result((28, 4), totals),
+                 lambda: tie_wager_hand(totals, (28, 4))):
+        with pytest.raises(DomainError) as exc:
+            call()
+        assert exc.value.code == "invalid_setting"
+
+
+def test_poker_bonus_needs_a_poker_bonus_paytable_579_12_d():
+    """§ 579.12(d): the Poker Bonus is ranked against Poker Bonus Paytable A or B only; the
+    Tie Wager table of § 579.12(c) silently found no pair line before."""
+    for name in ("579-tie", "589-bet", "579-poker-bonus-Z"):
+        with pytest.raises(DomainError) as exc:
+            poker_bonus_hand(P("7s 7d Kh 4c 2c"), name)
+        assert exc.value.code == "unknown_paytable"
+
+
+def test_setting_hands_must_be_lists_of_cards_579_11_d():
+    """§ 579.11(d): a setting is a three-card high hand and a two-card low hand."""
+    dealt = P("As Jd Th 9c 2c")
+    with pytest.raises(HiLoSettingError):
+        validate_setting(dealt, None, P("As 2c"))
+    with pytest.raises(HiLoSettingError):
+        validate_setting(dealt, P("Jd Th 9c"), 7)
+    with pytest.raises(CardError) as exc:
+        validate_setting(dealt, ["Jd", "Th", "9c"], P("As 2c"))
+    assert exc.value.code == "invalid_card"
+
+
+@pytest.mark.parametrize("bad", [52, -1, "As"])
+def test_raw_card_values_are_checked_579_6_a(bad):
+    """§ 579.6(a): point values are given to the 52 cards only (52 used to score 10)."""
+    four = P("As Jd Th 9c")
+    for call in (lambda: point_value(bad, in_low=False), lambda: dealer_setting(four + [bad]),
+                 lambda: legal_settings(four + [bad]), lambda: ante_bonus_hand(four + [bad]),
+                 lambda: poker_bonus_hand(four + [bad])):
+        with pytest.raises(CardError) as exc:
+            call()
+        assert exc.value.code == "invalid_card"

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from casino.domain.cards import CardCountError, parse_cards
+from casino.domain.cards import CardCountError, CardError, parse_cards
 from casino.domain.hands import fast, lowball
 from tests.casino.domain._hands import deal
 
@@ -122,3 +122,15 @@ def test_bad_counts():
         lowball.a5_low(parse_cards("AsKs2d3d"))
     with pytest.raises(CardCountError):
         lowball.d27_low(parse_cards("AsKs2d3d4d5d6d7d"))
+
+
+@pytest.mark.parametrize("bad", [52, -1, "As", True])
+def test_raw_card_values_are_checked_637a_6_c(bad):
+    """§ 637a.6(c): the low ranks are the 13 ranks of the 52 cards — card numbers 0-51
+    only (52 used to be ranked as a fourteenth rank)."""
+    four = parse_cards("Kh 9d 8c 4c")
+    for fn in (lowball.a5_low, lowball.a5_low_five, lowball.d27_low, lowball.d27_low_five,
+               lowball.a5_eight):
+        with pytest.raises(CardError) as exc:
+            fn(four + [bad])
+        assert exc.value.code == "invalid_card"

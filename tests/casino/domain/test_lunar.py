@@ -9,11 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from casino.domain.cards import parse_cards
+from casino.domain.cards import CardError, parse_cards
+from casino.domain.errors import DomainError
+from casino.domain.hands import lunar
 from casino.domain.hands.lunar import (
     LunarCategory, LunarError, Outcome, bet_payout, best_lunar, dealer_qualifies,
     describe_lunar, forced_dealer_discard, instant_payout_hand, lunar_category, lunar_value,
-    settle_ante_and_bet, super_hand_589, super_hand_671a,
+    settle_ante_and_bet, super_hand, super_hand_589, super_hand_671a,
 )
 from casino.domain.paytables import PayHand
 
@@ -324,3 +326,84 @@ def test_forcing_the_dealer_is_not_a_671a_option():
         settle_ante_and_bet("671a", parse_cards("Ts Th Qd Kc 2c"),
                             parse_cards("As Qh 8d 4c 2s"), 200, 400, dealer_was_forced=True)
     assert exc.value.code == "force_not_offered"
+
+
+# --- input checks -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("ante, bet", [(0, 0), (-200, -400), (True, 2), (200, 400.0),
+                                       (200.0, 400), ("200", 400), (None, 400)])
+def test_ante_and_bet_must_be_positive_whole_cents_589_11_b_2(ante, bet):
+    """§ 589.11(b)(2), § 671a.11(b)(2): an Ante Wager and a Bet of twice it — amounts of
+    money, so positive whole cents (no bool, float or text). Dealer's 2-2 beats the
+    player's ace-king, which would have settled 400.0 or True without complaint."""
+    with pytest.raises(DomainError) as exc:
+        settle_ante_and_bet("589", parse_cards("As Kh 9d 8c 4c"),
+                            parse_cards("2s 2h 4d 3c 5s"), ante, bet)
+    assert exc.value.code == "invalid_wager"
+
+
+def test_straight_flush_drawn_in_an_exchange_is_paid_on_the_bet_589_11_d_2():
+    """§ 589.11(d)(2)(i)(B): after exchanging cards the player may Bet; a straight flush
+    made by the draw (here 9h 8h 7h 6h 5h in the final five) is paid on the Bet at
+    50 to 1 (§ 589.12(c)), not refused as an instant-payout hand: dealer A-K-4-3-2
+    qualifies, $2 Ante returned, $4 Bet returns 400 x 51 = 20,400 cents."""
+    s = settle_ante_and_bet("589", parse_cards("9h 8h 7h 6h 5h"),
+                            parse_cards("As Kd 4d 3c 2s"), 200, 400)
+    assert s.outcome is Outcome.PLAYER_WINS
+    assert (s.ante_returned, s.bet_returned) == (200, 20400)
+
+
+def test_straight_flush_made_with_a_bought_sixth_card_may_bet_589_11_d_2():
+    """§ 589.11(c)(1) limits the instant payout to the first five cards, and
+    § 589.11(d)(2)(iii) lets a player who bought a sixth card place the Bet: 9h 8h 7h 6h 2c
+    plus a bought 5h is a straight flush on the Bet. Dealer A-K-4-3-2 qualifies
+    (ace-king); $2 Ante returned, $4 Bet paid 50 to 1 (§ 589.12(c)) = 400 × 51 = 20,400
+    cents; the 2c forms no second combination."""
+    s = settle_ante_and_bet("589", parse_cards("9h 8h 7h 6h 2c 5h"),
+                            parse_cards("As Kd 4d 3c 2s"), 200, 400)
+    assert s.outcome is Outcome.PLAYER_WINS
+    assert (s.ante_returned, s.bet_returned) == (200, 20400)
+
+
+def test_unknown_rulebook_is_a_domain_error_589_11_e_2_671a_11_f_1():
+    """§ 589.11(e)(2) vs § 671a.11(f)(1): the settlement depends on the chapter, and
+    chapters 589 and 671a are the only Lunar Poker rulebooks."""
+    with pytest.raises(LunarError) as exc:
+        settle_ante_and_bet("590", parse_cards("As Kh 9d 8c 4c"),
+                            parse_cards("2s 2h 4d 3c 5s"), 200, 400)
+    assert exc.value.code == "unknown_rulebook"
+    with pytest.raises(LunarError) as exc2:
+        super_hand(["589"], parse_cards("As Kh 9d 8c 4c"))
+    assert exc2.value.code == "unknown_rulebook"
+    payout = bet_payout(parse_cards("As Ah Kd 8c 9c"))
+    with pytest.raises(LunarError) as exc3:
+        payout.bet_returned(None, 400)
+    assert exc3.value.code == "unknown_rulebook"
+
+
+@pytest.mark.parametrize("bad", [52, -1, "As"])
+def test_raw_card_values_are_checked_589_6_a(bad):
+    """§ 589.6(a): thirteen ranks in four suits — card numbers 0-51 only (52 used to be an
+    IndexError, -1 was silently scored as a spade ace)."""
+    four = parse_cards("Kh 9d 8c 4c")
+    for call in (lambda: lunar_value(four + [bad]), lambda: best_lunar(four + [bad]),
+                 lambda: instant_payout_hand(four + [bad]),
+                 lambda: super_hand_589(four + [bad]),
+                 lambda: settle_ante_and_bet("671a", parse_cards("As Kh 9d 8c 4c"),
+                                             parse_cards("2s 2h 4d 3c") + [bad], 200, 400)):
+        with pytest.raises(CardError) as exc:
+            call()
+        assert exc.value.code == "invalid_card"
+
+
+def test_invariant_guards_survive_python_o(monkeypatch):
+    """§ 589.11(e)(1)(ii): a winning Bet always has its combination; if that ever broke,
+    the guard must still fire under ``python -O`` (an explicit error, not ``assert``)."""
+    monkeypatch.setattr(lunar, "combination_of_five", lambda cards: None)
+    with pytest.raises(RuntimeError):
+        bet_payout(parse_cards("As Ah Kd 8c 9c"))
+    monkeypatch.undo()
+    monkeypatch.setattr(lunar, "bet_payout", lambda cards: None)
+    with pytest.raises(RuntimeError):
+        settle_ante_and_bet("589", parse_cards("As Ah Kd 8c 9c"),
+                            parse_cards("Qs Qh 4d 3c 2s"), 200, 400)

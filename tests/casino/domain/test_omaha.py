@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from casino.domain.cards import CardCountError, DuplicateCardError, parse_cards
+from casino.domain.cards import CardCountError, CardError, DuplicateCardError, parse_cards
 from casino.domain.hands import fast, high, lowball, omaha
 from casino.domain.hands.high import Category
 from tests.casino.domain._hands import deal
@@ -83,3 +83,17 @@ def test_bad_input():
         omaha.omaha_high(p("AsKs2d3d"), p("AsJsTs7h8c"))
     with pytest.raises(CardCountError):
         fast.omaha_hilo8_batch(np.zeros((2, 3), dtype=np.uint8), np.zeros((2, 5), np.uint8))
+
+
+@pytest.mark.parametrize("bad", [52, -1, "As", True])
+def test_raw_card_values_are_checked_637a_12_k(bad):
+    """§ 637a.12(k): two of the four hole cards and three of the five community cards —
+    real cards, numbers 0-51 only (52 was an IndexError, -1 scored as a spade ace)."""
+    hole, board = p("Ah Kh 7c 2d"), p("Qs Js Ts 9s")
+    for call in (lambda: omaha.omaha_high(hole, board + [bad]),
+                 lambda: omaha.omaha_high_five(hole[:3] + [bad], board + p("3c")),
+                 lambda: omaha.omaha_low8(hole, board + [bad]),
+                 lambda: omaha.omaha_hilo8(hole, board + [bad])):
+        with pytest.raises(CardError) as exc:
+            call()
+        assert exc.value.code == "invalid_card"

@@ -162,3 +162,22 @@ def test_total_returned_is_integer_cents_and_matches_the_odds_form(wager, name, 
     assert isinstance(got, int)
     factor = odds.amount + 1 if odds.kind is OddsKind.TO else odds.amount
     assert got == factor * wager
+
+
+@pytest.mark.parametrize("name", [["589-bet"], {"589-bet": 1}, None, 589, b"589-bet"])
+def test_paytable_name_must_be_a_known_string_589_12_c(name):
+    """§ 589.12(c): paytables are looked up by name; a list (unhashable) or a number is
+    no paytable name, and the refusal keeps its stable code."""
+    with pytest.raises(PaytableError) as exc:
+        get_paytable(name)
+    assert exc.value.code == "unknown_paytable"
+
+
+def test_total_returned_without_a_table_579_12_a():
+    """§ 579.12(a): a payout needs its paytable; None is refused, not an AttributeError."""
+    with pytest.raises(PaytableError) as exc:
+        total_returned(None, PayHand.WIN, 500)
+    assert exc.value.code == "unknown_paytable"
+    # a Paytable object or its name both work: 1 to 1 on $5 returns $10
+    assert total_returned(get_paytable("579-ante-play"), PayHand.WIN, 500) == 1000
+    assert total_returned("579-ante-play", PayHand.WIN, 500) == 1000

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from casino.domain.cards import parse_card, parse_cards
+from casino.domain.cards import CardError, DuplicateCardError, parse_card, parse_cards
 from casino.domain.hands.stud import (
     StudError, StudGame, bring_in_seat, first_to_act, odd_chip_high, odd_chip_low,
 )
@@ -127,3 +127,84 @@ def test_bring_in_is_the_extreme_card_637a_10_d(cards, game):
 
     picks = max if low_ace else min
     assert up[seat] == picks(cards, key=order)
+
+
+def test_odd_chip_high_holdem_tie_sharing_board_cards_637a_12_k_2_ii():
+    """§ 637a.12(k)(2)(ii), (iv): tied hands share board cards; that is not a duplicate.
+    Board A♠ K♠ 9♦ 5♣ 2♥ is in both hands except one card each: seat 1 plays Q♥, seat 2 Q♣.
+    The A♠ is in both hands, so it cannot decide; the K♠ neither; the queens do:
+    Q♥ (hearts) beats Q♣ (clubs), so seat 1 gets the chip."""
+    hands = {1: parse_cards("As Ks Qh 9d 5c"), 2: parse_cards("As Ks Qc 9d 5c")}
+    assert odd_chip_high(hands) == 1
+
+
+def test_odd_chip_high_shared_top_card_excludes_hands_without_it_637a_12_k_2_ii():
+    """§ 637a.12(k)(2)(ii), (iv): board A♠ Q♣ J♣ T♣ 2♥; three tied ace-high straights:
+    seat 1 (K♥ 3♦) A♠ K♥ Q♣ J♣ T♣, seat 2 (K♠ 4♦) A♠ K♠ Q♣ J♣ T♣, seat 3 (A♥ K♦)
+    A♥ K♦ Q♣ J♣ T♣. The highest card by suit is the board's A♠, held by seats 1 and 2;
+    seat 3 (A♥) is out. Between seats 1 and 2 the next cards decide: K♠ beats K♥."""
+    hands = {1: parse_cards("As Kh Qc Jc Tc"), 2: parse_cards("As Ks Qc Jc Tc"),
+             3: parse_cards("Ah Kd Qc Jc Tc")}
+    assert odd_chip_high(hands) == 2
+
+
+def test_odd_chip_high_undecided_when_the_board_plays_637a_12_k_2_ii():
+    """§ 637a.12(k)(2)(ii): both tied hands are the same five board cards — no card
+    decides, so the player specified in the Rules Submission gets the excess."""
+    board = parse_cards("As Kd Qh Jc 9c")
+    with pytest.raises(StudError) as exc:
+        odd_chip_high({1: board, 2: list(board)})
+    assert exc.value.code == "odd_chip_undecided"
+    assert "Rules Submission" in exc.value.message
+
+
+def test_odd_chip_low_omaha_tie_sharing_board_cards_637a_12_k_2_iii():
+    """§ 637a.12(k)(2)(iii), (iv): the low 8-5-3-2-A with A♦ 3♠ 8♥ from the board in both
+    hands; the lowest card A♦ is shared, so the next lowest decides: 2♣ (seat 2) is lower
+    by suit than 2♥ (seat 1)."""
+    hands = {1: parse_cards("Ad 2h 3s 5h 8h"), 2: parse_cards("Ad 2c 3s 5d 8h")}
+    assert odd_chip_low(hands) == 2
+
+
+def test_odd_chip_low_undecided_637a_19_k_2_iii():
+    """§ 637a.19(k)(2)(iii): identical low hands — the Rules Submission's player."""
+    low = parse_cards("Ad 2h 3s 5h 8h")
+    with pytest.raises(StudError) as exc:
+        odd_chip_low({4: low, 7: low})
+    assert exc.value.code == "odd_chip_undecided"
+
+
+def test_odd_chip_high_wheel_ace_plays_low_637a_6_a():
+    """§ 637a.6(a), (b)(6) with § 637a.10(i)(3)(ii): in tied five-high straights the ace
+    plays low, so the highest card is the five; 5♠ beats 5♣ although the other hand has
+    the A♠."""
+    hands = {1: parse_cards("Ac 5s 4h 3d 2c"), 2: parse_cards("As 5c 4d 3h 2d")}
+    assert odd_chip_high(hands) == 1
+
+
+def test_odd_chip_high_checks_each_hand_637a_10_i_3_ii():
+    """§ 637a.10(i)(3)(ii): a hand holding the same card twice is still refused."""
+    with pytest.raises(DuplicateCardError) as exc:
+        odd_chip_high({1: parse_cards("As As Kd Qc Jd", unique=False),
+                       2: parse_cards("Ah Kc Qd Jc Th")})
+    assert exc.value.code == "duplicate_card"
+
+
+def test_unknown_stud_game_is_a_domain_error_637a_10_d():
+    """§ 637a.10(d), § 637a.14(d): only the listed Stud games have a Forced Bet rule."""
+    with pytest.raises(StudError) as exc:
+        bring_in_seat({1: C("2s")}, "razz-ish")
+    assert exc.value.code == "unknown_stud_game"
+    with pytest.raises(StudError) as exc2:
+        first_to_act({1: parse_cards("As Kd")}, ["not", "a", "game"])
+    assert exc2.value.code == "unknown_stud_game"
+
+
+@pytest.mark.parametrize("bad", [52, -1, "As", True])
+def test_raw_card_values_are_checked_637a_6_a(bad):
+    """§ 637a.6(a): thirteen ranks in four suits — card numbers 0-51 only."""
+    with pytest.raises(CardError) as exc:
+        bring_in_seat({1: C("2s"), 2: bad}, StudGame.SEVEN_CARD_STUD_HIGH)
+    assert exc.value.code == "invalid_card"
+    with pytest.raises(CardError):
+        odd_chip_low({1: parse_cards("5s 4s 3s 2s") + [bad], 2: parse_cards("5h 4h 3h 2h Ac")})
