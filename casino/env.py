@@ -86,18 +86,16 @@ def env_database(name: str, default_sqlite: Path) -> dict:
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
         config["CONN_MAX_AGE"] = 0
-    elif engine.endswith("postgresql"):
-        pass
-    else:
+    elif not engine.endswith("postgresql"):
         raise ImproperlyConfigured(f"{name} must be a sqlite:// or postgres:// URL, not {engine!r}")
     return config
 
 
-def env_broker(name: str, var_dir: Path) -> str:
+def env_broker(name: str) -> str:
     raw = os.environ.get(name)
     if raw is None:
         return "filesystem://localhost/"
-    if not raw.split("://", 1)[0] in {"redis", "rediss", "filesystem", "memory", "amqp"}:
+    if raw.split("://", 1)[0] not in {"redis", "rediss", "filesystem", "memory", "amqp"}:
         raise ImproperlyConfigured(f"{name}={raw!r} is not a broker URL (redis://host:port/db)")
     return raw
 

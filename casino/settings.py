@@ -123,7 +123,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery -------------------------------------------------------------------------
-CELERY_BROKER_URL = env.env_broker("CELERY_BROKER_URL", VAR_DIR)
+CELERY_BROKER_URL = env.env_broker("CELERY_BROKER_URL")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir = VAR_DIR / "broker"
     for sub in ("out", "processed", "control"):

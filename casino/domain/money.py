@@ -15,6 +15,19 @@ class MoneyError(DomainError):
     code = "invalid_amount"
 
 
+class WagerError(DomainError):
+    code = "invalid_wager"
+
+
+def check_wager(cents: object, *, what: str = "wager", allow_zero: bool = False) -> None:
+    """A wager is a whole number of cents (no bool, float or text), positive unless
+    ``allow_zero``. Every settlement checks its amounts here."""
+    whole = isinstance(cents, int) and not isinstance(cents, bool)
+    if not whole or cents < (0 if allow_zero else 1):
+        kind = "non-negative" if allow_zero else "positive"
+        raise WagerError(f"the {what} must be a {kind} whole number of cents, not {cents!r}")
+
+
 def parse_money(text: str) -> Cents:
     """``"12.5"`` → 1250, ``"$1,234.56"`` → 123456. Negative or fractional cents refused."""
     m = _AMOUNT.match(text.strip())

@@ -24,14 +24,11 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from casino.domain.errors import DomainError
+from casino.domain.money import WagerError, check_wager  # noqa: F401  WagerError re-exported
 
 
 class PaytableError(DomainError):
     code = "unknown_paytable"
-
-
-class WagerError(DomainError):
-    code = "invalid_wager"
 
 
 class OddsKind(StrEnum):
@@ -90,11 +87,6 @@ _LABELS = {
 }
 
 
-def _check_wager(wager_cents: int) -> None:
-    if not isinstance(wager_cents, int) or isinstance(wager_cents, bool) or wager_cents < 0:
-        raise WagerError(f"a wager is a whole, non-negative number of cents, not {wager_cents!r}")
-
-
 @dataclass(frozen=True)
 class Odds:
     """``amount`` to 1 or ``amount`` for 1, as written in the chapter."""
@@ -104,7 +96,7 @@ class Odds:
 
     def total_returned(self, wager_cents: int) -> int:
         """Cents handed back to the player on a winning wager, the wager included."""
-        _check_wager(wager_cents)
+        check_wager(wager_cents, allow_zero=True)
         if self.kind is OddsKind.TO:
             return wager_cents * (self.amount + 1)
         return wager_cents * self.amount
@@ -153,7 +145,7 @@ class Paytable:
 
     def total_returned(self, wager_cents: int, hand: PayHand | str | None) -> int:
         """Cents returned for ``hand`` (0 when the hand is not on this table: a loss)."""
-        _check_wager(wager_cents)
+        check_wager(wager_cents, allow_zero=True)
         odds = self.odds_for(hand)
         return 0 if odds is None else odds.total_returned(wager_cents)
 

@@ -36,9 +36,13 @@ class ConcurrencyError(ConflictError):
 
     code = "stream_version_conflict"
 
-    def __init__(self, stream_id: str, expected: int, actual: int):
-        super().__init__(f"stream {stream_id} is at version {actual}, "
-                         f"not the expected {expected}; reload and retry")
+    def __init__(self, stream_id: str, expected: int, actual: int | None):
+        if actual is None:  # lost a lock race to another append (deadlock victim)
+            message = f"another append to stream {stream_id} interfered; reload and retry"
+        else:
+            message = (f"stream {stream_id} is at version {actual}, "
+                       f"not the expected {expected}; reload and retry")
+        super().__init__(message)
         self.stream_id, self.expected, self.actual = stream_id, expected, actual
 
 

@@ -324,7 +324,7 @@ def _refusal(b: _Batch, exc: BaseException) -> Exception | None:
         return ConcurrencyError(b.stream.id, b.expected_version,
                                 int(db_error.diag.message_detail))
     if state == "40P01":  # deadlock between projections' row locks: retry like a conflict
-        return ConcurrencyError(b.stream.id, b.expected_version, -1)
+        return ConcurrencyError(b.stream.id, b.expected_version, None)
     return None
 
 

@@ -18,8 +18,9 @@ from numbers import Integral
 from casino.domain.cards import ACE, Card, CardCountError, check_cards, format_cards
 from casino.domain.errors import DomainError
 from casino.domain.hands.high import CATEGORY_SHIFT, Category, high5, is_royal, ranks_of
+from casino.domain.money import check_wager
 from casino.domain.paytables import (
-    PAYTABLES, PayHand, PaytableError, WagerError, get_paytable,
+    PAYTABLES, PayHand, PaytableError, get_paytable,
 )
 
 ACE_HIGH_POINTS = 11
@@ -197,9 +198,7 @@ def settle_ante_play(player: Setting | tuple[int, int], dealer: Setting | tuple[
     """Cents returned on (Ante, Play): the Play equals the Ante (579.11(b)); winners are
     paid 1 to 1 (579.12(a)), ties returned (579.11(g)(3)), losers collected. The Ante
     is a positive whole number of cents."""
-    if not isinstance(ante_cents, int) or isinstance(ante_cents, bool) or ante_cents <= 0:
-        raise WagerError(f"the Ante must be a positive whole number of cents, "
-                         f"not {ante_cents!r}", code="invalid_wager")
+    check_wager(ante_cents, what="Ante")
     result = ante_play_result(player, dealer)
     table = PAYTABLES["579-ante-play"]
     if result is Result.WIN:

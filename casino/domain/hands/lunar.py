@@ -26,7 +26,8 @@ from casino.domain.cards import (
 )
 from casino.domain.errors import DomainError
 from casino.domain.hands.high import CATEGORY_SHIFT, Category, high5, ranks_of
-from casino.domain.paytables import PAYTABLES, Odds, PayHand, WagerError
+from casino.domain.money import check_wager
+from casino.domain.paytables import PAYTABLES, Odds, PayHand
 
 KING = 11
 QUEEN = 10
@@ -483,8 +484,8 @@ def settle_ante_and_bet(rulebook: Rulebook | str, player_cards: Sequence[Card],
     (589.11(b)(2), 671a.11(b)(2)) is the round's job: only the round knows which cards
     were dealt and which were drawn, and a straight flush made by a draw is paid here.
     """
-    _check_wager("Ante", ante_cents)
-    _check_wager("Bet", bet_cents)
+    check_wager(ante_cents, what="Ante")
+    check_wager(bet_cents, what="Bet")
     if bet_cents != 2 * ante_cents:
         raise LunarError(f"the Bet must be twice the Ante ({2 * ante_cents} cents), "
                          f"not {bet_cents}", code="bet_not_twice_ante")
@@ -518,12 +519,6 @@ def settle_ante_and_bet(rulebook: Rulebook | str, player_cards: Sequence[Card],
     if player_value < dealer_value:
         return AnteBetSettlement(Outcome.DEALER_WINS, 0, 0, None)
     return AnteBetSettlement(Outcome.TIE, ante_cents, bet_cents, None)
-
-
-def _check_wager(name: str, cents: object) -> None:
-    if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
-        raise WagerError(f"the {name} must be a positive whole number of cents, "
-                         f"not {cents!r}", code="invalid_wager")
 
 
 def _check_count(cards: Sequence[Card], allowed: tuple[int, ...]) -> list[Card]:
