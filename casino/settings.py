@@ -147,8 +147,22 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2,
                                     "interval_step": 0.5, "interval_max": 1}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Sweeps that recover work whose message was lost (DESIGN §5: timers also sweep).
+# Deck-change time limits (589.3(c), 671a.3(c), 579.3(c), 637a.3(c)). The regulations fix
+# them; the settings exist so that tests and demonstrations can shorten them.
+DECK_LIMIT_SECONDS = {
+    "hand": env.env_int("DECK_LIMIT_HAND_SECONDS", 4 * 3600, minimum=1),
+    "shoe": env.env_int("DECK_LIMIT_SHOE_SECONDS", 8 * 3600, minimum=1),
+    "poker": env.env_int("DECK_LIMIT_POKER_SECONDS", 12 * 3600, minimum=1),
+}
+DECK_CHANGE_WARNING_SECONDS = env.env_int("DECK_CHANGE_WARNING_SECONDS", 15 * 60, minimum=0)
+TIMER_SWEEP_SECONDS = env.env_int("TIMER_SWEEP_SECONDS", 60, minimum=1, maximum=3600)
+
 CELERY_BEAT_SCHEDULE: dict = {
     "async-projections-sweep": {"task": "casino.run_async_projections", "schedule": 60.0},
+    # Deck-change deadlines and Rules Submissions due to take effect whose timer message
+    # was lost are caught here.
+    "tables-timer-sweep": {"task": "tables.timer_sweep",
+                           "schedule": float(TIMER_SWEEP_SECONDS)},
 }
 
 LOGGING = {

@@ -1,0 +1,113 @@
+"""The games a table may deal, and what each chapter fixes about their tables.
+
+Game ids are the ones of :mod:`casino.domain.hands.games`, so a Rules Submission, a table
+and the hand evaluator all name a game the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+from casino.domain.errors import DomainError
+
+
+class Family(StrEnum):
+    LUNAR_589 = "lunar-589"
+    LUNAR_671A = "lunar-671a"
+    HILO = "hilo"
+    POKER = "poker"
+
+
+class OddChip(StrEnum):
+    """What a Rules Submission may say about the odd chip of a split pot."""
+
+    BY_SUIT = "by-suit"  # the chapter fixes it by suit; nothing to choose
+    OPTIONAL = "optional"  # the chapter allows naming a player (637a.11(k), 637a.12(k)(2))
+    REQUIRED = "required"  # the chapter leaves it to the Rules Submission (637a.20(k), 637a.21(k))
+
+
+@dataclass(frozen=True)
+class TableGame:
+    id: str
+    name: str
+    chapter: str
+    family: Family
+    max_positions: int
+    positions_rule: str  # the subsection that caps the positions
+    forced_bet: bool = False  # stud: a Forced Bet by up card instead of blinds
+    straddle: bool = False  # a Straddle Bet may be offered (637a.11(e) and the like)
+    kill: bool = False  # a Kill or Half-kill option may be used
+    odd_chip: OddChip = OddChip.BY_SUIT
+    odd_chip_rule: str = ""
+
+    @property
+    def is_poker(self) -> bool:
+        return self.family is Family.POKER
+
+    @property
+    def blinds(self) -> bool:
+        return self.is_poker and not self.forced_bet
+
+
+def _poker(id: str, name: str, rule: str, positions: int, **kw: object) -> TableGame:
+    return TableGame(id, name, "637a", Family.POKER, positions, rule, **kw)  # type: ignore[arg-type]
+
+
+_GAMES = [
+    TableGame("lunar-poker-589", "Lunar Poker (chapter 589)", "589", Family.LUNAR_589, 5,
+              "589.2(a)"),
+    TableGame("lunar-poker-671a", "Lunar Poker (chapter 671a)", "671a", Family.LUNAR_671A, 5,
+              "671a.2(a)"),
+    TableGame("five-card-hi-lo", "Five Card Hi-Lo", "579", Family.HILO, 6, "579.2(a)"),
+    # 637a.10(b): no more than nine players at Seven-card Stud; Forced Bet by up card.
+    _poker("stud-high", "Seven-card Stud High", "637a.10(b)", 9, forced_bet=True),
+    _poker("stud-low", "Seven-card Stud Low", "637a.10(b)", 9, forced_bet=True),
+    _poker("stud-hilo", "Seven-card Stud High-low Split", "637a.10(b)", 9, forced_bet=True),
+    _poker("stud-hilo8", "Seven-card Stud High-low Split Eight or Better", "637a.10(b)", 9,
+           forced_bet=True),
+    _poker("super-stud-hilo8", "Super Seven-card Stud High-low Split Eight or Better",
+           "637a.10(b)", 9, forced_bet=True),
+    # 637a.11: ten players, blinds, one straddle, board-play odd chip may be named.
+    _poker("holdem", "Hold'em", "637a.11(b)", 10, straddle=True, odd_chip=OddChip.OPTIONAL,
+           odd_chip_rule="637a.11(k)"),
+    _poker("omaha-high", "Omaha High", "637a.12(b)", 10, straddle=True),
+    _poker("omaha-hilo8", "Omaha High-low Split Eight or Better", "637a.12(b)", 10,
+           straddle=True, kill=True, odd_chip=OddChip.OPTIONAL,
+           odd_chip_rule="637a.12(k)(2)"),
+    _poker("five-card-omaha-high", "Five-card Omaha High", "637a.19(b)", 8, straddle=True),
+    _poker("five-card-omaha-hilo8", "Five-card Omaha High-low Split Eight or Better",
+           "637a.19(b)", 8, straddle=True, kill=True, odd_chip=OddChip.OPTIONAL,
+           odd_chip_rule="637a.19(k)(2)"),
+    # 637a.13: eight players, blinds after the deal, no straddle.
+    _poker("draw-high", "Five-card Draw High", "637a.13(b)", 8),
+    _poker("draw-low", "Five-card Draw Low", "637a.13(b)", 8),
+    _poker("five-card-stud", "Five-card Stud", "637a.14(b)", 8, forced_bet=True),
+    # 637a.20: seven players; ties split with the excess to the player the submission names.
+    _poker("triple-draw-27", "Triple Draw 2-7 Lowball", "637a.20(b)", 7, straddle=True,
+           kill=True, odd_chip=OddChip.REQUIRED, odd_chip_rule="637a.20(k)"),
+    _poker("triple-draw-a5", "Triple Draw Ace-5 Lowball", "637a.20(b)", 7, straddle=True,
+           kill=True, odd_chip=OddChip.REQUIRED, odd_chip_rule="637a.20(k)"),
+    _poker("badeucey", "Triple Draw 2-7 with Badeucey", "637a.20(b)", 7, straddle=True,
+           kill=True, odd_chip=OddChip.REQUIRED, odd_chip_rule="637a.20(k)"),
+    _poker("badacey", "Triple Draw A-5 with Badacey", "637a.20(b)", 7, straddle=True,
+           kill=True, odd_chip=OddChip.REQUIRED, odd_chip_rule="637a.20(k)"),
+    # 637a.21: nine players.
+    _poker("badugi", "Badugi", "637a.21(b)", 9, straddle=True, kill=True,
+           odd_chip=OddChip.REQUIRED, odd_chip_rule="637a.21(k)(5)"),
+]
+
+GAMES = MappingProxyType({g.id: g for g in _GAMES})
+POKER_GAMES = tuple(g.id for g in _GAMES if g.is_poker)
+BANKED_GAMES = tuple(g.id for g in _GAMES if not g.is_poker)
+
+
+class UnknownGame(DomainError):
+    code = "unknown_game"
+
+
+def get_table_game(game_id: object, *, field: str = "game") -> TableGame:
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        raise UnknownGame(f"no game {game_id!r}; known: {', '.join(GAMES)}", field=field)
+    return GAMES[game_id]

@@ -1,0 +1,290 @@
+"""Read models of the tables app: Rules Submissions, tables, decks, rounds and the card
+inventory log. They are projections of events (:mod:`tables.projections`) and can be
+dropped and rebuilt; the services are the only writers of events.
+
+The state machines use django-fsm: the projection calls the transition when it applies
+the event, and services ask ``can_proceed`` before they append one, so the graph of
+allowed steps is written once, here.
+"""
+
+from __future__ import annotations
+
+import builtins
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django_fsm import FSMField, transition
+
+from casino.models import Property
+from tables.domain.catalogue import GAMES
+from tables.domain.decks import DealingMethod, RemovalReason, Shuffler
+
+GAME_CHOICES = [(g.id, g.name) for g in GAMES.values()]
+
+
+class RulesState(models.TextChoices):
+    DRAFT = "draft"
+    SUBMITTED = "submitted"
+    APPROVED = "approved"
+    IN_EFFECT = "in_effect"
+    SUPERSEDED = "superseded"
+    WITHDRAWN = "withdrawn"
+
+
+class RulesSubmission(models.Model):
+    """One version of a property's filed rules for one game (601a.2)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    game = models.CharField(max_length=40, choices=GAME_CHOICES)
+    version_number = models.PositiveIntegerField()
+    options = models.JSONField()
+    notes = models.TextField(blank=True)
+    state = FSMField(default=RulesState.DRAFT, choices=RulesState.choices)
+    drafted_by = models.CharField(max_length=150)
+    revised_by = models.JSONField(default=list)  # usernames that edited the draft
+    submitted_by = models.CharField(max_length=150, blank=True)
+    approved_by = models.CharField(max_length=150, blank=True)
+    effective_at = models.DateTimeField(null=True, blank=True)
+    took_effect_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    superseded_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT,
+                                      related_name="+")
+    created_at = models.DateTimeField()
+    stream_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["property", "game", "version_number"],
+                                    name="rules_version_unique"),
+            # At most one version of a game in effect at a property at any time.
+            models.UniqueConstraint(fields=["property", "game"],
+                                    condition=models.Q(state="in_effect"),
+                                    name="rules_one_in_effect"),
+        ]
+        ordering = ["game", "-version_number"]
+
+    def __str__(self) -> str:
+        return f"{self.game} v{self.version_number} ({self.state})"
+
+    @builtins.property
+    def stream_id(self) -> str:
+        return f"rules-{self.id}"
+
+    @transition(field=state, source=RulesState.DRAFT, target=RulesState.DRAFT)
+    def revise(self) -> None: ...
+
+    @transition(field=state, source=RulesState.DRAFT, target=RulesState.SUBMITTED)
+    def submit(self) -> None: ...
+
+    @transition(field=state, source=RulesState.SUBMITTED, target=RulesState.DRAFT)
+    def return_to_draft(self) -> None: ...
+
+    @transition(field=state, source=RulesState.SUBMITTED, target=RulesState.APPROVED)
+    def approve(self) -> None: ...
+
+    @transition(field=state, source=RulesState.APPROVED, target=RulesState.IN_EFFECT)
+    def take_effect(self) -> None: ...
+
+    @transition(field=state, source=[RulesState.IN_EFFECT, RulesState.APPROVED],
+                target=RulesState.SUPERSEDED)
+    def supersede(self) -> None: ...
+
+    @transition(field=state, source=[RulesState.DRAFT, RulesState.SUBMITTED,
+                                     RulesState.APPROVED, RulesState.IN_EFFECT],
+                target=RulesState.WITHDRAWN)
+    def withdraw(self) -> None: ...
+
+
+class TableStatus(models.TextChoices):
+    CLOSED = "closed"
+    OPEN = "open"
+
+
+class GameTable(models.Model):
+    """A gaming table: its game, positions and equipment (589.2, 637a.2)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(max_length=40)
+    game = models.CharField(max_length=40, choices=GAME_CHOICES)
+    positions = models.PositiveSmallIntegerField()
+    dealing_method = models.CharField(max_length=20, choices=[(m.value, m.value)
+                                                              for m in DealingMethod])
+    shuffler = models.CharField(max_length=20, choices=[(s.value, s.value) for s in Shuffler])
+    shuffler_out_of_order = models.BooleanField(default=False)
+    shoe_out_of_order = models.BooleanField(default=False)
+    status = FSMField(default=TableStatus.CLOSED, choices=TableStatus.choices)
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                               on_delete=models.PROTECT, related_name="+")
+    rounds_played = models.PositiveIntegerField(default=0)
+    last_deck = models.ForeignKey("Deck", null=True, blank=True, on_delete=models.PROTECT,
+                                  related_name="+")
+    current_round = models.ForeignKey("Round", null=True, blank=True, on_delete=models.PROTECT,
+                                      related_name="+")
+    created_at = models.DateTimeField()
+    stream_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["property", "name"], name="table_name_unique"),
+            models.CheckConstraint(condition=models.Q(positions__gte=1, positions__lte=10),
+                                   name="table_positions_range"),
+        ]
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game})"
+
+    @builtins.property
+    def stream_id(self) -> str:
+        return f"table-{self.id}"
+
+    @transition(field=status, source=TableStatus.CLOSED, target=TableStatus.OPEN)
+    def open(self) -> None: ...
+
+    @transition(field=status, source=TableStatus.OPEN, target=TableStatus.CLOSED)
+    def close(self) -> None: ...
+
+    @transition(field=status, source=TableStatus.CLOSED, target=TableStatus.CLOSED)
+    def reconfigure(self) -> None: ...
+
+
+class DeckState(models.TextChoices):
+    RECEIVED = "received"
+    INSPECTED = "inspected"
+    VERIFIED = "verified"
+    SPREAD = "spread"
+    WASHED = "washed"
+    SHUFFLED = "shuffled"
+    READY = "ready"
+    IN_PLAY = "in_play"
+    REMOVED = "removed"
+    DESTROYED = "destroyed"
+    CANCELLED = "cancelled"
+
+
+_LIVE = [DeckState.RECEIVED, DeckState.INSPECTED, DeckState.VERIFIED, DeckState.SPREAD,
+         DeckState.WASHED, DeckState.SHUFFLED, DeckState.READY, DeckState.IN_PLAY]
+
+
+class Deck(models.Model):
+    """One deck of cards from receipt to destruction (589.4, 637a.4, 603a.16)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(GameTable, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="decks")
+    back_colour = models.CharField(max_length=30)
+    batch = models.CharField(max_length=60)
+    preinspected = models.BooleanField(default=False)
+    state = FSMField(default=DeckState.RECEIVED, choices=DeckState.choices)
+    defects = models.JSONField(default=list)
+    cut_required = models.BooleanField(default=True)
+    entered_play_at = models.DateTimeField(null=True, blank=True)
+    limit_basis = models.CharField(max_length=10, blank=True)
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    change_warned = models.BooleanField(default=False)
+    change_due = models.BooleanField(default=False)
+    rounds_dealt = models.PositiveIntegerField(default=0)
+    rounds_since_count = models.PositiveIntegerField(default=0)
+    removal_reason = models.CharField(max_length=20, blank=True,
+                                      choices=[(r.value, r.value) for r in RemovalReason])
+    received_at = models.DateTimeField()
+    stream_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["state", "deadline_at"], name="deck_timer_idx")]
+        ordering = ["-received_at"]
+
+    def __str__(self) -> str:
+        return f"{self.back_colour} deck {str(self.id)[:8]} ({self.state})"
+
+    @builtins.property
+    def stream_id(self) -> str:
+        return f"deck-{self.id}"
+
+    @transition(field=state, source=DeckState.RECEIVED, target=DeckState.INSPECTED)
+    def inspect(self) -> None: ...
+
+    @transition(field=state, source=DeckState.INSPECTED, target=DeckState.VERIFIED)
+    def verify(self) -> None: ...
+
+    @transition(field=state, source=DeckState.VERIFIED, target=DeckState.SPREAD)
+    def spread(self) -> None: ...
+
+    @transition(field=state, source=DeckState.SPREAD, target=DeckState.WASHED)
+    def wash(self) -> None: ...
+
+    @transition(field=state, source=[DeckState.WASHED, DeckState.READY], target=DeckState.SHUFFLED)
+    def shuffle(self) -> None: ...
+
+    @transition(field=state, source=DeckState.SHUFFLED, target=DeckState.READY)
+    def make_ready(self) -> None: ...
+
+    @transition(field=state, source=DeckState.READY, target=DeckState.IN_PLAY)
+    def put_in_play(self) -> None: ...
+
+    @transition(field=state, source=_LIVE, target=DeckState.REMOVED)
+    def remove(self) -> None: ...
+
+    @transition(field=state, source=DeckState.REMOVED, target=DeckState.DESTROYED)
+    def destroy(self) -> None: ...
+
+    @transition(field=state, source=DeckState.REMOVED, target=DeckState.CANCELLED)
+    def cancel(self) -> None: ...
+
+
+class DeckStep(models.Model):
+    """One signed step in a deck's life: the rows of the card inventory report."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="steps")
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    step = models.CharField(max_length=30)
+    gaming_day = models.DateField(db_index=True)
+    at = models.DateTimeField()
+    actor = models.CharField(max_length=150)
+    role = models.CharField(max_length=40, blank=True)
+    credential_number = models.CharField(max_length=50, blank=True)
+    details = models.JSONField(default=dict)
+    stream_version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [models.UniqueConstraint(fields=["deck", "stream_version"],
+                                               name="deck_step_once")]
+
+
+class RoundState(models.TextChoices):
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class Round(models.Model):
+    """A round of play at a table, as far as deck control needs it: which deck, which
+    rules version. The wagers and cards of banked rounds build on this."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField()
+    deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="+")
+    rules = models.ForeignKey(RulesSubmission, on_delete=models.PROTECT, related_name="+")
+    rules_version_number = models.PositiveIntegerField()
+    dealing_method = models.CharField(max_length=20)
+    state = FSMField(default=RoundState.OPEN, choices=RoundState.choices)
+    opened_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    stream_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "number"],
+                                               name="round_number_unique")]
+        ordering = ["-opened_at"]
+
+    @builtins.property
+    def stream_id(self) -> str:
+        return f"round-{self.id}"
+
+    @transition(field=state, source=RoundState.OPEN, target=RoundState.CLOSED)
+    def close(self) -> None: ...

@@ -1,0 +1,304 @@
+"""The inline projection behind every read model of the tables app.
+
+It applies each event's step to its row by calling the model's django-fsm transition, so
+the allowed paths are checked once more as the event is applied, and a rebuild from the
+events reproduces the rows exactly.
+
+Rows are written with ``QuerySet.update`` and ``create``: on PostgreSQL an append made
+outside a transaction runs the projections in pipeline mode, where row counts (which
+``Model.save`` relies on) are not known yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, datetime
+from typing import Any
+
+from django.db import models
+
+from casino.eventstore.projections import Projection, register
+from casino.eventstore.store import RecordedEvent
+from casino.models import Property
+from tables.models import (
+    Deck,
+    DeckState,
+    DeckStep,
+    GameTable,
+    Round,
+    RulesSubmission,
+)
+
+STREAM_TYPES = ("rules_submission", "table", "deck", "round")
+
+
+def _when(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def _save(obj: models.Model, version: int) -> None:
+    obj.stream_version = version
+    fields = {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields
+              if not f.primary_key}
+    type(obj).objects.filter(pk=obj.pk).update(**fields)
+
+
+def _uuid_of(stream_id: str) -> str:
+    return stream_id.split("-", 1)[1]
+
+
+# --- Rules Submissions -----------------------------------------------------------------
+
+def _rules(e: RecordedEvent) -> RulesSubmission:
+    return RulesSubmission.objects.get(pk=_uuid_of(e.stream_id))
+
+
+def rules_drafted(e: RecordedEvent) -> None:
+    d = e.data
+    RulesSubmission.objects.create(
+        id=_uuid_of(e.stream_id), property=Property.objects.get(licence_number=d["property"]),
+        game=d["game"], version_number=d["version_number"], options=d["options"],
+        notes=d.get("notes", ""), drafted_by=e.metadata["actor"], created_at=e.recorded_at,
+        stream_version=e.version)
+
+
+def rules_step(transition: str, **fields: Callable[[RecordedEvent], Any]
+               ) -> Callable[[RecordedEvent], None]:
+    def apply(e: RecordedEvent) -> None:
+        rs = _rules(e)
+        getattr(rs, transition)()
+        for name, value in fields.items():
+            setattr(rs, name, value(e))
+        _save(rs, e.version)
+    return apply
+
+
+def _revised_by(e: RecordedEvent) -> list[str]:
+    previous = _rules(e).revised_by
+    return sorted(set(previous) | {e.metadata["actor"]})
+
+
+def _superseded_by(e: RecordedEvent) -> RulesSubmission | None:
+    by = e.data.get("superseded_by")
+    return RulesSubmission.objects.get(pk=by) if by else None
+
+
+# --- tables ----------------------------------------------------------------------------
+
+def _table(e: RecordedEvent) -> GameTable:
+    return GameTable.objects.get(pk=_uuid_of(e.stream_id))
+
+
+def table_configured(e: RecordedEvent) -> None:
+    d = e.data
+    GameTable.objects.create(
+        id=_uuid_of(e.stream_id), property=Property.objects.get(licence_number=d["property"]),
+        name=d["name"], game=d["game"], positions=d["positions"],
+        dealing_method=d["dealing_method"], shuffler=d["shuffler"], created_at=e.recorded_at,
+        stream_version=e.version)
+
+
+def table_step(transition: str | None, **fields: Callable[[RecordedEvent], Any]
+               ) -> Callable[[RecordedEvent], None]:
+    def apply(e: RecordedEvent) -> None:
+        t = _table(e)
+        if transition:
+            getattr(t, transition)()
+        for name, value in fields.items():
+            setattr(t, name, value(e))
+        _save(t, e.version)
+    return apply
+
+
+def table_reconfigured(e: RecordedEvent) -> None:
+    t = _table(e)
+    t.reconfigure()
+    for name in ("name", "positions", "dealing_method", "shuffler"):
+        if name in e.data:
+            setattr(t, name, e.data[name])
+    _save(t, e.version)
+
+
+def _equipment(flag: bool) -> Callable[[RecordedEvent], None]:
+    def apply(e: RecordedEvent) -> None:
+        t = _table(e)
+        setattr(t, f"{e.data['device']}_out_of_order", flag)
+        _save(t, e.version)
+    return apply
+
+
+# --- decks -----------------------------------------------------------------------------
+
+def _deck(e: RecordedEvent) -> Deck:
+    return Deck.objects.get(pk=_uuid_of(e.stream_id))
+
+
+def _log_step(deck: Deck, e: RecordedEvent, step: str, details: dict | None = None) -> None:
+    m = e.metadata
+    day = m.get("gaming_day")
+    DeckStep.objects.create(
+        deck=deck, property_id=deck.property_id, step=step,
+        gaming_day=date.fromisoformat(day) if day else e.recorded_at.date(), at=e.recorded_at,
+        actor=m.get("actor", ""), role=m.get("role", ""),
+        credential_number=m.get("credential_number", ""), details=details or {},
+        stream_version=e.version)
+
+
+def deck_received(e: RecordedEvent) -> None:
+    d = e.data
+    deck = Deck.objects.create(
+        id=_uuid_of(e.stream_id), property=Property.objects.get(licence_number=d["property"]),
+        table_id=d.get("table_id"), back_colour=d["back_colour"], batch=d["batch"],
+        preinspected=d["preinspected_preshuffled"],
+        # 589.4(e): a preinspected, preshuffled deck skips inspection, spread and shuffle.
+        state=DeckState.SHUFFLED if d["preinspected_preshuffled"] else DeckState.RECEIVED,
+        cut_required=d.get("cut_required", True), received_at=e.recorded_at,
+        stream_version=e.version)
+    _log_step(deck, e, "received", {k: d[k] for k in ("back_colour", "batch",
+                                                      "preinspected_preshuffled")})
+
+
+def deck_step(step: str, transition: str | None = None,
+              **fields: Callable[[RecordedEvent], Any]) -> Callable[[RecordedEvent], None]:
+    def apply(e: RecordedEvent) -> None:
+        deck = _deck(e)
+        if transition:
+            getattr(deck, transition)()
+        for name, value in fields.items():
+            setattr(deck, name, value(e))
+        _save(deck, e.version)
+        _log_step(deck, e, step, dict(e.data))
+    return apply
+
+
+def deck_shuffled(e: RecordedEvent) -> None:
+    deck = _deck(e)
+    deck.shuffle()
+    deck.cut_required = e.data["cut_required"]
+    if not deck.cut_required:
+        deck.make_ready()
+    _save(deck, e.version)
+    _log_step(deck, e, "shuffled", dict(e.data))
+
+
+def deck_inspection_verified(e: RecordedEvent) -> None:
+    deck = _deck(e)
+    if e.data["accepted"]:
+        deck.verify()  # a rejected deck is removed by the DeckRemoved that follows
+    _save(deck, e.version)
+    _log_step(deck, e, "inspection-verified" if e.data["accepted"] else "inspection-rejected",
+              dict(e.data))
+
+
+def deck_dealt_round(e: RecordedEvent) -> None:
+    # Not an inventory step: one per round would drown the report.
+    deck = _deck(e)
+    deck.rounds_dealt += 1
+    deck.rounds_since_count += 1
+    _save(deck, e.version)
+
+
+def deck_counted(e: RecordedEvent) -> None:
+    deck = _deck(e)
+    if e.data["correct"]:
+        deck.rounds_since_count = 0
+    _save(deck, e.version)
+    _log_step(deck, e, "counted" if e.type == "DeckCounted" else "shuffler-counted",
+              dict(e.data))
+
+
+# --- rounds ----------------------------------------------------------------------------
+
+def round_opened(e: RecordedEvent) -> None:
+    d = e.data
+    rnd = Round.objects.create(
+        id=_uuid_of(e.stream_id), table_id=d["table_id"], number=d["number"],
+        deck_id=d["deck_id"], rules_id=d["rules_submission_id"],
+        rules_version_number=d["rules_version_number"], dealing_method=d["dealing_method"],
+        opened_at=e.recorded_at, stream_version=e.version)
+    GameTable.objects.filter(pk=d["table_id"]).update(
+        current_round=rnd, last_deck_id=d["deck_id"], rounds_played=d["number"])
+
+
+def round_closed(e: RecordedEvent) -> None:
+    rnd = Round.objects.get(pk=_uuid_of(e.stream_id))
+    rnd.close()
+    rnd.closed_at = e.recorded_at
+    _save(rnd, e.version)
+    GameTable.objects.filter(pk=rnd.table_id, current_round=rnd).update(current_round=None)
+
+
+_now = lambda e: e.recorded_at  # noqa: E731
+
+HANDLERS: dict[str, Callable[[RecordedEvent], None]] = {
+    "RulesSubmissionDrafted": rules_drafted,
+    "RulesSubmissionRevised": rules_step("revise", options=lambda e: e.data["options"],
+                                         notes=lambda e: e.data.get("notes", ""),
+                                         revised_by=_revised_by),
+    "RulesSubmissionSubmitted": rules_step("submit",
+                                           submitted_by=lambda e: e.metadata["actor"]),
+    "RulesSubmissionReturned": rules_step("return_to_draft", submitted_by=lambda e: ""),
+    "RulesSubmissionApproved": rules_step("approve", approved_by=lambda e: e.metadata["actor"],
+                                          effective_at=lambda e: _when(e.data["effective_at"])),
+    "RulesSubmissionTookEffect": rules_step("take_effect",
+                                            took_effect_at=lambda e: _when(e.data["at"])),
+    "RulesSubmissionSuperseded": rules_step("supersede", ended_at=lambda e: _when(e.data["at"]),
+                                            superseded_by=_superseded_by),
+    "RulesSubmissionWithdrawn": rules_step("withdraw", ended_at=_now),
+    "TableConfigured": table_configured,
+    "TableReconfigured": table_reconfigured,
+    "TableOpened": table_step("open"),
+    "TableClosed": table_step("close"),
+    "DealerAssigned": table_step(None, dealer_id=lambda e: e.data["dealer_user_id"]),
+    "EquipmentOutOfOrder": _equipment(True),
+    "EquipmentRestored": _equipment(False),
+    "DeckReceived": deck_received,
+    "DeckInspected": deck_step("inspected", "inspect", defects=lambda e: e.data["defects"]),
+    "DeckInspectionVerified": deck_inspection_verified,
+    "DeckSpread": deck_step("spread", "spread"),
+    "DeckWashed": deck_step("washed", "wash"),
+    "DeckShuffled": deck_shuffled,
+    "DeckCut": deck_step("cut", "make_ready"),
+    "DeckPutInPlay": deck_step(
+        "in-play", "put_in_play", table_id=lambda e: e.data["table_id"],
+        entered_play_at=lambda e: _when(e.data["entered_play_at"]),
+        deadline_at=lambda e: _when(e.data["deadline_at"]),
+        limit_basis=lambda e: e.data["limit_basis"]),
+    "DeckDeadlineChanged": deck_step(
+        "deadline-changed", None, deadline_at=lambda e: _when(e.data["deadline_at"]),
+        limit_basis=lambda e: e.data["limit_basis"], change_warned=lambda e: False),
+    "DeckDealtRound": deck_dealt_round,
+    "DeckCounted": deck_counted,
+    "DeckShufflerCounted": deck_counted,
+    "DeckCountVerified": deck_step("count-verified"),
+    "DeckChangeWarning": deck_step("change-warning", None, change_warned=lambda e: True),
+    "DeckChangeDue": deck_step("change-due", None, change_due=lambda e: True),
+    "DeckRemoved": deck_step("removed", "remove",
+                             removal_reason=lambda e: e.data["reason"]),
+    "DeckDestroyed": deck_step("destroyed", "destroy"),
+    "DeckCancelled": deck_step("cancelled", "cancel"),
+    "RoundOpened": round_opened,
+    "RoundClosed": round_closed,
+}
+
+
+@register
+class TablesProjection(Projection):
+    """Rules Submissions, tables, decks, rounds and the card inventory log."""
+
+    name = "tables"
+    mode = "inline"
+    event_types = frozenset(HANDLERS)
+
+    def apply(self, event: RecordedEvent) -> None:
+        HANDLERS[event.type](event)
+
+    def reset(self) -> None:
+        # Children first: rows refer to one another.
+        GameTable.objects.update(current_round=None, last_deck=None)
+        DeckStep.objects.all().delete()
+        Round.objects.all().delete()
+        Deck.objects.all().delete()
+        GameTable.objects.all().delete()
+        RulesSubmission.objects.update(superseded_by=None)
+        RulesSubmission.objects.all().delete()

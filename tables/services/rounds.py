@@ -1,0 +1,92 @@
+"""Opening and closing a round: the gate where deck control is enforced.
+
+A round records the Rules Submission version in effect when it opened, the deck that
+deals it and the dealing method. It is refused at a closed table, without rules in
+effect, with a deck that is due for change or a count, or with the wrong deck of the pair.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from casino.actors import Actor
+from casino.domain.errors import ConflictError
+from casino.eventstore.store import NewEvent
+from casino.roles import Role
+from tables.domain.decks import count_due, expected_deck
+from tables.models import Deck, DeckState, GameTable, Round, RoundState, TableStatus
+from tables.services.common import act_at_table, locked, record, record_new, setup_of
+from tables.services.rules import rules_in_effect
+
+
+def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
+    with transaction.atomic():
+        table = locked(GameTable, table_id, actor, what="table")
+        role = act_at_table(actor, table, Role.DEALER, Role.FLOORPERSON)
+        if table.status != TableStatus.OPEN:
+            raise ConflictError(f"table {table.name} is closed", code="table_closed")
+        if table.current_round_id:
+            raise ConflictError("the round in progress must be closed first",
+                                code="round_in_progress")
+        rules = rules_in_effect(actor.property, table.game)
+        if rules is None:
+            raise ConflictError(f"no Rules Submission for {table.game} is in effect",
+                                code="no_rules_in_effect")
+        deck = locked(Deck, deck_id, actor, what="deck")
+        _check_deck(table, deck)
+        number = table.rounds_played + 1
+        round_id = uuid.uuid4()
+        setup = setup_of(table)
+        record_new("round", f"round-{round_id}", [NewEvent("RoundOpened", {
+            "table_id": str(table.pk), "number": number, "deck_id": str(deck.pk),
+            "rules_submission_id": str(rules.pk), "rules_version_number": rules.version_number,
+            "game": table.game, "dealing_method": setup.effective_dealing.value,
+            "shuffler": table.shuffler if setup.shuffler_working else "none"})],
+            actor, role, table=table.pk)
+        record(deck, [NewEvent("DeckDealtRound", {"round_id": str(round_id), "number": number})],
+               actor, role, table=table.pk)
+    return Round.objects.get(pk=round_id)
+
+
+def _check_deck(table: GameTable, deck: Deck) -> None:
+    if deck.table_id != table.pk or deck.state != DeckState.IN_PLAY:
+        raise ConflictError("that deck is not in play at this table", code="deck_not_in_play")
+    if deck.change_due or (deck.deadline_at and timezone.now() >= deck.deadline_at):
+        # The timer may not have fired yet; the deadline itself is what counts.
+        raise ConflictError("the deck has reached its time limit and must be changed "
+                            "(589.3(c), 637a.3(c))", code="deck_change_due")
+    setup = setup_of(table)
+    if count_due(setup, deck.rounds_since_count):
+        raise ConflictError("the deck must be counted before it deals again (637a.7(e)(4))",
+                            code="deck_count_due")
+    pair = list(Deck.objects.filter(table=table, state=DeckState.IN_PLAY)
+                .order_by("entered_play_at").values_list("pk", flat=True))
+    if setup.game.is_poker and len(pair) < 2:
+        raise ConflictError("a poker table keeps two decks in play (637a.3(a))",
+                            code="second_deck_missing")
+    expected = expected_deck([str(p) for p in pair],
+                             str(table.last_deck_id) if table.last_deck_id else None)
+    if expected is not None and expected != str(deck.pk):
+        raise ConflictError("the decks alternate: this round is dealt with the other deck "
+                            "(589.3(b)(3), 637a.3(a))", code="wrong_deck")
+
+
+def round_close(*, actor: Actor, round_id: Any) -> Round:
+    with transaction.atomic():
+        try:
+            rnd = Round.objects.select_for_update().select_related("table").get(
+                pk=uuid.UUID(str(round_id)), table__property=actor.property)
+        except (ValueError, Round.DoesNotExist):
+            from tables.services.common import NotFound
+
+            raise NotFound(f"no round {round_id}", code="round_not_found") from None
+        table = GameTable.objects.select_for_update().get(pk=rnd.table_id)
+        role = act_at_table(actor, table, Role.DEALER, Role.FLOORPERSON)
+        if rnd.state != RoundState.OPEN:
+            raise ConflictError("the round is already closed", code="round_closed")
+        record(rnd, [NewEvent("RoundClosed", {})], actor, role, table=table.pk)
+    return Round.objects.get(pk=rnd.pk)

@@ -1,0 +1,213 @@
+"""Rules Submissions (601a.2): draft → submitted → approved by a second compliance officer
+→ in effect from its effective time → superseded by the next version, or withdrawn.
+
+A version that has left the draft is never edited; a change is a new version.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from casino.actors import Actor, system_actor
+from casino.domain.errors import ConflictError, DomainError
+from casino.eventstore.store import NewEvent
+from casino.models import Property
+from casino.roles import Role
+from tables.domain.catalogue import get_table_game
+from tables.domain.rules_options import validate_options
+from tables.models import RulesState, RulesSubmission
+from tables.services.common import allowed, locked, record, record_new
+
+FILERS = (Role.COMPLIANCE, Role.ADMIN)
+PAST_TOLERANCE = timedelta(minutes=5)
+
+
+def _text(value: Any, field: str, *, required: bool = False, limit: int = 4000) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str) or len(value) > limit:
+        raise DomainError(f"{field} must be text of at most {limit} characters",
+                          code="invalid_input", field=field)
+    if required and not value.strip():
+        raise DomainError(f"{field} is required", code="invalid_input", field=field)
+    return value.strip()
+
+
+def rules_draft(*, actor: Actor, game: str, options: Any, notes: str = "") -> RulesSubmission:
+    """A new draft version for ``game``, numbered after the property's last one."""
+    role = actor.require(*FILERS)
+    get_table_game(game)
+    canonical = validate_options(game, options)
+    notes = _text(notes, "notes")
+    with transaction.atomic():
+        # Serialize numbering per property: the property row is the lock.
+        Property.objects.select_for_update().get(pk=actor.property.pk)
+        last = RulesSubmission.objects.filter(property=actor.property, game=game).aggregate(
+            n=Max("version_number"))["n"] or 0
+        rules_id = uuid.uuid4()
+        record_new("rules_submission", f"rules-{rules_id}", [NewEvent(
+            "RulesSubmissionDrafted",
+            {"property": actor.property.licence_number, "game": game, "version_number": last + 1,
+             "options": canonical, "notes": notes})], actor, role)
+    return RulesSubmission.objects.get(pk=rules_id)
+
+
+def _not_editable(rs: RulesSubmission) -> ConflictError:
+    if rs.state == RulesState.IN_EFFECT:
+        return ConflictError(f"version {rs.version_number} is in effect and can never be edited;"
+                             " file a new version to supersede it", code="rules_version_in_effect")
+    return ConflictError(f"version {rs.version_number} is {rs.state}; only a draft can be edited",
+                         code="rules_version_not_draft")
+
+
+def rules_revise(*, actor: Actor, rules_id: Any, options: Any = None,
+                 notes: str | None = None) -> RulesSubmission:
+    role = actor.require(*FILERS)
+    with transaction.atomic():
+        rs = locked(RulesSubmission, rules_id, actor, what="rules_submission")
+        if rs.state != RulesState.DRAFT:
+            raise _not_editable(rs)
+        canonical = validate_options(rs.game, options) if options is not None else rs.options
+        record(rs, [NewEvent("RulesSubmissionRevised", {
+            "options": canonical,
+            "notes": _text(notes, "notes") if notes is not None else rs.notes})], actor, role)
+    return RulesSubmission.objects.get(pk=rs.pk)
+
+
+def rules_submit(*, actor: Actor, rules_id: Any) -> RulesSubmission:
+    role = actor.require(*FILERS)
+    with transaction.atomic():
+        rs = locked(RulesSubmission, rules_id, actor, what="rules_submission")
+        allowed(rs, rs.submit, code="rules_wrong_state",
+                message=f"version {rs.version_number} is {rs.state}; only a draft is submitted")
+        # Options are checked again: the chapter's rules may have been tightened since.
+        validate_options(rs.game, rs.options)
+        record(rs, [NewEvent("RulesSubmissionSubmitted", {})], actor, role)
+    return RulesSubmission.objects.get(pk=rs.pk)
+
+
+def rules_return(*, actor: Actor, rules_id: Any, reason: str) -> RulesSubmission:
+    """Compliance sends a submitted version back to draft with a reason."""
+    role = actor.require(Role.COMPLIANCE)
+    reason = _text(reason, "reason", required=True)
+    with transaction.atomic():
+        rs = locked(RulesSubmission, rules_id, actor, what="rules_submission")
+        allowed(rs, rs.return_to_draft, code="rules_wrong_state",
+                message=f"version {rs.version_number} is {rs.state}, not submitted")
+        record(rs, [NewEvent("RulesSubmissionReturned", {"reason": reason})], actor, role)
+    return RulesSubmission.objects.get(pk=rs.pk)
+
+
+def _parse_time(value: Any, field: str) -> datetime | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(str(value))
+        except ValueError:
+            raise DomainError(f"{field} must be an ISO 8601 date-time", code="invalid_input",
+                              field=field) from None
+    if moment.tzinfo is None:
+        raise DomainError(f"{field} must carry a time zone offset (e.g. Z or -05:00)",
+                          code="invalid_input", field=field)
+    return moment
+
+
+def rules_approve(*, actor: Actor, rules_id: Any, effective_at: Any = None) -> RulesSubmission:
+    """Approve a submitted version; it takes effect at ``effective_at`` (default: now).
+
+    Four eyes: the approver is a compliance officer who neither drafted, edited nor
+    submitted this version.
+    """
+    role = actor.require(Role.COMPLIANCE)
+    now = timezone.now()
+    when = _parse_time(effective_at, "effective_at") or now
+    if when < now - PAST_TOLERANCE:
+        raise DomainError("the effective time is in the past", code="effective_time_in_past",
+                          field="effective_at")
+    when = max(when, now)
+    with transaction.atomic():
+        rs = locked(RulesSubmission, rules_id, actor, what="rules_submission")
+        allowed(rs, rs.approve, code="rules_wrong_state",
+                message=f"version {rs.version_number} is {rs.state}, not submitted")
+        if actor.username == rs.submitted_by:
+            raise ConflictError("the submitter may not approve their own submission",
+                                code="approver_is_submitter")
+        if actor.username == rs.drafted_by or actor.username in rs.revised_by:
+            raise ConflictError("an author of this version may not approve it",
+                                code="approver_is_author")
+        record(rs, [NewEvent("RulesSubmissionApproved",
+                             {"effective_at": when.isoformat()})], actor, role)
+        rs.refresh_from_db()
+        if when <= now:
+            _take_effect(rs, now, actor)
+        else:
+            from tables import timers
+
+            timers.schedule_rules_effect(rs.pk, when)
+    return RulesSubmission.objects.get(pk=rs.pk)
+
+
+def _take_effect(rs: RulesSubmission, at: datetime, actor: Actor) -> None:
+    """Put ``rs`` in effect, superseding the version in effect; a version overtaken by a
+    later one already in effect is superseded instead of taking effect."""
+    current = (RulesSubmission.objects.select_for_update()
+               .filter(property_id=rs.property_id, game=rs.game, state=RulesState.IN_EFFECT)
+               .first())
+    if current is not None and current.version_number > rs.version_number:
+        record(rs, [NewEvent("RulesSubmissionSuperseded",
+                             {"at": at.isoformat(), "superseded_by": str(current.pk),
+                              "before_taking_effect": True})], actor, None)
+        return
+    if current is not None:
+        record(current, [NewEvent("RulesSubmissionSuperseded",
+                                  {"at": at.isoformat(), "superseded_by": str(rs.pk)})],
+               actor, None)
+    record(rs, [NewEvent("RulesSubmissionTookEffect", {"at": at.isoformat()})], actor, None)
+
+
+def rules_activate_due(*, property: Property, game: str | None = None,
+                       now: datetime | None = None) -> list[str]:
+    """Put in effect every approved version whose effective time has come (oldest first).
+    Safe to run any number of times; called by the timer, the sweep, and before a table
+    opens or a round starts so that a late timer never leaves old rules in force."""
+    now = now or timezone.now()
+    due = RulesSubmission.objects.filter(property=property, state=RulesState.APPROVED,
+                                         effective_at__lte=now)
+    if game:
+        due = due.filter(game=game)
+    done = []
+    for pk in due.order_by("effective_at", "version_number").values_list("pk", flat=True):
+        with transaction.atomic():
+            rs = RulesSubmission.objects.select_for_update().get(pk=pk)
+            if rs.state != RulesState.APPROVED:
+                continue  # another process got there first
+            _take_effect(rs, now, system_actor(property, "rules-effective"))
+            done.append(str(pk))
+    return done
+
+
+def rules_withdraw(*, actor: Actor, rules_id: Any, reason: str) -> RulesSubmission:
+    role = actor.require(Role.COMPLIANCE)
+    reason = _text(reason, "reason", required=True)
+    with transaction.atomic():
+        rs = locked(RulesSubmission, rules_id, actor, what="rules_submission")
+        allowed(rs, rs.withdraw, code="rules_wrong_state",
+                message=f"version {rs.version_number} is {rs.state} and cannot be withdrawn")
+        record(rs, [NewEvent("RulesSubmissionWithdrawn", {"reason": reason})], actor, role)
+    return RulesSubmission.objects.get(pk=rs.pk)
+
+
+def rules_in_effect(property: Property, game: str) -> RulesSubmission | None:
+    """The version in effect now for ``game`` (activating any whose time has come)."""
+    rules_activate_due(property=property, game=game)
+    return RulesSubmission.objects.filter(property=property, game=game,
+                                          state=RulesState.IN_EFFECT).first()
