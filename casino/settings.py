@@ -120,6 +120,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "RulesStateEnum": "tables.models.RulesState",
+        "OpenClosedEnum": "tables.models.TableStatus",
+        "DeckStateEnum": "tables.models.DeckState",
+        "GameEnum": "tables.models.GAME_CHOICES",
+        "RemovalReasonEnum": "tables.api.serializers.REMOVAL_REASONS",
+    },
 }
 
 # --- Celery -------------------------------------------------------------------------

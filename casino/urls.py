@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/", include("casino.api.urls")),
+    path("api/v1/", include("tables.api.urls")),
 ]
 
 handler404 = "casino.api.problems.not_found_view"

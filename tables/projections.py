@@ -150,8 +150,10 @@ def deck_received(e: RecordedEvent) -> None:
         id=_uuid_of(e.stream_id), property=Property.objects.get(licence_number=d["property"]),
         table_id=d.get("table_id"), back_colour=d["back_colour"], batch=d["batch"],
         preinspected=d["preinspected_preshuffled"],
-        # 589.4(e): a preinspected, preshuffled deck skips inspection, spread and shuffle.
-        state=DeckState.SHUFFLED if d["preinspected_preshuffled"] else DeckState.RECEIVED,
+        # 589.4(e): a preinspected, preshuffled deck skips inspection, spread and shuffle;
+        # it still waits for a cut where the chapter asks for one (589.5(c)(2)).
+        state=(DeckState.RECEIVED if not d["preinspected_preshuffled"]
+               else DeckState.SHUFFLED if d.get("cut_required", True) else DeckState.READY),
         cut_required=d.get("cut_required", True), received_at=e.recorded_at,
         stream_version=e.version)
     _log_step(deck, e, "received", {k: d[k] for k in ("back_colour", "batch",

@@ -28,6 +28,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "database: touches the database (added automatically)")
+    from django.conf import settings
+
+    # Test logins need no brute-force resistance; PBKDF2 would cost ~0.3 s per user.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

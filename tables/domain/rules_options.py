@@ -238,11 +238,15 @@ def _kill(o: _Options, game: TableGame) -> dict[str, Any]:
     return {"option": option, "qualifying_pot_cents": pot}
 
 
-def _straddle(o: _Options, game: TableGame) -> dict[str, Any]:
+def _straddle(o: _Options, game: TableGame) -> dict[str, Any] | None:
     """637a.11(e): at most one Straddle Bet, amount and rules in the submission."""
     if not game.straddle:
-        o.refuse("straddle", f"{game.name} has no Straddle Bet")
-        return {"offered": False, "amount_cents": None, "rules": None}
+        raw = o.raw.get("straddle")
+        if isinstance(raw, Mapping) and raw.get("offered") is False:
+            o.used.add("straddle")
+        else:
+            o.refuse("straddle", f"{game.name} has no Straddle Bet")
+        return None
     if not o.has("straddle"):
         o.used.add("straddle")
         return {"offered": False, "amount_cents": None, "rules": None}

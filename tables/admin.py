@@ -1,0 +1,82 @@
+"""Read-only admin views of the tables app. Every change goes through the API and its
+services (events); the admin shows the read models and each one's event history."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.utils.html import format_html, format_html_join
+
+from casino.admin import ReadOnlyAdmin
+from casino.eventstore.store import read_stream
+from tables.models import Deck, DeckStep, GameTable, Round, RulesSubmission
+
+
+def _history(obj: Any) -> str:
+    events = read_stream(obj.stream_id)
+    if not events:
+        return "—"
+    rows = format_html_join(
+        "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
+        ((e.version, e.recorded_at.strftime("%Y-%m-%d %H:%M:%S"), e.type,
+          e.metadata.get("actor", ""), json.dumps(e.data, sort_keys=True)[:300])
+         for e in events))
+    return format_html("<table><thead><tr><th>v</th><th>recorded (UTC)</th><th>event</th>"
+                       "<th>by</th><th>data</th></tr></thead><tbody>{}</tbody></table>", rows)
+
+
+class HistoryAdmin(ReadOnlyAdmin):
+    """Read-only, with the stream's events in order on the detail page."""
+
+    def event_history(self, obj: Any) -> str:
+        return _history(obj)
+
+    event_history.short_description = "Event history"  # type: ignore[attr-defined]
+
+    def get_readonly_fields(self, request: Any, obj: Any = None) -> list[str]:
+        return [f.name for f in self.model._meta.fields] + ["event_history"]
+
+
+@admin.register(RulesSubmission)
+class RulesSubmissionAdmin(HistoryAdmin):
+    list_display = ("game", "version_number", "state", "property", "effective_at",
+                    "approved_by")
+    list_filter = ("state", "game")
+
+
+@admin.register(GameTable)
+class GameTableAdmin(HistoryAdmin):
+    list_display = ("name", "game", "status", "positions", "dealing_method", "shuffler",
+                    "dealer", "rounds_played")
+    list_filter = ("status", "game")
+    search_fields = ("name",)
+
+
+class DeckStepInline(admin.TabularInline):
+    model = DeckStep
+    extra = 0
+    can_delete = False
+    fields = ("at", "step", "actor", "role", "credential_number", "gaming_day", "details")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Deck)
+class DeckAdmin(HistoryAdmin):
+    list_display = ("id", "back_colour", "batch", "table", "state", "change_due", "deadline_at",
+                    "rounds_since_count")
+    list_filter = ("state", "change_due", "back_colour")
+    inlines = [DeckStepInline]
+
+
+@admin.register(Round)
+class RoundAdmin(HistoryAdmin):
+    list_display = ("table", "number", "state", "deck", "rules_version_number", "opened_at")
+    list_filter = ("state",)

@@ -1,0 +1,421 @@
+"""The tables API: one view per command, each naming the roles it admits. A view checks
+the shape of its input, calls one service, and returns the resource the service left."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any, ClassVar
+
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.generics import ListAPIView, RetrieveAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.actors import actor_of
+from casino.api.pagination import page_response, parse_paging
+from casino.api.serializers import EventPageSerializer
+from casino.domain.errors import ConflictError, DomainError
+from casino.eventstore import selectors as event_selectors
+from casino.roles import ALL_ROLES, Role, roles_required
+from tables import selectors
+from tables.api import serializers as s
+from tables.domain.signage import signage_for
+from tables.models import Deck, GameTable, Round, RulesSubmission
+from tables.services import decks, rounds, rules, tables
+
+TABLE_STAFF = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY,
+               Role.COMPLIANCE, Role.ADMIN)
+AUDIT = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.COMPLIANCE, Role.SECURITY)
+
+
+class Command(APIView):
+    """POST a command: ``input`` validates the body, ``run`` calls the service with the
+    actor, the URL's id and the body, ``output`` serializes what it returns."""
+
+    input: ClassVar[type[serializers.Serializer]] = s.EmptyInput
+    output: ClassVar[type[serializers.Serializer]]
+    created: ClassVar[bool] = False
+
+    def run(self, actor: Any, pk: Any, data: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def post(self, request: Request, pk: Any = None) -> Response:
+        body = self.input(data=request.data)
+        body.is_valid(raise_exception=True)
+        result = self.run(actor_of(request.user), pk, dict(body.validated_data))
+        return Response(self.output(result).data,
+                        status=status.HTTP_201_CREATED if self.created else status.HTTP_200_OK)
+
+
+def command(service: Callable[..., Any], *, roles: tuple[Role, ...], input: type, output: type,
+            id_arg: str | None, tag: str, doc: str, created: bool = False,
+            rename: dict[str, str] | None = None) -> type[Command]:
+    """A Command view for ``service``: the URL's id goes to ``id_arg``, body fields to the
+    keyword arguments of the same name (or as ``rename`` maps them)."""
+    def run(self: Command, actor: Any, pk: Any, data: dict[str, Any]) -> Any:
+        kwargs = {(rename or {}).get(k, k): v for k, v in data.items()}
+        if id_arg:
+            kwargs[id_arg] = pk
+        return service(actor=actor, **kwargs)
+
+    view = type(f"{service.__name__}_view", (Command,), {
+        "__doc__": doc, "permission_classes": [roles_required(*roles)], "input": input,
+        "output": output, "created": created, "run": run})
+    def post(self: Command, request: Request, pk: Any = None) -> Response:
+        return Command.post(self, request, pk)
+
+    # A function of its own per view: extend_schema annotates the function object.
+    view.post = extend_schema(request=input, responses={201 if created else 200: output},
+                              tags=[tag], summary=doc.split(".")[0],
+                              operation_id=service.__name__)(post)
+    return view
+
+
+class CreateVia:
+    """A list view whose POST (or a detail view whose PATCH) is a command view's: its
+    roles, input and output."""
+
+    write_command: ClassVar[type[Command]]
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method in ("POST", "PATCH"):  # type: ignore[attr-defined]
+            return [p() for p in self.write_command.permission_classes]
+        return super().get_permissions()  # type: ignore[misc]
+
+
+def write_via(cmd: type[Command], *, method: str = "post") -> Callable[..., Response]:
+    def handler(self: Any, request: Request, pk: Any = None) -> Response:
+        return Command.post(cmd(), request, pk)
+    return extend_schema(request=cmd.input,
+                         responses={201 if cmd.created else 200: cmd.output},
+                         operation_id=f"{cmd.__name__.removesuffix('_view')}_{method}",
+                         summary=(cmd.__doc__ or "").split(".")[0])(handler)
+
+
+def _property_rows(view: Any, qs: QuerySet) -> QuerySet:
+    if getattr(view, "swagger_fake_view", False):
+        return qs.none()  # schema generation: no staff member behind the request
+    return qs.filter(property=actor_of(view.request.user).property)
+
+
+# --- Rules Submissions -----------------------------------------------------------------
+
+RulesDraft = command(rules.rules_draft, roles=(Role.COMPLIANCE, Role.ADMIN),
+                     input=s.RulesDraftInput, output=s.RulesSubmissionSerializer, id_arg=None,
+                     tag="rules submissions", created=True,
+                     doc="File a new draft version of the Rules Submission for a game.")
+RulesRevise = command(rules.rules_revise, roles=(Role.COMPLIANCE, Role.ADMIN),
+                      input=s.RulesReviseInput, output=s.RulesSubmissionSerializer,
+                      id_arg="rules_id", tag="rules submissions",
+                      doc="Edit a draft. A version past the draft is never edited.")
+RulesSubmit = command(rules.rules_submit, roles=(Role.COMPLIANCE, Role.ADMIN),
+                      input=s.EmptyInput, output=s.RulesSubmissionSerializer, id_arg="rules_id",
+                      tag="rules submissions", doc="Submit a draft for approval.")
+RulesReturn = command(rules.rules_return, roles=(Role.COMPLIANCE,), input=s.ReasonInput,
+                      output=s.RulesSubmissionSerializer, id_arg="rules_id",
+                      tag="rules submissions", doc="Return a submitted version to draft.")
+RulesApprove = command(rules.rules_approve, roles=(Role.COMPLIANCE,), input=s.ApproveInput,
+                       output=s.RulesSubmissionSerializer, id_arg="rules_id",
+                       tag="rules submissions",
+                       doc="Approve a submitted version (by a compliance officer who did not "
+                           "write or submit it); it takes effect at effective_at or now.")
+RulesWithdraw = command(rules.rules_withdraw, roles=(Role.COMPLIANCE,), input=s.ReasonInput,
+                        output=s.RulesSubmissionSerializer, id_arg="rules_id",
+                        tag="rules submissions", doc="Withdraw a version.")
+
+
+class RulesList(CreateVia, ListAPIView):
+    """Rules Submission versions of this property, newest first per game. POST files a
+    new draft (compliance, admin)."""
+
+    write_command = RulesDraft
+    post = write_via(RulesDraft)
+
+    permission_classes = [roles_required(*ALL_ROLES)]
+    serializer_class = s.RulesSubmissionSerializer
+    filterset_fields = ["game", "state"]
+
+    def get_queryset(self) -> QuerySet:
+        return _property_rows(self, RulesSubmission.objects.all())
+
+    @extend_schema(tags=["rules submissions"])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class RulesDetail(RetrieveAPIView):
+    permission_classes = [roles_required(*ALL_ROLES)]
+    serializer_class = s.RulesSubmissionSerializer
+
+    def get_queryset(self) -> QuerySet:
+        return _property_rows(self, RulesSubmission.objects.all())
+
+    @extend_schema(tags=["rules submissions"])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+# --- tables ----------------------------------------------------------------------------
+
+TableConfigure = command(tables.table_configure, roles=(Role.ADMIN,),
+                         input=s.TableConfigureInput, output=s.TableSerializer, id_arg=None,
+                         tag="tables", created=True, doc="Configure a new table (closed).")
+
+
+def _reconfigure(*, actor: Any, table_id: Any, **changes: Any) -> Any:
+    return tables.table_reconfigure(actor=actor, table_id=table_id, changes=changes)
+
+
+_reconfigure.__name__ = "table_reconfigure"
+TableReconfigure = command(_reconfigure, roles=(Role.ADMIN,), input=s.TableReconfigureInput,
+                           output=s.TableSerializer, id_arg="table_id", tag="tables",
+                           doc="Change a closed table's name, positions or equipment.")
+TableOpen = command(tables.table_open, roles=(Role.FLOORPERSON,), input=s.EmptyInput,
+                    output=s.TableSerializer, id_arg="table_id", tag="tables",
+                    doc="Open the table for gaming under the Rules Submission in effect.")
+TableClose = command(tables.table_close, roles=(Role.FLOORPERSON,), input=s.EmptyInput,
+                     output=s.TableSerializer, id_arg="table_id", tag="tables",
+                     doc="Close the table.")
+TableAssignDealer = command(tables.table_assign_dealer, roles=(Role.FLOORPERSON,),
+                            input=s.AssignDealerInput, output=s.TableSerializer,
+                            id_arg="table_id", tag="tables",
+                            doc="Assign the dealer who acts at this table.")
+TableEquipment = command(tables.table_equipment, roles=(Role.FLOORPERSON, Role.DEALER),
+                         input=s.EquipmentInput, output=s.TableSerializer, id_arg="table_id",
+                         tag="tables", doc="Record a shuffler or shoe out of order, or "
+                                           "restored (589.13(g)).")
+
+
+class TableList(CreateVia, ListAPIView):
+    """Tables of this property. POST configures a new one (admin)."""
+
+    write_command = TableConfigure
+    post = write_via(TableConfigure)
+
+    permission_classes = [roles_required(*TABLE_STAFF)]
+    serializer_class = s.TableSerializer
+    filterset_fields = ["game", "status"]
+
+    def get_queryset(self) -> QuerySet:
+        return _property_rows(self, GameTable.objects.select_related("dealer"))
+
+    @extend_schema(tags=["tables"])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class TableDetail(CreateVia, RetrieveAPIView):
+    """A table. PATCH changes a closed table (admin)."""
+
+    write_command = TableReconfigure
+    patch = write_via(TableReconfigure, method="patch")
+    permission_classes = [roles_required(*TABLE_STAFF)]
+    serializer_class = s.TableSerializer
+
+    def get_queryset(self) -> QuerySet:
+        return _property_rows(self, GameTable.objects.select_related("dealer"))
+
+    @extend_schema(tags=["tables"])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+def _table_of(request: Request, pk: Any) -> GameTable:
+    table = GameTable.objects.filter(pk=pk, property=actor_of(request.user).property).first()
+    if table is None:
+        raise NotFound(f"no table {pk}", code="table_not_found")
+    return table
+
+
+class TableSignage(APIView):
+    """What must be posted at the table, from the Rules Submission in effect: JSON, or a
+    printable page with ``?format=html`` or ``Accept: text/html``."""
+
+    permission_classes = [roles_required(*ALL_ROLES)]
+
+    @extend_schema(tags=["tables"], responses=s.SignageSerializer, parameters=[
+        OpenApiParameter("format", str, enum=["json", "html"])])
+    def get(self, request: Request, pk: Any) -> Any:
+        table = _table_of(request, pk)
+        rs = rules.rules_in_effect(table.property, table.game)
+        if rs is None:
+            raise ConflictError(f"no Rules Submission for {table.game} is in effect",
+                                code="no_rules_in_effect")
+        sign = {"table": table.name, "rules_version_number": rs.version_number,
+                "rules_submission": str(rs.pk), "effective_since": rs.took_effect_at,
+                **signage_for(table.game, rs.options)}
+        wants_html = (request.query_params.get("format") == "html"
+                      or "text/html" in request.headers.get("Accept", "").split(",")[0])
+        if wants_html:
+            return HttpResponse(render_to_string("tables/signage.html", {"sign": sign,
+                                                                         "property": table.property}),
+                                content_type="text/html; charset=utf-8")
+        return Response(s.SignageSerializer(sign).data)
+
+
+@extend_schema(exclude=True)
+class TableSignageSlash(TableSignage):
+    """The same page with a trailing slash (not listed in the schema)."""
+
+
+class StreamHistory(APIView):
+    """The events of one table's or deck's stream, in order."""
+
+    permission_classes = [roles_required(*AUDIT)]
+    model: ClassVar[type] = GameTable
+
+    @extend_schema(responses=EventPageSerializer, tags=["history"], parameters=[
+        OpenApiParameter("from_position", int), OpenApiParameter("limit", int)])
+    def get(self, request: Request, pk: Any) -> Response:
+        obj = self.model.objects.filter(pk=pk, property=actor_of(request.user).property).first()
+        if obj is None:
+            raise NotFound(f"no {self.model._meta.verbose_name} {pk}", code="not_found")
+        from_position, limit = parse_paging(request.query_params)
+        events = event_selectors.events_page(from_position=from_position, limit=limit,
+                                             stream_id=obj.stream_id)
+        return page_response(request, events, limit)
+
+
+class TableHistory(StreamHistory):
+    model = GameTable
+
+
+class DeckHistory(StreamHistory):
+    model = Deck
+
+
+# --- decks -----------------------------------------------------------------------------
+
+AT_TABLE = (Role.DEALER, Role.FLOORPERSON)
+DeckReceive = command(decks.deck_receive, roles=(Role.DEALER, Role.FLOORPERSON, Role.SECURITY),
+                      input=s.DeckReceiveInput, output=s.DeckSerializer, id_arg=None,
+                      tag="decks", created=True, rename={"table": "table_id"},
+                      doc="Record a deck received at a table (589.4(a), 637a.4(a)).")
+DeckInspect = command(decks.deck_inspect, roles=(Role.DEALER,), input=s.InspectInput,
+                      output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                      doc="The dealer's inspection, listing any defects.")
+DeckVerify = command(decks.deck_inspection_verify, roles=(Role.FLOORPERSON,),
+                     input=s.VerifyInput, output=s.DeckSerializer, id_arg="deck_id",
+                     tag="decks", doc="The floorperson verifies the inspection; a rejected "
+                                      "deck is removed.")
+DeckSpread = command(decks.deck_spread, roles=(Role.DEALER,), input=s.SpreadInput,
+                     output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                     doc="Spread face up for the first player (two at poker).")
+DeckWash = command(decks.deck_wash, roles=(Role.DEALER,), input=s.EmptyInput,
+                   output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                   doc="Washed and stacked.")
+DeckShuffle = command(decks.deck_shuffle, roles=(Role.DEALER,), input=s.ShuffleInput,
+                      output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                      doc="Shuffled by hand or by the automated shuffler.")
+DeckCut = command(decks.deck_cut, roles=(Role.DEALER,), input=s.CutInput,
+                  output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                  doc="Cut with the cover card at least ten cards deep.")
+DeckPutInPlay = command(decks.deck_put_in_play, roles=AT_TABLE, input=s.EmptyInput,
+                        output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                        doc="Put the deck in play; its change-due timer starts.")
+DeckCount = command(decks.deck_count, roles=AT_TABLE, input=s.CountInput,
+                    output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                    doc="The dealer's count; anything but 52 removes the deck.")
+DeckCountVerify = command(decks.deck_count_verify, roles=(Role.FLOORPERSON,),
+                          input=s.EmptyInput, output=s.DeckSerializer, id_arg="deck_id",
+                          tag="decks", doc="The floorperson signs the last count.")
+DeckShufflerCount = command(decks.deck_shuffler_count, roles=AT_TABLE, input=s.CountInput,
+                            output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                            doc="The counting shuffler's count; a wrong count removes the deck.")
+DeckRemove = command(decks.deck_remove, roles=AT_TABLE, input=s.RemoveInput,
+                     output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                     doc="Remove the deck from the table, with the reason.")
+DeckDestroy = command(decks.deck_destroy, roles=(Role.SECURITY, Role.FLOORPERSON),
+                      input=s.NoteInput, output=s.DeckSerializer, id_arg="deck_id",
+                      tag="decks", doc="A removed deck destroyed.")
+DeckCancel = command(decks.deck_cancel, roles=(Role.SECURITY, Role.FLOORPERSON),
+                     input=s.NoteInput, output=s.DeckSerializer, id_arg="deck_id",
+                     tag="decks", doc="A removed deck cancelled.")
+
+
+class DeckList(CreateVia, ListAPIView):
+    """Decks of this property. POST records a deck received at a table."""
+
+    write_command = DeckReceive
+    post = write_via(DeckReceive)
+
+    permission_classes = [roles_required(*TABLE_STAFF)]
+    serializer_class = s.DeckSerializer
+    filterset_fields = ["table", "state", "change_due"]
+
+    def get_queryset(self) -> QuerySet:
+        return _property_rows(self, Deck.objects.all())
+
+    @extend_schema(tags=["decks"])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class DeckDetail(RetrieveAPIView):
+    permission_classes = [roles_required(*TABLE_STAFF)]
+    serializer_class = s.DeckSerializer
+
+    def get_queryset(self) -> QuerySet:
+        return _property_rows(self, Deck.objects.all())
+
+    @extend_schema(tags=["decks"])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class CardInventory(APIView):
+    """The card inventory report of a gaming day: decks received, in play, removed and
+    destroyed or cancelled, and every signed step."""
+
+    permission_classes = [roles_required(Role.FLOORPERSON, Role.SECURITY, Role.COMPLIANCE,
+                                         Role.FINANCE, Role.POKER_SHIFT_SUPERVISOR)]
+
+    @extend_schema(tags=["decks"], responses=s.InventoryReportSerializer, parameters=[
+        OpenApiParameter("gaming_day", str, description="YYYY-MM-DD (default: today's)")])
+    def get(self, request: Request) -> Response:
+        actor = actor_of(request.user)
+        raw = request.query_params.get("gaming_day")
+        try:
+            day = date.fromisoformat(raw) if raw else actor.gaming_day()
+        except ValueError:
+            raise DomainError("gaming_day must be a date YYYY-MM-DD", code="invalid_gaming_day",
+                              field="gaming_day") from None
+        report = selectors.card_inventory(actor.property, day)
+        return Response(s.InventoryReportSerializer(report).data)
+
+
+# --- rounds ----------------------------------------------------------------------------
+
+def _round_open(*, actor: Any, table: Any, deck: Any) -> Any:
+    return rounds.round_open(actor=actor, table_id=table, deck_id=deck)
+
+
+_round_open.__name__ = "round_open"
+RoundOpen = command(_round_open, roles=AT_TABLE, input=s.RoundOpenInput,
+                    output=s.RoundSerializer, id_arg=None, tag="rounds", created=True,
+                    doc="Open a round: refused at a closed table, without rules in effect, "
+                        "or with a deck that is due for change or a count, or out of turn.")
+RoundClose = command(rounds.round_close, roles=AT_TABLE, input=s.EmptyInput,
+                     output=s.RoundSerializer, id_arg="round_id", tag="rounds",
+                     doc="Close the round.")
+
+
+class RoundDetail(RetrieveAPIView):
+    permission_classes = [roles_required(*TABLE_STAFF)]
+    serializer_class = s.RoundSerializer
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):
+            return Round.objects.none()
+        return Round.objects.filter(table__property=actor_of(self.request.user).property)
+
+    @extend_schema(tags=["rounds"])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)

@@ -1,0 +1,219 @@
+"""What must be posted at a table, rendered from the Rules Submission in effect.
+
+Odds are printed exactly as the chapter writes them ("to 1" or "for 1"); the sign says
+what each means, because they pay different amounts (579.12(b)). Sources: 589.2(b)(5)-(7),
+671a.2(b)(5)-(7), 579.2(b)(7), 637a.8(j)-(k), 637a.12(n), 637a.15(b), 637a.16(b),
+637a.17(c), 637a.18(e).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casino.domain.money import format_money
+from casino.domain.paytables import OddsKind, Paytable, get_paytable
+from tables.domain.catalogue import Family, get_table_game
+
+ODDS_MEANING = {
+    OddsKind.TO: '"X to 1": a winning wager is returned with X times the wager.',
+    OddsKind.FOR: '"X for 1": X times the wager is paid in total, the wager included.',
+}
+
+
+def _paytable(name: str, heading: str | None = None) -> dict[str, Any]:
+    table: Paytable = get_paytable(name)
+    return {"title": heading or f"{table.wager}: {table.title}", "source": table.section,
+            "lines": [{"label": hand.label, "value": str(odds)} for hand, odds in table.lines]}
+
+
+def _section(title: str, *lines: tuple[str, str] | str, source: str = "") -> dict[str, Any]:
+    out = []
+    for line in lines:
+        out.append({"label": line, "value": ""} if isinstance(line, str)
+                   else {"label": line[0], "value": line[1]})
+    return {"title": title, "source": source, "lines": out}
+
+
+def _limits(o: dict[str, Any], source: str) -> dict[str, Any]:
+    return _section("Table limits", ("Minimum wager", format_money(o["table_minimum_cents"])),
+                    ("Maximum wager", format_money(o["table_maximum_cents"])), source=source)
+
+
+def _lunar(game: str, o: dict[str, Any]) -> list[dict[str, Any]]:
+    book = "589" if game == "lunar-poker-589" else "671a"
+    if book == "589":
+        qualify = "Dealer qualifies with an ace-king or better."
+        options = ["Exchange 2-5 cards.", "Buy a 6th Card.", "Force the Dealer."]
+    else:
+        qualify = "Dealer plays with an ace-king or higher."
+        options = ["Exchange 2-5 cards.", "Buy a 6th Card."]
+    sections = [
+        _limits(o, f"{book}.2(b)(5)"),
+        _section("Dealer qualification", qualify, source=f"{book}.2(b)(6)(i)"),
+        _section("Options (fee equal to the Ante)", *options, source=f"{book}.2(b)(3)"
+                 if book == "589" else "671a.2(b)(4)"),
+        _paytable(f"{book}-instant-{o['instant_paytable']}",
+                  "Instant payout for a royal flush or straight flush on the first five cards "
+                  "dealt to the player"),
+        _paytable(f"{book}-bet"),
+    ]
+    if book == "589":
+        sections.append(_paytable("589-ante"))
+        if o["super_wager_offered"]:
+            sections.append(_paytable(f"589-super-{o['super_paytable']}"))
+    else:
+        sections.append(_paytable("671a-ante-no-qualify"))
+        super_ = _paytable("671a-super")
+        if o["super_on_other_hands_offered"]:
+            super_["lines"].append({"label": "Super Wagers on the dealer's hand and on other "
+                                             "players' hands are accepted (671a.7(c)(3))",
+                                    "value": ""})
+        sections.append(super_)
+    return sections
+
+
+def _hilo(o: dict[str, Any]) -> list[dict[str, Any]]:
+    sections = [_limits(o, "579.2(b)(7)"), _paytable("579-ante-play"),
+                _paytable(f"579-ante-bonus-{o['ante_bonus_paytable']}")]
+    if o["tie_wager_offered"]:
+        sections.append(_paytable("579-tie"))
+    if o["poker_bonus_offered"]:
+        sections.append(_paytable(f"579-poker-bonus-{o['poker_bonus_paytable']}"))
+    if o["adjacent_betting_areas_permitted"]:
+        sections.append(_section("Betting areas", "A player may wager on two adjacent betting "
+                                 "areas.", source="579.7(f)"))
+    return sections
+
+
+def _money_list(values: list[int]) -> str:
+    return ", ".join(format_money(v) for v in values)
+
+
+def _contribution(c: dict[str, Any]) -> str:
+    if c["method"] == "fixed":
+        return f"{format_money(c['amount_cents'])} from each qualifying pot"
+    return f"{c['percentage_bp'] / 100:g}% of each qualifying pot"
+
+
+def _poker(game: Any, o: dict[str, Any]) -> list[dict[str, Any]]:
+    structure = {"fixed-limit": "Fixed limit", "pot-limit": "Pot limit",
+                 "no-limit": "No limit"}[o["structure"]]
+    betting: list[tuple[str, str] | str] = [("Game", game.name), ("Structure", structure),
+                                             ("Minimum bet", format_money(o["table_minimum_cents"])),
+                                             ("Maximum bet", format_money(o["table_maximum_cents"]))]
+    if o["structure"] == "fixed-limit":
+        betting += [("Small bet", format_money(o["small_bet_cents"])),
+                    ("Big bet", format_money(o["big_bet_cents"]))]
+    if o["ante_cents"]:
+        betting.append(("Ante", format_money(o["ante_cents"])))
+    if "blinds_cents" in o:
+        betting.append(("Blind Bets", _money_list(o["blinds_cents"])))
+    if "forced_bet_cents" in o:
+        betting.append(("Forced Bet", format_money(o["forced_bet_cents"])))
+    if o["straddle"] and o["straddle"]["offered"]:
+        betting.append(("Straddle Bet", f"{format_money(o['straddle']['amount_cents'])} — "
+                                        f"{o['straddle']['rules']}"))
+    betting.append(("Maximum raises per betting round",
+                    str(o["max_raises_per_round"]) if o["max_raises_per_round"] else "No cap"))
+    if not o["raise_after_check"]:
+        betting.append("A player who has checked may not raise in the same betting round.")
+    inc = o["minimum_bet_increase"]
+    if inc["maximum_increase_cents"]:
+        betting.append(("Minimum bet may be raised by agreement of all players by up to",
+                        f"{format_money(inc['maximum_increase_cents'])} "
+                        f"({inc['agreement_method']})"))
+    sections = [_section("Betting", *betting, source="637a.8(k)")]
+    kill = o["kill"]
+    if kill["option"] != "none":
+        sections.append(_section("Kill option", ("Option", kill["option"].replace("-", " ")
+                                                 .capitalize()),
+                                 ("Qualifying pot", format_money(kill["qualifying_pot_cents"])),
+                                 source="637a.12(n)"))
+    if o["odd_chip_recipient"]:
+        who = {"first-left-of-button": "the first tied player to the left of the button",
+               "highest-card-by-suit": "the tied player with the highest card by suit"}
+        sections.append(_section("Odd chip", f"An odd chip of a split pot goes to "
+                                 f"{who[o['odd_chip_recipient']]}.", source=game.odd_chip_rule))
+    if o["disclose_mucked_hands"]:
+        sections.append(_section("Showdown", "All hands discarded at a showdown must be shown.",
+                                 source="637a.18(e)"))
+    sections.append(_rake(o["rake"]))
+    if o["bad_beat"]:
+        sections.append(_bad_beat(o["bad_beat"]))
+    if o["high_hand"]:
+        sections.append(_high_hand(o["high_hand"]))
+    return sections
+
+
+def _rake(r: dict[str, Any]) -> dict[str, Any]:
+    lines: list[tuple[str, str] | str] = []
+    if "percentage_bp" in r:
+        lines.append(("Percentage rake", f"{r['percentage_bp'] / 100:g}% of the pot and any "
+                                         "side pots"))
+    for level in r.get("incremental_levels", []):
+        lines.append((f"Pot reaches {format_money(level['pot_at_least_cents'])}",
+                      f"{format_money(level['rake_cents'])} raked"))
+    if "maximum_per_round_cents" in r:
+        lines.append(("Maximum rake per round", format_money(r["maximum_per_round_cents"])))
+        lines.append("An uncalled final bet is not raked.")
+    if "time_charge" in r:
+        tc = r["time_charge"]
+        lines.append(("Time charge", f"{format_money(tc['hourly_cents'])} an hour "
+                      f"{'per player (inactive players included)' if tc['basis'] == 'per-player' else 'per table'}, "
+                      f"collected every {tc['assessed_every_minutes']} minutes"))
+    return _section("Rake", *lines, source="637a.17(c)")
+
+
+def _bad_beat(b: dict[str, Any]) -> dict[str, Any]:
+    q = b["qualifying_hand"]
+    hand = q["losing_hand_at_least"].replace("-", " ")
+    if q["rank_at_least"]:
+        hand += f" of {q['rank_at_least']}s or better"
+    lines: list[tuple[str, str] | str] = [
+        "This table offers a Bad Beat payout.",
+        ("Contribution", _contribution(b["contribution"])),
+        ("Maximum contribution per pot", format_money(b["maximum_per_pot_cents"])),
+        ("Minimum pot before a contribution is collected", format_money(b["minimum_pot_cents"])),
+        ("Qualifying Bad Beat", f"{hand} or better beaten"
+         + ("; both hole cards must play" if q["both_hole_cards_must_play"] else "")
+         + f"; at least {q['minimum_players_dealt']} players dealt in"),
+    ]
+    shares = b["payout_shares_bp"]
+    lines.append(("Payout shares", f"losing hand {shares['losing_hand'] / 100:g}%, winning hand "
+                  f"{shares['winning_hand'] / 100:g}%, other players dealt in "
+                  f"{shares['table_share'] / 100:g}%"))
+    return _section("Bad Beat payout", *lines, source="637a.15(b)")
+
+
+def _high_hand(h: dict[str, Any]) -> dict[str, Any]:
+    return _section(
+        "High Hand Jackpot payout",
+        "This table offers a High Hand Jackpot payout; tracking starts at a full house.",
+        ("Qualifying period", f"{h['qualifying_period_minutes']} minutes"),
+        ("Collection period", h["collection_period"]),
+        ("Contribution", _contribution(h["contribution"])),
+        ("Maximum contribution per pot", format_money(h["maximum_per_pot_cents"])),
+        ("Minimum pot before a contribution is collected", format_money(h["minimum_pot_cents"])),
+        ("Minimum players dealt in", str(h["minimum_players_dealt"])),
+        ("Tied qualifying high hands", "split equally" if h["tie_division"] == "split-equally"
+         else "the hand made first wins"),
+        ("Time limit to collect", f"{h['collection_time_limit_hours']} hours; you need not be "
+                                  "present at the end of the qualifying period to win"),
+        "Valid identification must be presented for a hand to qualify.",
+        source="637a.16(b)")
+
+
+def signage_for(game_id: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The sections of the table sign, each with its lines and the rule it comes from."""
+    game = get_table_game(game_id)
+    if game.family in (Family.LUNAR_589, Family.LUNAR_671A):
+        sections = _lunar(game_id, options)
+    elif game.family is Family.HILO:
+        sections = _hilo(options)
+    else:
+        sections = _poker(game, options)
+    kinds = {line["value"].split()[-2] + " 1" for s in sections for line in s["lines"]
+             if line["value"].endswith((" to 1", " for 1"))}
+    legend = [ODDS_MEANING[OddsKind(k.split()[0])] for k in sorted(kinds)]
+    return {"game": game.id, "game_name": game.name, "sections": sections,
+            "odds_legend": legend}
