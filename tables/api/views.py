@@ -8,12 +8,12 @@ from datetime import date
 from typing import Any, ClassVar
 
 from django.db.models import QuerySet
-from django.http import HttpResponse
 from django.template.loader import render_to_string
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView, RetrieveAPIView
+from rest_framework.renderers import JSONRenderer, StaticHTMLRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -239,6 +239,7 @@ class TableSignage(APIView):
     printable page with ``?format=html`` or ``Accept: text/html``."""
 
     permission_classes = [roles_required(*ALL_ROLES)]
+    renderer_classes = [JSONRenderer, StaticHTMLRenderer]
 
     @extend_schema(tags=["tables"], responses=s.SignageSerializer, parameters=[
         OpenApiParameter("format", str, enum=["json", "html"])])
@@ -251,12 +252,9 @@ class TableSignage(APIView):
         sign = {"table": table.name, "rules_version_number": rs.version_number,
                 "rules_submission": str(rs.pk), "effective_since": rs.took_effect_at,
                 **signage_for(table.game, rs.options)}
-        wants_html = (request.query_params.get("format") == "html"
-                      or "text/html" in request.headers.get("Accept", "").split(",")[0])
-        if wants_html:
-            return HttpResponse(render_to_string("tables/signage.html", {"sign": sign,
-                                                                         "property": table.property}),
-                                content_type="text/html; charset=utf-8")
+        if request.accepted_renderer.format == "html":
+            return Response(render_to_string("tables/signage.html",
+                                             {"sign": sign, "property": table.property}))
         return Response(s.SignageSerializer(sign).data)
 
 
