@@ -211,7 +211,10 @@ class Deck(models.Model):
     @transition(field=state, source=DeckState.INSPECTED, target=DeckState.VERIFIED)
     def verify(self) -> None: ...
 
-    @transition(field=state, source=DeckState.VERIFIED, target=DeckState.SPREAD)
+    # From VERIFIED at opening (589.4(b)); from READY or IN_PLAY when a table open for
+    # gaming has had no activity and the cards are spread again (589.5(f), 637a.5(d)).
+    @transition(field=state, source=[DeckState.VERIFIED, DeckState.READY, DeckState.IN_PLAY],
+                target=DeckState.SPREAD)
     def spread(self) -> None: ...
 
     @transition(field=state, source=DeckState.SPREAD, target=DeckState.WASHED)
@@ -222,6 +225,9 @@ class Deck(models.Model):
 
     @transition(field=state, source=DeckState.SHUFFLED, target=DeckState.READY)
     def make_ready(self) -> None: ...
+
+    @transition(field=state, source=DeckState.READY, target=DeckState.SHUFFLED)
+    def order_recut(self) -> None: ...
 
     @transition(field=state, source=DeckState.READY, target=DeckState.IN_PLAY)
     def put_in_play(self) -> None: ...

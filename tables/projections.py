@@ -261,6 +261,8 @@ HANDLERS: dict[str, Callable[[RecordedEvent], None]] = {
     "DeckWashed": deck_step("washed", "wash"),
     "DeckShuffled": deck_shuffled,
     "DeckCut": deck_step("cut", "make_ready"),
+    "DeckRecutOrdered": deck_step("recut-ordered", "order_recut",
+                                  cut_required=lambda e: True),
     "DeckPutInPlay": deck_step(
         "in-play", "put_in_play", table_id=lambda e: e.data["table_id"],
         entered_play_at=lambda e: _when(e.data["entered_play_at"]),

@@ -31,6 +31,7 @@ urlpatterns = [
     path("decks/<uuid:pk>/wash/", v.DeckWash.as_view(), name="deck-wash"),
     path("decks/<uuid:pk>/shuffle/", v.DeckShuffle.as_view(), name="deck-shuffle"),
     path("decks/<uuid:pk>/cut/", v.DeckCut.as_view(), name="deck-cut"),
+    path("decks/<uuid:pk>/recut/", v.DeckRecut.as_view(), name="deck-recut"),
     path("decks/<uuid:pk>/put-in-play/", v.DeckPutInPlay.as_view(), name="deck-put-in-play"),
     path("decks/<uuid:pk>/count/", v.DeckCount.as_view(), name="deck-count"),
     path("decks/<uuid:pk>/verify-count/", v.DeckCountVerify.as_view(), name="deck-verify-count"),

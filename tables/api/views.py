@@ -315,6 +315,9 @@ DeckShuffle = command(decks.deck_shuffle, roles=(Role.DEALER,), input=s.ShuffleI
 DeckCut = command(decks.deck_cut, roles=(Role.DEALER,), input=s.CutInput,
                   output=s.DeckSerializer, id_arg="deck_id", tag="decks",
                   doc="Cut with the cover card at least ten cards deep.")
+DeckRecut = command(decks.deck_recut, roles=(Role.FLOORPERSON,), input=s.ReasonInput,
+                    output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                    doc="A floorperson has the cards cut again before any is dealt.")
 DeckPutInPlay = command(decks.deck_put_in_play, roles=AT_TABLE, input=s.EmptyInput,
                         output=s.DeckSerializer, id_arg="deck_id", tag="decks",
                         doc="Put the deck in play; its change-due timer starts.")

@@ -140,11 +140,18 @@ def deck_inspection_verify(*, actor: Actor, deck_id: Any, accepted: bool,
 
 
 def deck_spread(*, actor: Actor, deck_id: Any, players: int) -> Deck:
-    """589.4(b): spread face up for the first player; 637a.4(b): the first two players."""
+    """589.4(b): spread face up for the first player; 637a.4(b): the first two players.
+
+    A deck already prepared or in play is spread again when the table had no gaming
+    activity (589.5(f), 637a.5(d)); it is then washed, shuffled and cut again before it
+    deals, and keeps the time limit it started when it first entered play."""
     with transaction.atomic():
         deck, table = _deck_and_table(deck_id, actor)
         role = act_at_table(actor, table, Role.DEALER)
         _step(deck, deck.spread, "spread")
+        if table.current_round_id and table.current_round.deck_id == deck.pk:
+            raise ConflictError("the deck is dealing the round in progress",
+                                code="round_in_progress")
         count = check_spread(setup_of(table), players)
         record(deck, [NewEvent("DeckSpread", {"players": count})], actor, role, table=table.pk)
     return _done(deck)
@@ -193,9 +200,25 @@ def deck_cut(*, actor: Actor, deck_id: Any, depth: int) -> Deck:
     return _done(deck)
 
 
+def deck_recut(*, actor: Actor, deck_id: Any, reason: str) -> Deck:
+    """589.5(e), 671a.5(e), 579.5(e), 637a.5(c): after the cut and before any card is
+    dealt, a floorperson may have the cards cut again."""
+    reason = _text(reason, "reason", limit=500)
+    with transaction.atomic():
+        deck, table = _deck_and_table(deck_id, actor)
+        role = act_at_table(actor, table, Role.FLOORPERSON)
+        if deck.state != DeckState.READY or not deck.cut_required:
+            raise ConflictError("only a cut deck not yet dealt from can be recut",
+                                code="deck_wrong_state")
+        record(deck, [NewEvent("DeckRecutOrdered", {"reason": reason})], actor, role,
+               table=table.pk)
+    return _done(deck)
+
+
 def deck_put_in_play(*, actor: Actor, deck_id: Any) -> Deck:
     """The deck enters play (or stands by as the second deck of the pair); its
-    change-due timer starts: 4 h by hand, 8 h from a shoe, 12 h at poker."""
+    change-due timer starts: 4 h by hand, 8 h from a shoe, 12 h at poker. A deck that
+    was in play before (spread again after a quiet spell) keeps its original deadline."""
     with transaction.atomic():
         deck, table = _deck_and_table(deck_id, actor)
         role = act_at_table(actor, table, Role.FLOORPERSON, Role.DEALER)
@@ -206,14 +229,16 @@ def deck_put_in_play(*, actor: Actor, deck_id: Any) -> Deck:
             raise ConflictError(
                 f"this table already has {in_play} deck(s) in play; it may have "
                 f"{setup.decks_in_play_allowed} (589.3, 637a.3)", code="too_many_decks_in_play")
-        now = timezone.now()
         basis, seconds = time_limit(setup, deck_limits())
-        due = deadline(now, seconds)
+        started = deck.entered_play_at or timezone.now()
+        due = deadline(started, seconds)
         record(deck, [NewEvent("DeckPutInPlay", {
-            "table_id": str(table.pk), "entered_play_at": now.isoformat(),
-            "deadline_at": due.isoformat(), "limit_basis": basis, "limit_seconds": seconds})],
+            "table_id": str(table.pk), "entered_play_at": started.isoformat(),
+            "deadline_at": due.isoformat(), "limit_basis": basis, "limit_seconds": seconds,
+            "returning": deck.entered_play_at is not None})],
             actor, role, table=table.pk)
-        timers.schedule_deck_timers(deck.pk, due)
+        if not deck.change_due:
+            timers.schedule_deck_timers(deck.pk, due)
     return _done(deck)
 
 

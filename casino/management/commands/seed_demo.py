@@ -32,8 +32,11 @@ class Command(BaseCommand):
         prop, _ = Property.objects.get_or_create(
             licence_number=DEMO_LICENCE, defaults={"name": "Demo Riverfront Casino"})
         User = get_user_model()
-        for n, role in enumerate(Role, start=1):
-            username = f"demo_{role.value}"
+        # A second compliance officer, so that a demo Rules Submission can be approved by
+        # someone other than its submitter (four eyes).
+        logins = [(f"demo_{r.value}", r) for r in Role] + [("demo_compliance_2",
+                                                            Role.COMPLIANCE)]
+        for n, (username, role) in enumerate(logins, start=1):
             if not User.objects.filter(username=username).exists():
                 saved[username] = secrets.token_urlsafe(9)
                 staff_enrol(property=prop, username=username, password=saved[username],
@@ -48,7 +51,6 @@ class Command(BaseCommand):
         logins_file.chmod(0o600)
         self.stdout.write(f"Demo property: {prop}")
         self.stdout.write("Logins (username / password / role):")
-        for role in Role:
-            username = f"demo_{role.value}"
+        for username, role in logins:
             self.stdout.write(f"  {username:30s} {saved.get(username, '(set before)'):14s}"
                               f" {role.value}")

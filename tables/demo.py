@@ -1,0 +1,120 @@
+"""Demo tables for the README's run command: one table of each kind the issue lists, each
+under an approved Rules Submission in effect, with its decks in play. Everything goes
+through the real services, so the demo's history is a real event history."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.utils import timezone
+
+from casino.actors import Actor, actor_of
+from casino.models import Property
+from tables.domain.catalogue import get_table_game
+from tables.domain.rules_options import example_options
+from tables.models import Deck, DeckState, GameTable, RulesState, RulesSubmission
+from tables.services import decks, rules, tables
+from tables.services.common import setup_of
+
+# name, game, positions, dealing method, shuffler
+DEMO_TABLES = [
+    ("LP671-1", "lunar-poker-671a", 5, "automated-shoe", "automated-counting"),
+    ("LP589-1", "lunar-poker-589", 5, "manual-shoe", "none"),
+    ("HL-1", "five-card-hi-lo", 6, "hand", "automated"),
+    ("P-HOLDEM", "holdem", 10, "hand", "automated"),
+    ("P-OMAHA8", "omaha-hilo8", 9, "hand", "automated"),
+    ("P-STUD", "stud-high", 8, "hand", "none"),
+    ("P-TD27", "triple-draw-27", 7, "hand", "automated"),
+    ("P-BADUGI", "badugi", 9, "hand", "automated"),
+]
+COLOURS = ("red", "blue")
+
+
+def _people(prop: Property) -> dict[str, Actor]:
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+
+    def who(username: str) -> Actor:
+        return actor_of(User.objects.get(username=username))
+    return {"admin": who("demo_admin"), "compliance": who("demo_compliance"),
+            "approver": who("demo_compliance_2"), "floor": who("demo_floorperson"),
+            "dealer": who("demo_dealer"), "security": who("demo_security")}
+
+
+def _rules_in_effect(p: dict[str, Actor], game: str) -> None:
+    prop = p["admin"].property
+    if rules.rules_in_effect(prop, game) is not None:
+        return
+    if RulesSubmission.objects.filter(property=prop, game=game,
+                                      state=RulesState.APPROVED).exists():
+        return  # approved with a future effective time: leave it to its timer
+    rs = rules.rules_draft(actor=p["compliance"], game=game, options=example_options(game),
+                           notes="Demo Rules Submission")
+    rules.rules_submit(actor=p["compliance"], rules_id=rs.pk)
+    rules.rules_approve(actor=p["approver"], rules_id=rs.pk)
+
+
+def _deck_ready(p: dict[str, Actor], table: GameTable, colour: str) -> Deck:
+    d, f = p["dealer"], p["floor"]
+    setup = setup_of(table)
+    deck = decks.deck_receive(actor=f, table_id=table.pk, back_colour=colour,
+                              batch=f"DEMO-{timezone.now():%Y%m%d}")
+    decks.deck_inspect(actor=d, deck_id=deck.pk)
+    decks.deck_inspection_verify(actor=f, deck_id=deck.pk, accepted=True)
+    decks.deck_spread(actor=d, deck_id=deck.pk, players=setup.players_to_spread_for)
+    decks.deck_wash(actor=d, deck_id=deck.pk)
+    deck = decks.deck_shuffle(actor=d, deck_id=deck.pk,
+                              method="automated" if setup.shuffler_working else "manual")
+    if deck.cut_required:
+        deck = decks.deck_cut(actor=d, deck_id=deck.pk, depth=23)
+    return decks.deck_put_in_play(actor=d, deck_id=deck.pk)
+
+
+def _keep_decks_in_play(p: dict[str, Actor], table: GameTable) -> Iterator[str]:
+    """Overdue decks are removed (time limit) and replaced, so the demo always deals."""
+    now = timezone.now()
+    for deck in Deck.objects.filter(table=table, state=DeckState.IN_PLAY):
+        if deck.change_due or (deck.deadline_at and deck.deadline_at <= now):
+            decks.deck_remove(actor=p["floor"], deck_id=deck.pk, reason="time-limit")
+            yield f"{table.name}: replaced overdue {deck.back_colour} deck"
+    wanted = setup_of(table).decks_in_play_allowed
+    in_play = list(Deck.objects.filter(table=table, state=DeckState.IN_PLAY)
+                   .values_list("back_colour", flat=True))
+    for colour in COLOURS:
+        if len(in_play) >= wanted:
+            break
+        if colour not in in_play:
+            _deck_ready(p, table, colour)
+            in_play.append(colour)
+
+
+def seed_tables(prop: Property) -> list[str]:
+    """Create what is missing; say what was done. Safe to run at every start."""
+    p = _people(prop)
+    notes = []
+    for name, game, positions, dealing, shuffler in DEMO_TABLES:
+        get_table_game(game)
+        _rules_in_effect(p, game)
+        table = GameTable.objects.filter(property=prop, name=name).first()
+        if table is None:
+            table = tables.table_configure(actor=p["admin"], name=name, game=game,
+                                           positions=positions, dealing_method=dealing,
+                                           shuffler=shuffler)
+            notes.append(f"{name}: configured ({game})")
+        if table.dealer_id is None:
+            tables.table_assign_dealer(actor=p["floor"], table_id=table.pk, dealer="demo_dealer")
+        if table.current_round_id is None and table.status == "closed":
+            tables.table_open(actor=p["floor"], table_id=table.pk)
+        notes.extend(_keep_decks_in_play(p, GameTable.objects.get(pk=table.pk)))
+    return notes
+
+
+def summary(prop: Property) -> list[dict[str, Any]]:
+    out = []
+    for table in GameTable.objects.filter(property=prop).order_by("name"):
+        in_play = Deck.objects.filter(table=table, state=DeckState.IN_PLAY)
+        out.append({"table": table.name, "game": table.game, "status": table.status,
+                    "decks": [(d.back_colour, d.deadline_at) for d in in_play]})
+    return out
