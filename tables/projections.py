@@ -16,6 +16,7 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db import models
+from django.db.models import F
 
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
@@ -196,7 +197,6 @@ def deck_dealt_round(e: RecordedEvent) -> None:
     # Not an inventory step: one per round would drown the report.
     deck = _deck(e)
     deck.rounds_dealt += 1
-    deck.rounds_since_count += 1
     _save(deck, e.version)
 
 
@@ -220,6 +220,9 @@ def round_opened(e: RecordedEvent) -> None:
         opened_at=e.recorded_at, stream_version=e.version)
     GameTable.objects.filter(pk=d["table_id"]).update(
         current_round=rnd, last_deck_id=d["deck_id"], rounds_played=d["number"])
+    # 637a.7(e)(4)(i), 589.11(g): rounds of play at the table, whichever deck dealt them.
+    Deck.objects.filter(table_id=d["table_id"], state=DeckState.IN_PLAY).update(
+        rounds_since_count=F("rounds_since_count") + 1)
 
 
 def round_closed(e: RecordedEvent) -> None:

@@ -126,9 +126,11 @@ class ReasonInput(serializers.Serializer):
 
 
 class ApproveInput(serializers.Serializer):
-    effective_at = serializers.DateTimeField(required=False, allow_null=True, default=None,
-                                             help_text="when the version takes effect "
-                                                       "(default: now)")
+    # Text, checked by the service: an ISO 8601 time must carry its offset, so a time
+    # written without one is refused rather than read as UTC.
+    effective_at = serializers.CharField(required=False, allow_null=True, default=None,
+                                         help_text="ISO 8601 with offset, e.g. "
+                                                   "2026-12-01T06:00:00-05:00 (default: now)")
 
 
 class TableConfigureInput(serializers.Serializer):

@@ -183,8 +183,10 @@ def count_is_right(cards: object) -> bool:
 
 
 def count_due(setup: TableSetup, rounds_since_count: int) -> bool:
-    """637a.7(e)(4): a deck dealt 5 rounds since its last count must be counted before it
-    deals again, unless a working counting shuffler counts it after every shuffle."""
+    """637a.7(e)(4), 589.11(g), 671a.11(h): a deck in play at a table where 5 rounds have
+    been played since its last count (whichever deck of the pair dealt them: the stricter
+    reading of "every 5 rounds of play") is counted before it deals again, unless a working
+    counting shuffler counts it after every shuffle."""
     return not setup.counting_shuffler and rounds_since_count >= ROUNDS_PER_COUNT
 
 

@@ -276,11 +276,11 @@ def _rake(o: _Options) -> dict[str, Any]:
     """637a.17(a)-(b): the types of rake, their method and the maximum per round."""
     sub = _Options(o.get("rake", lambda v, f: v), o.field("rake"))
     types = sub.get("types", _list)
+    for i, t in enumerate(types):
+        _choice(*RAKE_TYPES)(t, f"{sub.field('types')}[{i}]")
     if not types or len(set(types)) != len(types):
         raise RulesOptionError("name one or more rake types, each once", code="option_required",
                                field=sub.field("types"))
-    for i, t in enumerate(types):
-        _choice(*RAKE_TYPES)(t, f"{sub.field('types')}[{i}]")
     out: dict[str, Any] = {"types": sorted(types)}
     out["methodology"] = sub.get("methodology", _text, required=False)
     if "percentage" in types:
@@ -294,7 +294,8 @@ def _rake(o: _Options) -> dict[str, Any]:
         out["maximum_per_round_cents"] = sub.get("maximum_per_round_cents", _cents)
     else:
         sub.refuse("collection", "no rake is taken from the pot")
-        sub.refuse("maximum_per_round_cents", "time charges are not taken per round")
+        out["maximum_per_round_cents"] = sub.get("maximum_per_round_cents", _cents,
+                                                 required=False)
     if "incremental" in types:
         out["incremental_levels"] = _incremental_levels(sub, out["maximum_per_round_cents"])
     else:
@@ -330,10 +331,7 @@ def _incremental_levels(sub: _Options, maximum: int) -> list[dict[str, int]]:
         if pot <= last_pot:
             raise RulesOptionError("levels must rise", code="levels_not_increasing",
                                    field=lvl.field("pot_at_least_cents"))
-        total += rake
-        if total * 10_000 > pot * MAX_RAKE_BP:
-            raise RulesOptionError("the rake at this level would exceed 10 % of the pot",
-                                   code="rake_percentage_too_high", field=lvl.field("rake_cents"))
+        total += rake  # 637a.17(b)(1) caps only a percentage rake at 10 %
         last_pot = pot
         levels.append({"pot_at_least_cents": pot, "rake_cents": rake})
     if total > maximum:

@@ -35,17 +35,26 @@ class NotAssignedToTable(DomainError):
     status = 403
 
 
+def found(model: type[M], pk: Any, actor: Actor, *, what: str) -> M:
+    """Like :func:`locked` without the lock (to learn which other row to lock first)."""
+    return _get(model.objects.all(), pk, actor, what)
+
+
 def locked(model: type[M], pk: Any, actor: Actor, *, what: str) -> M:
     """The row ``pk`` of the actor's property, locked until the transaction ends; 404 with
     ``<what>_not_found`` for anything else (another property's rows are not shown)."""
+    return _get(model.objects.select_for_update(), pk, actor, what)
+
+
+def _get(rows: Any, pk: Any, actor: Actor, what: str) -> Any:
     missing = NotFound(f"no {what.replace('_', ' ')} {pk}", code=f"{what}_not_found")
     try:
         key = uuid.UUID(str(pk))
     except ValueError:
         raise missing from None
     try:
-        return model.objects.select_for_update().get(pk=key, property=actor.property)
-    except model.DoesNotExist:
+        return rows.get(pk=key, property=actor.property)
+    except rows.model.DoesNotExist:
         raise missing from None
 
 

@@ -34,6 +34,7 @@ from tables.models import Deck, DeckState, DeckStep, GameTable
 from tables.services.common import (
     act_at_table,
     allowed,
+    found,
     deck_limits,
     locked,
     record,
@@ -55,16 +56,26 @@ def _text(value: Any, field: str, *, limit: int = 60, required: bool = True) -> 
 
 
 def _deck_and_table(deck_id: Any, actor: Actor) -> tuple[Deck, GameTable]:
-    deck = locked(Deck, deck_id, actor, what="deck")
-    if deck.table_id is None:
+    """Lock the deck's table, then the deck: the same order as opening a round, so the
+    two never wait on each other."""
+    first = found(Deck, deck_id, actor, what="deck")  # existence, property, table id
+    if first.table_id is None:
         raise ConflictError("the deck is not at a table", code="deck_not_at_table")
-    table = GameTable.objects.select_for_update().get(pk=deck.table_id)
+    table = GameTable.objects.select_for_update().get(pk=first.table_id)
+    deck = Deck.objects.select_for_update().get(pk=first.pk)
     return deck, table
 
 
 def _step(deck: Deck, transition: Any, what: str) -> None:
     allowed(deck, transition, code="deck_wrong_state",
             message=f"the deck is {deck.state.replace('_', ' ')}; it cannot be {what} now")
+
+
+def _not_dealing(table: GameTable, deck: Deck) -> None:
+    """A deck dealing the round in progress is counted, spread or removed after it."""
+    if table.current_round_id and table.current_round.deck_id == deck.pk:
+        raise ConflictError("the deck is dealing the round in progress; close the round first",
+                            code="round_in_progress")
 
 
 def _done(deck: Deck) -> Deck:
@@ -149,9 +160,7 @@ def deck_spread(*, actor: Actor, deck_id: Any, players: int) -> Deck:
         deck, table = _deck_and_table(deck_id, actor)
         role = act_at_table(actor, table, Role.DEALER)
         _step(deck, deck.spread, "spread")
-        if table.current_round_id and table.current_round.deck_id == deck.pk:
-            raise ConflictError("the deck is dealing the round in progress",
-                                code="round_in_progress")
+        _not_dealing(table, deck)
         count = check_spread(setup_of(table), players)
         record(deck, [NewEvent("DeckSpread", {"players": count})], actor, role, table=table.pk)
     return _done(deck)
@@ -251,6 +260,7 @@ def deck_count(*, actor: Actor, deck_id: Any, cards: int) -> Deck:
         if deck.state != DeckState.IN_PLAY:
             raise ConflictError(f"the deck is {deck.state}; only a deck in play is counted",
                                 code="deck_not_in_play")
+        _not_dealing(table, deck)
         events = [NewEvent("DeckCounted", {"cards": cards, "correct": correct})]
         if not correct:
             events.append(NewEvent("DeckRemoved", {"reason": RemovalReason.COUNT_WRONG.value,
@@ -309,9 +319,7 @@ def deck_remove(*, actor: Actor, deck_id: Any, reason: str, note: str = "") -> D
         deck, table = _deck_and_table(deck_id, actor)
         role = act_at_table(actor, table, Role.FLOORPERSON, Role.DEALER)
         _step(deck, deck.remove, "removed")
-        if table.current_round_id and table.current_round.deck_id == deck.pk:
-            raise ConflictError("the deck is dealing the round in progress",
-                                code="round_in_progress")
+        _not_dealing(table, deck)
         record(deck, [NewEvent("DeckRemoved", {"reason": why.value, "note": note})], actor, role,
                table=table.pk)
     return _done(deck)

@@ -60,11 +60,20 @@ def _check_deck(table: GameTable, deck: Deck) -> None:
         raise ConflictError("the deck has reached its time limit and must be changed "
                             "(589.3(c), 637a.3(c))", code="deck_change_due")
     setup = setup_of(table)
+    if (not setup.game.is_poker and setup.effective_dealing.value == "hand"
+            and not setup.shuffler_working):
+        raise ConflictError("a banked game dealt by hand needs a working automated shuffler "
+                            "(589.9(a)(1), 671a.9(a)(1), 579.9(a)(1))",
+                            code="hand_dealing_needs_shuffler")
     if count_due(setup, deck.rounds_since_count):
         raise ConflictError("the deck must be counted before it deals again (637a.7(e)(4))",
                             code="deck_count_due")
     pair = list(Deck.objects.filter(table=table, state=DeckState.IN_PLAY)
                 .order_by("entered_play_at").values_list("pk", flat=True))
+    if len(pair) > setup.decks_in_play_allowed:
+        # e.g. the shuffler failed at a banked game: one deck only (589.3(a)).
+        raise ConflictError(f"{len(pair)} decks are in play where {setup.decks_in_play_allowed} "
+                            "is allowed now; remove one", code="too_many_decks_in_play")
     if setup.game.is_poker and len(pair) < 2:
         raise ConflictError("a poker table keeps two decks in play (637a.3(a))",
                             code="second_deck_missing")

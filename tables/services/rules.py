@@ -159,6 +159,8 @@ def rules_approve(*, actor: Actor, rules_id: Any, effective_at: Any = None) -> R
 def _take_effect(rs: RulesSubmission, at: datetime, actor: Actor) -> None:
     """Put ``rs`` in effect, superseding the version in effect; a version overtaken by a
     later one already in effect is superseded instead of taking effect."""
+    # One version takes effect at a time per property: the property row is the lock.
+    Property.objects.select_for_update().get(pk=rs.property_id)
     current = (RulesSubmission.objects.select_for_update()
                .filter(property_id=rs.property_id, game=rs.game, state=RulesState.IN_EFFECT)
                .first())

@@ -1,5 +1,5 @@
 """Tables: configured by admins, opened and closed by floorpersons, dealers assigned, and
-equipment out of order recorded (589.13(g), 671a.13(g), 579.13(g))."""
+equipment out of order recorded (589.13(g), 671a.13(g), 579.13(f))."""
 
 from __future__ import annotations
 
@@ -169,7 +169,10 @@ def table_equipment(*, actor: Actor, table_id: Any, device: str, out_of_order: b
                           field="out_of_order")
     with transaction.atomic():
         table = locked(GameTable, table_id, actor, what="table")
-        role = act_at_table(actor, table, Role.FLOORPERSON, Role.DEALER)
+        # The dealer reports a failure; only a floorperson puts a device back in service
+        # (which lengthens the deck limit from 4 to 8 hours).
+        role = (act_at_table(actor, table, Role.FLOORPERSON, Role.DEALER) if out_of_order
+                else act_at_table(actor, table, Role.FLOORPERSON))
         has_device = (table.shuffler != Shuffler.NONE if device == "shuffler"
                       else table.dealing_method == DealingMethod.AUTOMATED_SHOE)
         if not has_device:

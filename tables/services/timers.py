@@ -39,13 +39,15 @@ def deck_timer_fire(*, deck_id: str, kind: str, deadline: str) -> str:
             return "not-in-play"
         if deck.deadline_at != when:
             return "stale-deadline"
-        if (kind == "due" and deck.change_due) or (kind == "warning" and deck.change_warned):
-            return "already-done"
+        if deck.change_due or (kind == "warning" and deck.change_warned):
+            return "already-done"  # a warning after the change-due mark says nothing new
         event = "DeckChangeDue" if kind == "due" else "DeckChangeWarning"
         record(deck, [NewEvent(event, {"deadline_at": deadline,
                                        "limit_basis": deck.limit_basis})],
                system_actor(deck.property, "deck-timer"), None, table=deck.table_id,
-               idempotency_key=f"{event}:{deck.pk}:{when.timestamp()}")
+               # The stream version, not only the deadline: a deadline changed and changed
+               # back (shoe out of order and restored) must warn again.
+               idempotency_key=f"{event}:{deck.pk}:{deck.stream_version}")
     return "marked"
 
 

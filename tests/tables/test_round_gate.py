@@ -110,7 +110,7 @@ def test_sweep_marks_overdue_and_warns_near_deadline(crew, open_table, deck_in_p
 
 
 def test_count_due_after_five_rounds(crew, open_table, deck_in_play) -> None:
-    """§ 637a.7(e)(4)(i): count the deck at least once every 5 rounds."""
+    """§ 589.11(g): without a counting shuffler, count the cards after every 5 rounds."""
     table = open_table("lunar-poker-589", dealing_method="manual-shoe", shuffler="none")
     deck = deck_in_play(table, shuffle="manual")
     for _ in range(5):
@@ -120,6 +120,94 @@ def test_count_due_after_five_rounds(crew, open_table, deck_in_play) -> None:
     assert err.value.code == "deck_count_due"
     decks.deck_count(actor=crew["dealer"], deck_id=deck.pk, cards=52)
     assert _play(crew, table, deck).number == 6
+
+
+def test_count_due_counts_rounds_at_the_table_whichever_deck_dealt(crew, open_table,
+                                                                  deck_in_play) -> None:
+    """§ 637a.7(e)(4)(i): at least once every 5 rounds of play, with two decks alternating."""
+    table = open_table("holdem")
+    a, b = deck_in_play(table), deck_in_play(table, colour="blue")
+    for deck in (a, b, a, b, a):
+        _play(crew, table, deck)
+    with pytest.raises(ConflictError) as err:
+        rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=b.pk)
+    assert err.value.code == "deck_count_due"
+    decks.deck_count(actor=crew["dealer"], deck_id=b.pk, cards=52)
+    _play(crew, table, b)
+    with pytest.raises(ConflictError):
+        rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=a.pk)
+
+
+def test_a_deck_dealing_the_round_is_not_counted_or_removed_mid_round(crew, open_table,
+                                                                     deck_in_play) -> None:
+    table = open_table("five-card-hi-lo")
+    deck = deck_in_play(table)
+    rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=deck.pk)
+    for step in (lambda: decks.deck_count(actor=crew["dealer"], deck_id=deck.pk, cards=51),
+                 lambda: decks.deck_remove(actor=crew["floor"], deck_id=deck.pk,
+                                           reason="defect")):
+        with pytest.raises(ConflictError) as err:
+            step()
+        assert err.value.code == "round_in_progress"
+
+
+def test_shuffler_failure_at_a_banked_table_leaves_one_deck(crew, open_table,
+                                                           deck_in_play) -> None:
+    """§ 589.3(a)-(b): two decks only with an automated shuffler; § 589.13(g)."""
+    table = open_table("lunar-poker-589", dealing_method="automated-shoe", shuffler="automated")
+    a, b = deck_in_play(table), deck_in_play(table, colour="blue")
+    _play(crew, table, a)
+    tables.table_equipment(actor=crew["floor"], table_id=table.pk, device="shuffler",
+                           out_of_order=True, covered_or_signed=True)
+    with pytest.raises(ConflictError) as err:
+        rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=b.pk)
+    assert err.value.code == "too_many_decks_in_play"
+    decks.deck_remove(actor=crew["floor"], deck_id=a.pk, reason="other", note="shuffler down")
+    assert rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=b.pk).number == 2
+
+
+def test_hand_dealt_banked_table_stops_when_its_shuffler_fails(crew, open_table,
+                                                              deck_in_play) -> None:
+    """§ 589.9(a)(1): dealing by hand needs an automated shuffler."""
+    table = open_table("five-card-hi-lo", dealing_method="hand", shuffler="automated")
+    deck = deck_in_play(table)
+    tables.table_equipment(actor=crew["dealer"], table_id=table.pk, device="shuffler",
+                           out_of_order=True, covered_or_signed=True)
+    with pytest.raises(ConflictError) as err:
+        rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=deck.pk)
+    assert err.value.code == "hand_dealing_needs_shuffler"
+
+
+def test_only_a_floorperson_restores_a_device(crew, open_table) -> None:
+    table = open_table("lunar-poker-671a")
+    tables.table_equipment(actor=crew["dealer"], table_id=table.pk, device="shoe",
+                           out_of_order=True, covered_or_signed=True)
+    from casino.roles import RoleRequired
+
+    with pytest.raises(RoleRequired):
+        tables.table_equipment(actor=crew["dealer"], table_id=table.pk, device="shoe",
+                               out_of_order=False)
+    assert not tables.table_equipment(actor=crew["floor"], table_id=table.pk, device="shoe",
+                                      out_of_order=False).shoe_out_of_order
+
+
+def test_a_deadline_moved_and_moved_back_warns_again(crew, open_table, deck_in_play) -> None:
+    """§ 589.3(c): the limit follows the dealing method; each deadline gets its warning."""
+    from tables.services.timers import deck_timer_fire
+
+    table = open_table("lunar-poker-589")
+    deck = deck_in_play(table)
+    shoe_deadline = deck.deadline_at.isoformat()
+    for out in (True, False):
+        tables.table_equipment(actor=crew["floor"], table_id=table.pk, device="shoe",
+                               out_of_order=out, covered_or_signed=True)
+        deck.refresh_from_db()
+        assert deck_timer_fire(deck_id=str(deck.pk), kind="warning",
+                               deadline=deck.deadline_at.isoformat()) == "marked"
+    deck.refresh_from_db()
+    assert deck.deadline_at.isoformat() == shoe_deadline and deck.change_warned
+    warnings = [e for e in read_stream(deck.stream_id) if e.type == "DeckChangeWarning"]
+    assert len(warnings) == 2
 
 
 def test_counting_shuffler_removes_the_count_due(crew, open_table, deck_in_play) -> None:

@@ -143,8 +143,9 @@ def test_rake_collection_as_play_progresses_or_at_the_end() -> None:
                     ).field == "options.rake.collection"
 
 
-def test_incremental_rake_levels_must_rise_and_stay_within_ten_percent() -> None:
-    """§ 637a.17(b)(2): incremental rake by predetermined levels."""
+def test_incremental_rake_levels_must_rise_and_stay_within_the_maximum() -> None:
+    """§ 637a.17(b)(2): incremental rake by predetermined levels; the 10 % cap of
+    § 637a.17(b)(1) is for a percentage rake only; § 637a.17(a)(3) the maximum per round."""
     ok = _rake(types=["incremental"], percentage_bp=None, incremental_levels=[
         {"pot_at_least_cents": 1000, "rake_cents": 100},
         {"pot_at_least_cents": 3000, "rake_cents": 100}])
@@ -152,9 +153,17 @@ def test_incremental_rake_levels_must_rise_and_stay_within_ten_percent() -> None
     falling = copy.deepcopy(ok)
     falling["incremental_levels"][1]["pot_at_least_cents"] = 500
     assert _refused("holdem", _with("holdem", rake=falling)).code == "levels_not_increasing"
+    steep = copy.deepcopy(ok)
+    steep["incremental_levels"][0]["rake_cents"] = 200  # 20 % of $10: lawful for levels
+    assert validate_options("holdem", _with("holdem", rake=steep))
     greedy = copy.deepcopy(ok)
-    greedy["incremental_levels"][0]["rake_cents"] = 101
-    assert _refused("holdem", _with("holdem", rake=greedy)).code == "rake_percentage_too_high"
+    greedy["incremental_levels"][1]["rake_cents"] = 401  # 100 + 401 > the $5.00 maximum
+    assert _refused("holdem", _with("holdem", rake=greedy)).code == "rake_above_maximum"
+
+
+def test_rake_types_must_be_named_not_nested() -> None:
+    err = _refused("holdem", _with("holdem", rake=_rake(types=[{"x": 1}])))
+    assert (err.code, err.field) == ("invalid_choice", "options.rake.types[0]")
 
 
 def test_time_charge_assessed_every_20_or_30_minutes() -> None:

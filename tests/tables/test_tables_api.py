@@ -58,6 +58,24 @@ def test_illegal_option_is_a_400_naming_the_field(team) -> None:
     assert head() == before
 
 
+def test_malformed_options_are_a_400_not_a_500(team) -> None:
+    for options in ([1, 2], {**example_options("holdem"), "rake": {"types": [{"x": 1}]}},
+                    {**example_options("holdem"), "blinds_cents": "200/400"}):
+        body = team["compliance"].post(f"{V1}/rules-submissions/", {
+            "game": "holdem", "options": options}, format="json")
+        assert body.status_code == 400, body.content
+
+
+def test_effective_time_without_offset_is_a_400(team) -> None:
+    rs = _ok(team["compliance"].post(f"{V1}/rules-submissions/", {
+        "game": "badugi", "options": example_options("badugi")}, format="json"), 201)
+    _ok(team["compliance"].post(f"{V1}/rules-submissions/{rs['id']}/submit/"))
+    body = _problem(team["approver"].post(f"{V1}/rules-submissions/{rs['id']}/approve/",
+                                          {"effective_at": "2030-01-01T06:00:00"},
+                                          format="json"), 400, "invalid_input")
+    assert body["field"] == "effective_at"
+
+
 def test_approval_by_the_submitter_is_a_409(team) -> None:
     rs = _ok(team["compliance"].post(f"{V1}/rules-submissions/", {
         "game": "badugi", "options": example_options("badugi")}, format="json"), 201)
