@@ -16,7 +16,6 @@ from casino.domain.errors import ConflictError, DomainError
 from tables.domain.catalogue import TableGame
 
 ROUNDS_PER_COUNT = 5  # 637a.7(e)(4)(i): count the deck at least once every 5 rounds
-CHANGE_WARNING = timedelta(minutes=15)
 
 
 class DealingMethod(StrEnum):

@@ -42,7 +42,6 @@ from tables.services.common import (
     setup_of,
 )
 
-AT_TABLE = (Role.FLOORPERSON, Role.DEALER)
 
 
 def _text(value: Any, field: str, *, limit: int = 60, required: bool = True) -> str:
