@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView, RetrieveAPIView
@@ -131,6 +131,7 @@ RulesWithdraw = command(rules.rules_withdraw, roles=(Role.COMPLIANCE,), input=s.
                         tag="rules submissions", doc="Withdraw a version.")
 
 
+@extend_schema_view(get=extend_schema(tags=["rules submissions"]))
 class RulesList(CreateVia, ListAPIView):
     """Rules Submission versions of this property, newest first per game. POST files a
     new draft (compliance, admin)."""
@@ -145,21 +146,14 @@ class RulesList(CreateVia, ListAPIView):
     def get_queryset(self) -> QuerySet:
         return _property_rows(self, RulesSubmission.objects.all())
 
-    @extend_schema(tags=["rules submissions"])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
-
+@extend_schema_view(get=extend_schema(tags=["rules submissions"]))
 class RulesDetail(RetrieveAPIView):
     permission_classes = [roles_required(*ALL_ROLES)]
     serializer_class = s.RulesSubmissionSerializer
 
     def get_queryset(self) -> QuerySet:
         return _property_rows(self, RulesSubmission.objects.all())
-
-    @extend_schema(tags=["rules submissions"])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
 
 # --- tables ----------------------------------------------------------------------------
@@ -193,6 +187,7 @@ TableEquipment = command(tables.table_equipment, roles=(Role.FLOORPERSON, Role.D
                                            "restored (589.13(g)).")
 
 
+@extend_schema_view(get=extend_schema(tags=["tables"]))
 class TableList(CreateVia, ListAPIView):
     """Tables of this property. POST configures a new one (admin)."""
 
@@ -206,11 +201,8 @@ class TableList(CreateVia, ListAPIView):
     def get_queryset(self) -> QuerySet:
         return _property_rows(self, GameTable.objects.select_related("dealer"))
 
-    @extend_schema(tags=["tables"])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
-
+@extend_schema_view(get=extend_schema(tags=["tables"]))
 class TableDetail(CreateVia, RetrieveAPIView):
     """A table. PATCH changes a closed table (admin)."""
 
@@ -221,10 +213,6 @@ class TableDetail(CreateVia, RetrieveAPIView):
 
     def get_queryset(self) -> QuerySet:
         return _property_rows(self, GameTable.objects.select_related("dealer"))
-
-    @extend_schema(tags=["tables"])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
 
 def _table_of(request: Request, pk: Any) -> GameTable:
@@ -341,6 +329,7 @@ DeckCancel = command(decks.deck_cancel, roles=(Role.SECURITY, Role.FLOORPERSON),
                      tag="decks", doc="A removed deck cancelled.")
 
 
+@extend_schema_view(get=extend_schema(tags=["decks"]))
 class DeckList(CreateVia, ListAPIView):
     """Decks of this property. POST records a deck received at a table."""
 
@@ -354,21 +343,14 @@ class DeckList(CreateVia, ListAPIView):
     def get_queryset(self) -> QuerySet:
         return _property_rows(self, Deck.objects.all())
 
-    @extend_schema(tags=["decks"])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
-
+@extend_schema_view(get=extend_schema(tags=["decks"]))
 class DeckDetail(RetrieveAPIView):
     permission_classes = [roles_required(*TABLE_STAFF)]
     serializer_class = s.DeckSerializer
 
     def get_queryset(self) -> QuerySet:
         return _property_rows(self, Deck.objects.all())
-
-    @extend_schema(tags=["decks"])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
 
 class CardInventory(APIView):
@@ -408,6 +390,7 @@ RoundClose = command(rounds.round_close, roles=AT_TABLE, input=s.EmptyInput,
                      doc="Close the round.")
 
 
+@extend_schema_view(get=extend_schema(tags=["rounds"]))
 class RoundDetail(RetrieveAPIView):
     permission_classes = [roles_required(*TABLE_STAFF)]
     serializer_class = s.RoundSerializer
@@ -417,6 +400,3 @@ class RoundDetail(RetrieveAPIView):
             return Round.objects.none()
         return Round.objects.filter(table__property=actor_of(self.request.user).property)
 
-    @extend_schema(tags=["rounds"])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)

@@ -212,8 +212,8 @@ def signage_for(game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         sections = _hilo(options)
     else:
         sections = _poker(game, options)
-    kinds = {line["value"].split()[-2] + " 1" for s in sections for line in s["lines"]
-             if line["value"].endswith((" to 1", " for 1"))}
-    legend = [ODDS_MEANING[OddsKind(k.split()[0])] for k in sorted(kinds)]
+    values = [line["value"] for s in sections for line in s["lines"]]
+    legend = [meaning for kind, meaning in ODDS_MEANING.items()
+              if any(v.endswith(f" {kind.value} 1") for v in values)]
     return {"game": game.id, "game_name": game.name, "sections": sections,
             "odds_legend": legend}

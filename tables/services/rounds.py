@@ -17,7 +17,7 @@ from casino.actors import Actor
 from casino.domain.errors import ConflictError
 from casino.eventstore.store import NewEvent
 from casino.roles import Role
-from tables.domain.decks import count_due, expected_deck
+from tables.domain.decks import TableSetup, count_due, expected_deck
 from tables.models import Deck, DeckState, GameTable, Round, RoundState, TableStatus
 from tables.services.common import act_at_table, locked, record, record_new, setup_of
 from tables.services.rules import rules_in_effect
@@ -37,10 +37,10 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
             raise ConflictError(f"no Rules Submission for {table.game} is in effect",
                                 code="no_rules_in_effect")
         deck = locked(Deck, deck_id, actor, what="deck")
-        _check_deck(table, deck)
+        setup = setup_of(table)
+        _check_deck(table, setup, deck)
         number = table.rounds_played + 1
         round_id = uuid.uuid4()
-        setup = setup_of(table)
         record_new("round", f"round-{round_id}", [NewEvent("RoundOpened", {
             "table_id": str(table.pk), "number": number, "deck_id": str(deck.pk),
             "rules_submission_id": str(rules.pk), "rules_version_number": rules.version_number,
@@ -52,14 +52,13 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
     return Round.objects.get(pk=round_id)
 
 
-def _check_deck(table: GameTable, deck: Deck) -> None:
+def _check_deck(table: GameTable, setup: TableSetup, deck: Deck) -> None:
     if deck.table_id != table.pk or deck.state != DeckState.IN_PLAY:
         raise ConflictError("that deck is not in play at this table", code="deck_not_in_play")
     if deck.change_due or (deck.deadline_at and timezone.now() >= deck.deadline_at):
         # The timer may not have fired yet; the deadline itself is what counts.
         raise ConflictError("the deck has reached its time limit and must be changed "
                             "(589.3(c), 637a.3(c))", code="deck_change_due")
-    setup = setup_of(table)
     if (not setup.game.is_poker and setup.effective_dealing.value == "hand"
             and not setup.shuffler_working):
         raise ConflictError("a banked game dealt by hand needs a working automated shuffler "

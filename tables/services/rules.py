@@ -92,16 +92,23 @@ def rules_submit(*, actor: Actor, rules_id: Any) -> RulesSubmission:
     return RulesSubmission.objects.get(pk=rs.pk)
 
 
-def rules_return(*, actor: Actor, rules_id: Any, reason: str) -> RulesSubmission:
-    """Compliance sends a submitted version back to draft with a reason."""
+def _compliance_step(actor: Actor, rules_id: Any, reason: str, *, transition: str,
+                     event: str, refusal: str) -> RulesSubmission:
+    """A compliance officer moves a version along with a stated reason."""
     role = actor.require(Role.COMPLIANCE)
     reason = _text(reason, "reason", required=True)
     with transaction.atomic():
         rs = locked(RulesSubmission, rules_id, actor, what="rules_submission")
-        allowed(rs, rs.return_to_draft, code="rules_wrong_state",
-                message=f"version {rs.version_number} is {rs.state}, not submitted")
-        record(rs, [NewEvent("RulesSubmissionReturned", {"reason": reason})], actor, role)
+        allowed(rs, getattr(rs, transition), code="rules_wrong_state",
+                message=f"version {rs.version_number} is {rs.state}{refusal}")
+        record(rs, [NewEvent(event, {"reason": reason})], actor, role)
     return RulesSubmission.objects.get(pk=rs.pk)
+
+
+def rules_return(*, actor: Actor, rules_id: Any, reason: str) -> RulesSubmission:
+    """Compliance sends a submitted version back to draft with a reason."""
+    return _compliance_step(actor, rules_id, reason, transition="return_to_draft",
+                            event="RulesSubmissionReturned", refusal=", not submitted")
 
 
 def _parse_time(value: Any, field: str) -> datetime | None:
@@ -198,14 +205,9 @@ def rules_activate_due(*, property: Property, game: str | None = None,
 
 
 def rules_withdraw(*, actor: Actor, rules_id: Any, reason: str) -> RulesSubmission:
-    role = actor.require(Role.COMPLIANCE)
-    reason = _text(reason, "reason", required=True)
-    with transaction.atomic():
-        rs = locked(RulesSubmission, rules_id, actor, what="rules_submission")
-        allowed(rs, rs.withdraw, code="rules_wrong_state",
-                message=f"version {rs.version_number} is {rs.state} and cannot be withdrawn")
-        record(rs, [NewEvent("RulesSubmissionWithdrawn", {"reason": reason})], actor, role)
-    return RulesSubmission.objects.get(pk=rs.pk)
+    return _compliance_step(actor, rules_id, reason, transition="withdraw",
+                            event="RulesSubmissionWithdrawn",
+                            refusal=" and cannot be withdrawn")
 
 
 def rules_in_effect(property: Property, game: str) -> RulesSubmission | None:
