@@ -1,0 +1,285 @@
+"""PHH hand histories (the open poker hand-history format of ``uoftcprg/phh-std``: TOML
+with ``variant``, ``antes``, ``blinds_or_straddles`` / ``bring_in``, ``small_bet`` /
+``big_bet`` / ``min_bet``, ``starting_stacks``, ``actions``, ``finishing_stacks``).
+
+:func:`to_phh` writes any hand; games PHH has no code for get ``variant = "PA:<game id>"``
+with our rules in ``_pa_rules``. :func:`replay` plays a PHH history through our engine.
+Players ``p1..pn`` are numbered from the button's left (button games; the button is
+``pn``) or from the dealer's left (stud); we seat them 1..n in that order.
+
+Where PA's rules differ from the PHH/pokerkit defaults the replay says how it reads them
+(see ``replay_phh``'s help): heads-up the button posts the small blind; the stud bring-in
+player may complete instead; no raise cap is imposed (the file's actions stand); odd chips
+follow the table's rule (by suit in stud high-low, 637a.10(i)(3); first player left of the
+button elsewhere, which is also pokerkit's); burn cards are not recorded in PHH.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from typing import Any
+
+from casino.domain.cards import format_card, parse_cards
+from poker_room.domain.errors import PokerError
+from poker_room.domain.hand import DEALING, DRAWING, FORCED, Hand
+from poker_room.domain.pokerkit_bridge import PAIRS, VARIANTS
+from poker_room.domain.rules import FIXED_LIMIT, ODD_CHIP_POSITION, TableRules
+
+
+class PHHError(PokerError):
+    code = "invalid_phh"
+
+
+def _order(hand: Hand) -> list[int]:
+    n = len(hand._seats)
+    if hand.spec.uses_button:
+        start = (hand._button + 1) % n
+        return [(start + k) % n for k in range(n)]
+    return list(range(n))
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return "'" + v.replace("'", "") + "'" if "\n" not in v else repr(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()
+                                if x is not None) + " }"
+    raise TypeError(v)
+
+
+def to_phh(hand: Hand) -> str:
+    """The hand as PHH TOML text (any game, complete or not)."""
+    rules, spec = hand.rules, hand.spec
+    order = _order(hand)
+    pnum = {hand._seats[i]: k + 1 for k, i in enumerate(order)}
+    n = len(order)
+    pair = PAIRS.get((spec.id, rules.structure))
+    f: dict[str, Any] = {"variant": pair[1] if pair else f"PA:{spec.id}",
+                         "ante_trimming_status": True,
+                         "antes": [rules.ante_cents] * n}
+    if spec.family == "stud":
+        f["bring_in"] = rules.bring_in_cents
+    else:
+        # PHH lists the blinds from p1 (heads-up, pokerkit itself swaps them so the
+        # button posts the small blind)
+        posted = list(rules.blinds_cents) + ([rules.straddle_cents] if hand._straddle else [])
+        f["blinds_or_straddles"] = (posted + [0] * n)[:max(n, len(posted))]
+    if rules.structure == FIXED_LIMIT:
+        f["small_bet"], f["big_bet"] = rules.small_bet_cents, rules.big_bet_cents
+    else:
+        f["min_bet"] = rules.opening_bet_cents
+    f["starting_stacks"] = [hand._start[i] for i in order]
+    actions: list[str] = []
+    draws: list[str] = []
+    redeals: list[str] = []
+
+    def cards(cs) -> str:
+        return "".join(format_card(c) for c in cs)
+
+    def flush_draws() -> None:
+        actions.extend(draws)
+        actions.extend(redeals)
+        draws.clear()
+        redeals.clear()
+
+    for e in hand.events:
+        t, d = e["type"], e["data"]
+        if t != "PlayerDrew":
+            flush_draws()
+        if t == "CardsDealt":
+            for seat, cs in sorted(d["cards"], key=lambda sc: pnum[sc[0]]):
+                actions.append(f"d dh p{pnum[seat]} {cards(cs)}")
+        elif t in ("BoardDealt",):
+            actions.append(f"d db {cards(d['cards'])}")
+        elif t == "CommonCardDealt":
+            actions.append(f"d db {format_card(d['card'])} # common card, 637a.10(h)")
+        elif t == "PlayerDrew":
+            # PHH (as pokerkit writes it) lists every discard of a draw, then the deals
+            draws.append(f"p{pnum[d['seat']]} sd {cards(d['discarded'])}".rstrip())
+            if d["cards"]:
+                redeals.append(f"d dh p{pnum[d['seat']]} {cards(d['cards'])}")
+        elif t == "PlayerDiscarded":
+            actions.append(f"p{pnum[d['seat']]} sd {cards(d['cards'])} # 637a.10(m)")
+        elif t == "BringInPosted":
+            actions.append(f"p{pnum[d['seat']]} pb")
+        elif t == "PlayerFolded":
+            actions.append(f"p{pnum[d['seat']]} f")
+        elif t in ("PlayerChecked", "PlayerCalled"):
+            actions.append(f"p{pnum[d['seat']]} cc")
+        elif t in ("PlayerBet", "PlayerRaised"):
+            actions.append(f"p{pnum[d['seat']]} cbr {d['to']}")
+        elif t == "HandShown":
+            actions.append(f"p{pnum[d['seat']]} sm {cards(d['cards'])}")
+        elif t == "HandMucked":
+            actions.append(f"p{pnum[d['seat']]} sm")
+    flush_draws()
+    f["actions"] = actions
+    if hand.is_complete:
+        f["finishing_stacks"] = [hand._stacks[i] for i in order]
+    f["seats"] = [hand._seats[i] for i in order]
+    if hand.hand_id is not None:
+        f["hand"] = str(hand.hand_id)
+    if pair is None:
+        f["_pa_rules"] = {k: v for k, v in rules.to_dict().items()
+                          if v is not None and not isinstance(v, (dict, list)) or
+                          k == "blinds_cents"}
+    return "\n".join(f"{k} = {_toml_value(v)}" for k, v in f.items()) + "\n"
+
+
+# ----------------------------------------------------------------------------- replay
+
+def rules_for(phh: Mapping[str, Any]) -> TableRules:
+    """Our table rules for a PHH history (PA's rules where they differ, module doc)."""
+    variant = phh.get("variant")
+    if variant not in VARIANTS:
+        raise PHHError(f"variant {variant!r} is not one we replay; expected one of "
+                       + ", ".join(VARIANTS), field="variant")
+    game, structure = VARIANTS[variant]
+    n = len(phh["starting_stacks"])
+    antes = [a for a in phh.get("antes", []) if a]
+    if len(set(antes)) > 1 or (antes and len(antes) != n):
+        raise PHHError("PA antes are the same for every player", field="antes")
+    d: dict[str, Any] = {"game": game, "structure": structure,
+                         "ante_cents": antes[0] if antes else 0,
+                         "heads_up_button_posts_small_blind": True,
+                         "bring_in_may_complete": True,
+                         "odd_chip": "suit" if game.startswith("stud-hilo") else
+                         ODD_CHIP_POSITION}
+    if "bring_in" in phh and phh.get("bring_in") is not None and game.startswith("stud"):
+        d["bring_in_cents"] = phh["bring_in"]
+    else:
+        blinds = [b for b in phh.get("blinds_or_straddles") or [] if b]
+        if len(blinds) >= 3:
+            d["blinds_cents"], d["straddle_cents"] = blinds[:2], blinds[2]
+        else:
+            d["blinds_cents"] = blinds
+    if structure == FIXED_LIMIT:
+        d["small_bet_cents"], d["big_bet_cents"] = phh["small_bet"], phh["big_bet"]
+    else:
+        d["min_bet_cents"] = phh["min_bet"]
+    return TableRules.from_dict(d)
+
+
+def _cards(text: str) -> list[int | None]:
+    out: list[int | None] = []
+    text = text.strip()
+    i = 0
+    while i < len(text):
+        chunk = text[i:i + 2]
+        out.append(None if chunk == "??" else parse_cards(chunk)[0])
+        i += 2
+    return out
+
+
+def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
+    """Play a PHH history (a dict or TOML text) through our engine; returns the hand."""
+    if isinstance(phh, str):
+        phh = tomllib.loads(phh)
+    rules = rules_for(phh)
+    spec = rules.spec
+    stacks_in = phh["starting_stacks"]
+    n = len(stacks_in)
+    seats = list(range(1, n + 1))
+    blinds = phh.get("blinds_or_straddles") or []
+    straddle = len([b for b in blinds if b]) >= 3
+    hand = Hand.start(rules, dict(zip(seats, stacks_in)),
+                      button=n if spec.uses_button else None, deck=None,
+                      straddle=straddle, check_stakes=check_stakes)
+    known = set()
+    for a in phh["actions"]:
+        parts = a.split("#")[0].split()
+        if len(parts) >= 3 and parts[1] in ("dh", "db", "sd", "sm"):
+            known.update(c for c in _cards(parts[-1]) if c is not None)
+    holes: dict[int, list] = {}
+    discards: dict[int, list[int]] = {}
+    board: list[list] = []
+
+    def fill(cs: list[int | None]) -> list[int]:
+        # hidden cards: any card the history never names and the hand has not used
+        out = []
+        for c in cs:
+            if c is None:
+                c = next(x for x in range(52) if x not in known and x not in hand._out)
+                known.add(c)
+            out.append(c)
+        return out
+
+    def drive() -> None:
+        while not hand.is_complete:
+            if hand.phase == DEALING:
+                kind = hand._due[0]
+                if kind == "board":
+                    if not board:
+                        return
+                    hand.deal(fill(board.pop(0)))
+                elif kind == "common":
+                    raise PHHError("the deck ran short (a stud common card, 637a.10(h)): "
+                                   "PHH cannot express it")
+                else:
+                    order, count = hand._due[1], hand._due[2]
+                    want = {hand._seats[i]: count for i in order}
+                    if any(len(holes.get(s, [])) < c for s, c in want.items()):
+                        return
+                    got = {}
+                    for s, c in want.items():
+                        got[s] = fill(holes[s][:c])
+                        del holes[s][:c]
+                    hand.deal(got)
+            elif hand.phase == DRAWING:
+                s = hand.to_act
+                if s not in discards:
+                    return
+                need = len(discards[s])
+                if len(holes.get(s, [])) < need:
+                    return
+                new = fill(holes[s][:need])
+                del holes[s][:need]
+                hand.draw(s, discards.pop(s), new)
+            else:
+                return
+
+    for raw in phh["actions"]:
+        parts = raw.split("#")[0].split()
+        if not parts:
+            continue
+        drive()
+        if parts[0] == "d":
+            if parts[1] == "dh":
+                holes.setdefault(int(parts[2][1:]), []).extend(_cards(parts[3]))
+            elif parts[1] == "db":
+                board.append(_cards(parts[2]))
+            continue
+        seat = int(parts[0][1:])
+        op = parts[1]
+        if op == "sm":
+            continue  # our showdown shows and mucks by the rules (637a.18(e))
+        if op == "sd":
+            discards[seat] = [c for c in _cards(parts[2]) if c is not None] \
+                if len(parts) > 2 else []
+            if hand.phase == "discarding":
+                hand.discard(seat, discards.pop(seat))
+            continue
+        if op == "pb":
+            hand.act(seat, "bring_in")
+        elif op == "f":
+            hand.act(seat, "fold")
+        elif op == "cc":
+            la = hand.legal_actions()
+            hand.act(seat, "check" if "check" in la["actions"] else "call")
+        elif op == "cbr":
+            to = int(parts[2])
+            if hand.phase == FORCED:
+                hand.act(seat, "complete", to)
+            else:
+                hand.act(seat, "bet" if hand._max_bet == 0 else "raise", to)
+        else:
+            raise PHHError(f"unknown action {raw!r}")
+    drive()
+    return hand

@@ -1,0 +1,62 @@
+"""Main pot, side pots and the division of a pot among tied winners (637a.8(b)(5),
+637a.6(e), 637a.10(i)(3))."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+
+def side_pots(contrib: Sequence[int], live: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
+    """Split the chips in the pot into the main pot and side pots.
+
+    ``contrib[i]`` is everything player ``i`` put in (uncalled bets already returned);
+    ``live[i]`` is False for a folded player, whose chips stay in the pots they reached but
+    who can win none (637a.8(b)(5)(i): an all-in player is eligible only for the amount of
+    the pot to which he contributed; (iii): the others play on for a side pot).
+    Returns ``(amount, eligible player indices)`` for the main pot then each side pot.
+    """
+    levels = sorted({c for c, alive in zip(contrib, live) if alive and c > 0})
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    prev = 0
+    n = len(contrib)
+    for level in levels:
+        amount = 0
+        for c in contrib:
+            if c > prev:
+                amount += (level if c > level else c) - prev
+        eligible = tuple(i for i in range(n) if live[i] and contrib[i] >= level)
+        if amount:
+            if pots and pots[-1][1] == eligible:  # same players: one pot
+                pots[-1] = (pots[-1][0] + amount, eligible)
+            else:
+                pots.append((amount, eligible))
+        prev = level
+    # a folded player's chips above every live player's total (cannot happen once the
+    # uncalled bet is returned, but no chip may be lost): into the last pot
+    over = sum(c - prev for c in contrib if c > prev)
+    if over and pots:
+        pots[-1] = (pots[-1][0] + over, pots[-1][1])
+    return pots
+
+
+def split_evenly(amount: int, winners: Sequence[int], unit: int,
+                 odd_chip_to: Callable[[Sequence[int]], int]) -> dict[int, int]:
+    """Divide ``amount`` equally among ``winners`` in whole chips of ``unit`` cents; the
+    excess goes to the one player ``odd_chip_to(winners)`` names (637a.10(i)(3)(ii)-(iii),
+    637a.11(k))."""
+    n = len(winners)
+    if n == 1:
+        return {winners[0]: amount}
+    each = amount // (n * unit) * unit
+    out = {w: each for w in winners}
+    rest = amount - each * n
+    if rest:
+        out[odd_chip_to(winners)] += rest
+    return out
+
+
+def halves(amount: int, unit: int) -> tuple[int, int]:
+    """A split pot's two halves in whole chips; the first (the high hand, or the 2-7/A-5
+    hand in Badeucey/Badacey) takes the excess (637a.10(i)(3)(i), 637a.20(l)(1)(ii))."""
+    second = amount // (2 * unit) * unit
+    return amount - second, second

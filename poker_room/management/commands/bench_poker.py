@@ -1,0 +1,123 @@
+"""``manage.py bench_poker``: complete hands per second of our engine and of pokerkit's
+``State`` on the same hands (JSON on stdout).
+
+Six players, random legal decisions (each a uniform choice among fold when facing a bet,
+check or call, and bet or raise — to the minimum or a random legal amount), hands played
+to the end (showdown or the last player standing). pokerkit then plays the same hands:
+the same cards and the same decisions (``pokerkit_bridge``). Its fixed-limit cap of four
+bets a round is respected by the random player so both engines accept every hand.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import sys
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from poker_room.domain.hand import Hand
+from poker_room.domain.simulate import play_randomly
+
+GAMES = {
+    "holdem": {"game": "holdem", "structure": "no_limit", "blinds_cents": [100, 200],
+               "min_bet_cents": 200, "odd_chip": "position"},
+    "omaha-hilo8": {"game": "omaha-hilo8", "structure": "fixed_limit",
+                    "blinds_cents": [100, 200], "small_bet_cents": 200,
+                    "big_bet_cents": 400, "odd_chip": "position"},
+    "stud-high": {"game": "stud-high", "structure": "fixed_limit", "ante_cents": 25,
+                  "bring_in_cents": 100, "small_bet_cents": 200, "big_bet_cents": 400,
+                  "odd_chip": "position"},
+}
+WEIGHTS = {"fold_weight": 1 / 3, "raise_weight": 1 / 3, "max_cbr": 4}
+
+
+def _hands(rules: dict, n: int, seed: int) -> list[tuple[dict, int | None, list[int], int]]:
+    rng = random.Random(seed)
+    out = []
+    for k in range(n):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        stacks = {s: rng.randint(4_000, 40_000) for s in range(1, 7)}
+        button = 1 + k % 6 if rules["game"] != "stud-high" else None
+        out.append((stacks, button, deck, rng.randrange(1 << 30)))
+    return out
+
+
+class Command(BaseCommand):
+    help = "Benchmark the poker engine against pokerkit (JSON on stdout)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--hands", type=int, default=20_000)
+        parser.add_argument("--peer-hands", type=int, default=1_000,
+                            help="hands pokerkit replays (it is much slower); 0 skips it")
+        parser.add_argument("--seed", type=int, default=20261121)
+        parser.add_argument("--games", default=",".join(GAMES))
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        n, peer_n = options["hands"], options["peer_hands"]
+        if n <= 0 or peer_n < 0:
+            raise CommandError("invalid_option: --hands must be positive, --peer-hands "
+                               "not negative")
+        from poker_room.domain import evaluate
+        from poker_room.domain.rules import TableRules
+
+        evaluate.tables()  # built once per process: not part of any hand
+        results = {}
+        for name in options["games"].split(","):
+            if name not in GAMES:
+                raise CommandError(f"unknown_game: {name}")
+            rules = TableRules.from_dict(GAMES[name])
+            specs = _hands(GAMES[name], n, options["seed"])
+            played: list[Hand] = []
+            actions = showdowns = 0
+            t0 = time.perf_counter()
+            for stacks, button, deck, seed in specs:
+                rng = random.Random(seed)
+                hand = Hand.start(rules, stacks, button=button, deck=deck, rng=rng)
+                play_randomly(hand, rng, **WEIGHTS)
+                played.append(hand)
+            ours = time.perf_counter() - t0
+            for h in played:
+                for e in h.events:
+                    t = e["type"]
+                    if t.startswith("Player"):
+                        actions += 1
+                    elif t == "ShowdownStarted":
+                        showdowns += 1
+            row: dict[str, Any] = {
+                "hands": n, "seconds": round(ours, 3),
+                "hands_per_second": round(n / ours),
+                "actions_per_hand": round(actions / n, 2),
+                "showdown_share": round(showdowns / n, 3)}
+            if peer_n:
+                from poker_room.domain.pokerkit_bridge import (pokerkit_stacks, run_script,
+                                                               script)
+                sample = played[:peer_n]
+                agree = sum(pokerkit_stacks(h) == h.stacks for h in sample)
+                scripts = [script(h) for h in sample]  # cards parsed, calls listed
+                t0 = time.perf_counter()
+                for cls, cargs, log in scripts:
+                    run_script(cls, cargs, log)
+                theirs = time.perf_counter() - t0
+                # time only our engine on the same sample too, for a like-for-like ratio
+                t0 = time.perf_counter()
+                for stacks, button, deck, seed in specs[:peer_n]:
+                    rng = random.Random(seed)
+                    play_randomly(Hand.start(rules, stacks, button=button, deck=deck,
+                                             rng=rng), rng, **WEIGHTS)
+                ours_sample = time.perf_counter() - t0
+                row["pokerkit"] = {"hands": len(sample), "seconds": round(theirs, 3),
+                                   "hands_per_second": round(len(sample) / theirs),
+                                   "same_final_stacks": agree}
+                row["ratio"] = round(theirs / ours_sample, 1)
+            results[name] = row
+            print(f"{name}: {row['hands_per_second']} hands/s", file=sys.stderr)
+        self.stdout.write(json.dumps({
+            "players": 6, "python": platform.python_version(),
+            "machine": platform.machine(), "targets": {"holdem_hands_per_second": 20_000,
+                                                       "ratio_to_pokerkit": 20},
+            "games": results}, indent=2))

@@ -1,0 +1,56 @@
+"""The shared dealing and betting order of the button games with blinds and a straddle:
+Omaha (§ 637a.12), Five-card Omaha (§ 637a.19), Triple Draw (§ 637a.20) and Badugi
+(§ 637a.21), and Five-card Draw's blinds after the deal (§ 637a.13).
+
+§ 637a.12(b) § 637a.19(b) § 637a.20(b) § 637a.21(b): player limits and antes.
+§ 637a.12(d) § 637a.19(d) § 637a.20(d) § 637a.21(d): blinds left of the button.
+§ 637a.12(e) § 637a.19(e) § 637a.20(e) § 637a.21(e): one straddle.
+§ 637a.12(f) § 637a.19(f) § 637a.20(f) § 637a.21(f): hole cards from the button's left,
+button last.
+§ 637a.12(g) § 637a.19(g) § 637a.20(g) § 637a.21(g): first action left of the straddle.
+§ 637a.12(h) § 637a.19(h) § 637a.20(h) § 637a.21(h): after a burn, the next round opens
+left of the button.
+§ 637a.12(i) § 637a.12(j) § 637a.19(i) § 637a.19(j) § 637a.20(i) § 637a.20(j)
+§ 637a.21(i) § 637a.21(j): the later rounds the same way.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from poker_room.domain.games import GAMES
+from poker_room.domain.hand import Hand
+from tests.poker_room._helpers import call_down, rules
+
+CASES = ["omaha-hilo8", "five-card-omaha-hilo8", "triple-draw-27", "badugi"]
+
+
+@pytest.mark.parametrize("game", CASES)
+def test_blinds_straddle_deal_order_and_opening_players(game):
+    spec = GAMES[game]
+    deck = list(range(52))
+    random.Random(1).shuffle(deck)
+    h = Hand.start(rules(game, ante_cents=5, straddle_cents=400),
+                   {s: 20_000 for s in range(1, 6)}, button=3, deck=deck, straddle=True)
+    posted = [(e["data"]["seat"], e["data"]["kind"]) for e in h.events
+              if e["type"] == "BlindPosted"]
+    assert posted == [(4, "blind"), (5, "blind"), (1, "straddle")]
+    dealt = next(e for e in h.events if e["type"] == "CardsDealt")["data"]
+    assert [s for s, _ in dealt["cards"]] == [4, 5, 1, 2, 3]
+    assert all(len(cs) == spec.hole_cards for _, cs in dealt["cards"])
+    assert h.to_act == 2  # left of the straddle
+    for r in range(1, 4):
+        before = h._bet_round
+        while h.phase == "betting" and h._bet_round == before:
+            la = h.legal_actions()
+            h.act(la["seat"], "check" if "check" in la["actions"] else "call")
+        while h.phase == "drawing":
+            h.draw(h.to_act, [])
+        burns = [e for e in h.events if e["type"] in ("BoardDealt", "CardBurned")]
+        assert len(burns) == r
+        assert h.to_act == 4  # first active player left of the button
+    call_down(h)
+    assert h.is_complete
+    assert len(spec.id) and spec.max_players in (7, 8, 9, 10)

@@ -1,0 +1,257 @@
+"""Rake (§ 637a.17), jackpot contributions (§ 637a.15, § 637a.16), side pots, misdeals and
+voided rounds (§ 637a.18), the event record and the chip ledger."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from poker_room.domain.contributions import JackpotRule, contributions
+from poker_room.domain.errors import InvalidRules
+from poker_room.domain.hand import Hand, decide
+from poker_room.domain.ledger import balances
+from poker_room.domain.rake import (PotRake, TimeCharge, allocate, rake_for_pot,
+                                    time_charge_event, time_charges)
+from poker_room.domain.rules import TableRules
+from poker_room.domain.simulate import random_hand
+from tests.poker_room._helpers import C, call_down, hand, rules
+
+PCT = {"kind": "percentage", "percent_bp": 1000, "cap_cents": 400, "unit_cents": 100}
+
+
+def test_percentage_rake_at_most_ten_percent_capped_per_round():
+    """§ 637a.17(a)(1)-(3), (b)(1): a percentage of at most 10 %, with a maximum per round."""
+    r = PotRake.from_dict(PCT)
+    assert rake_for_pot(r, 2_550) == 200  # 10 % = 255, whole dollars
+    assert rake_for_pot(r, 90_000) == 400  # the cap
+    with pytest.raises(InvalidRules) as exc:
+        PotRake.from_dict({**PCT, "percent_bp": 1001})
+    assert exc.value.field == "rake.percent_bp"
+
+
+def test_incremental_rake_by_levels():
+    """§ 637a.17(b)(2): a rake taken as predetermined pot levels are reached."""
+    r = PotRake.from_dict({"kind": "incremental", "levels": [
+        {"pot_cents": 1_000, "rake_cents": 100}, {"pot_cents": 3_000, "rake_cents": 200}]})
+    assert [rake_for_pot(r, p) for p in (999, 1_000, 2_999, 3_000, 10**6)] == [0, 100, 100,
+                                                                              200, 200]
+
+
+def test_time_charges_per_player_per_table_and_interval():
+    """§ 637a.17(b)(3)(i)-(v): hourly by the limits, per player (inactive players too) or
+    per table, assessed every 20 or 30 minutes."""
+    per_player = TimeCharge.from_dict({"basis": "per_player", "hourly_cents": 1_200,
+                                       "interval_minutes": 20})
+    assert time_charges(per_player, {1: 5_000, 4: 0, 6: 300}) == {1: 400, 4: 0, 6: 300}
+    per_table = TimeCharge.from_dict({"basis": "per_table", "hourly_cents": 1_000})
+    assert time_charges(per_table, {1: 5_000, 2: 5_000, 3: 5_000}) == {1: 167, 2: 167, 3: 166}
+    ev = time_charge_event(per_table, {1: 5_000, 2: 5_000, 3: 5_000}, minute=30)
+    assert ev["type"] == "TimeChargeAssessed" and ev["data"]["total"] == 500
+    with pytest.raises(InvalidRules):
+        TimeCharge.from_dict({"basis": "per_table", "hourly_cents": 1_000,
+                              "interval_minutes": 15})
+
+
+def test_rake_from_pot_and_side_pots_in_proportion():
+    """§ 637a.17(b)(1): from the pot and any side pots."""
+    assert allocate(101, [1_000, 10]) == [100, 1]
+    assert sum(allocate(37, [300, 200, 100])) == 37
+
+
+def _uncalled_hand(timing):
+    h = hand("holdem", rake={**PCT, "timing": timing, "unit_cents": 1})
+    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h.act(1, "raise")
+    h.act(2, "fold")
+    h.act(3, "fold")
+    return h
+
+
+def test_uncalled_final_bet_not_raked():
+    """§ 637a.17(d): the uncalled final bet is returned and not raked."""
+    h = _uncalled_hand("end")
+    returned = next(e for e in h.events if e["type"] == "UncalledBetReturned")["data"]
+    assert returned == {"seat": 1, "amount": 200}
+    assert h.result["pot"] == 500 and h.result["rake"] == 50
+
+
+def test_rake_as_play_progresses_equals_rake_at_the_end():
+    """§ 637a.17(b)(1)(i)-(ii): taken after each betting round or once at the end."""
+    rng = random.Random(9)
+    for _ in range(50):
+        seed = rng.randrange(10**9)
+        a = random_hand(rules("holdem", rake={**PCT, "timing": "progressive"}),
+                        random.Random(seed))
+        b = random_hand(rules("holdem", rake={**PCT, "timing": "end"}), random.Random(seed))
+        assert a.result["rake"] == b.result["rake"]
+        assert a.stacks == b.stacks
+
+
+def test_no_rake_after_the_pot_is_pushed():
+    """§ 637a.17(e), § 637a.7(e)(6)(iii): rake before the push and nothing after it;
+    § 637a.17(c) the rake rule is plain data for the table's sign."""
+    h = _uncalled_hand("end")
+    types = [e["type"] for e in h.events]
+    assert types.index("RakeTaken") < types.index("PotAwarded")
+    assert types[-1] == "HandCompleted"
+    assert h.rules.to_dict()["rake"]["percent_bp"] == 1000
+
+
+def test_jackpot_contribution_after_rake_min_pot_and_max():
+    """§ 637a.15(a) § 637a.16(a): a fund built from pot contributions; § 637a.15(b)
+    § 637a.16(b) the posted minimum pot and maximum contribution; § 637a.15(c)
+    § 637a.16(c) determined after the rake; § 637a.7(e)(6)(iv)."""
+    bad = JackpotRule.from_dict({"fund": "bad_beat", "fixed_cents": 100, "max_cents": 100,
+                                 "min_pot_cents": 2_000})
+    high = JackpotRule.from_dict({"fund": "high_hand", "percent_bp": 500, "max_cents": 200})
+    assert contributions([bad, high], 1_999) == [("bad_beat", 0), ("high_hand", 99)]
+    assert contributions([bad, high], 10_000) == [("bad_beat", 100), ("high_hand", 200)]
+    h = Hand.start(rules("holdem", rake={**PCT, "unit_cents": 1}, jackpots=[bad.to_dict(), high.to_dict()]),
+                   {1: 10_000, 2: 10_000, 3: 10_000}, button=1, deck=list(range(52)))
+    for _ in range(4):
+        call_down(h)
+    types = [e["type"] for e in h.events]
+    assert types.index("RakeTaken") < types.index("JackpotContributionTaken")
+    assert sum(h.stacks.values()) + h.result["rake"] + sum(
+        a for _, a in h.result["contributions"]) == 30_000
+
+
+def test_three_all_ins_make_side_pots():
+    """§ 637a.8(b)(5)(i)-(iii): all-in players win only what they matched; betting goes
+    on for side pots; all-in players still get their cards."""
+    h = Hand.start(rules("holdem", structure="no_limit"),
+                   {1: 1_000, 2: 2_000, 3: 3_000, 4: 9_000}, button=4)
+    h.deal({1: C("AsAd"), 2: C("KsKd"), 3: C("QsQd"), 4: C("JsJd")})
+    h.act(3, "raise", 3_000)
+    h.act(4, "call")
+    h.act(1, "call")
+    h.act(2, "call")
+    for board in (C("2c3h7d"), C("8c"), C("9h")):
+        h.deal(board)
+    awards = [e["data"] for e in h.events if e["type"] == "PotAwarded"]
+    assert [(a["pot"], a["seat"], a["amount"]) for a in awards] == [
+        (0, 1, 4_000), (1, 2, 3_000), (2, 3, 2_000)]
+    assert h.stacks == {1: 4_000, 2: 3_000, 3: 2_000, 4: 6_000}
+
+
+def test_misdeal_returns_every_chip_only_before_two_voluntary_bets():
+    """§ 637a.18(g)(1)-(4): a misdeal returns the cards for a reshuffle and every chip;
+    a wrong start or a missed player only before two players bet voluntarily."""
+    h = hand("holdem")
+    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h.act(1, "call")
+    h.misdeal("wrong_starting_position")
+    assert h.is_complete and h.stacks == {1: 10_000, 2: 10_000, 3: 10_000}
+    h = hand("holdem")
+    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h.act(1, "call")
+    h.act(2, "call")
+    with pytest.raises(Exception) as exc:
+        h.misdeal("eligible_player_not_dealt")
+    assert exc.value.code == "misdeal_too_late"
+    h.misdeal("cards_face_up_in_deck")
+    assert h.stacks == {1: 10_000, 2: 10_000, 3: 10_000}
+
+
+def test_void_round_returns_chips_and_rake():
+    """§ 637a.18(i): missing or extra cards void the round and every chip goes back;
+    § 637a.18(h) play otherwise continues."""
+    h = hand("holdem", rake={**PCT, "timing": "progressive", "unit_cents": 1})
+    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    call_down(h)
+    h.deal(C("2d3d4d"))
+    assert h.pot < 600  # rake taken as play progresses
+    h.void()
+    assert h.stacks == {1: 10_000, 2: 10_000, 3: 10_000}
+    assert balances(h.events)["pot"] == 0
+
+
+def test_showdown_order_final_bettor_first_then_clockwise_and_mucking():
+    """§ 637a.18(e)-(f): the player who made the final bet shows first, the others
+    clockwise; a loser may muck unless the Rules Submission requires disclosure."""
+    for disclose in (False, True):
+        h = hand("holdem", players=4, button=4, disclose_mucked_hands=disclose)
+        h.deal({1: C("2c7d"), 2: C("AsAd"), 3: C("3c8d"), 4: C("4c9d")})
+        call_down(h)
+        h.deal(C("KhQhJd"))
+        call_down(h)
+        h.deal(C("5s"))
+        call_down(h)
+        h.deal(C("6s"))
+        h.act(1, "check")
+        h.act(2, "check")
+        h.act(3, "bet")
+        call_down(h)
+        order = next(e for e in h.events if e["type"] == "ShowdownStarted")["data"]["order"]
+        assert order == [3, 4, 1, 2]
+        mucked = [e["data"]["seat"] for e in h.events if e["type"] == "HandMucked"]
+        assert (mucked == []) is disclose
+
+
+def test_replaying_events_rebuilds_the_hand():
+    """Events are the record (§ 637a.7(e)(6)): replay from JSON reproduces the state, and
+    ``decide`` leaves the hand untouched."""
+    rng = random.Random(2)
+    h = random_hand(rules("omaha-hilo8"), rng, players=5)
+    again = Hand.from_events(json.loads(json.dumps(h.events)))
+    assert again.snapshot() == h.snapshot()
+    h = hand("holdem")
+    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    before = h.snapshot()
+    events = decide(h, {"type": "act", "seat": 1, "action": "fold"})
+    assert events[0]["type"] == "PlayerFolded" and h.snapshot() == before
+
+
+def test_ledger_every_chip_leaves_the_pot():
+    """§ 637a.7(e)(6)(i)-(iv): pots to winners, the rake, the funds: the pot ends at 0."""
+    rng = random.Random(5)
+    for _ in range(30):
+        h = random_hand(rules("stud-hilo8", rake=PCT, jackpots=[
+            {"fund": "bad_beat", "fixed_cents": 100, "max_cents": 100}]), rng, players=6)
+        b = balances(h.events)
+        assert b["pot"] == 0
+        assert sum(v for k, v in b.items() if k.startswith("seat:")) == -(
+            b.get("rake", 0) + b.get("fund:bad_beat", 0))
+
+
+def test_rules_from_dict_names_the_field():
+    """§ 637a.10(i)(3): stud high-low odd chips by suit only; § 637a.13(b)-(e) no straddle
+    in Five-card Draw; fields are named."""
+    with pytest.raises(InvalidRules) as exc:
+        TableRules.from_dict(rules("stud-hilo8", odd_chip="position"))
+    assert exc.value.field == "odd_chip"
+    with pytest.raises(InvalidRules) as exc:
+        TableRules.from_dict(rules("draw-high", straddle_cents=400))
+    assert exc.value.field == "straddle_cents"
+    with pytest.raises(InvalidRules) as exc:
+        TableRules.from_dict(rules("holdem", small_bet_cents=1.5))
+    assert exc.value.field == "small_bet_cents"
+    r = TableRules.from_dict(rules("holdem", rake=PCT))
+    assert TableRules.from_dict(r.to_dict()) == r
+
+
+def test_not_participating_dealer_and_rankings():
+    """§ 637a.7(b) the dealer does not play; § 637a.6(a) § 637a.6(b) high ranks,
+    § 637a.6(c) § 637a.6(d) low ranks (A-5 and 2-7), § 637a.6(e) ties, § 637a.6(f) hands
+    ranked by the cards held: the engine's lookups equal casino.domain.hands."""
+    from casino.domain.hands import high, lowball
+    from poker_room.domain import evaluate
+    rng = random.Random(1)
+    for _ in range(2_000):
+        cs = rng.sample(range(52), 7)
+        assert evaluate.high(cs) == high.best_high(cs)
+        assert evaluate.a5(cs) == lowball.a5_low(cs)
+        assert evaluate.d27(cs[:5]) == lowball.d27_low(cs[:5])
+
+
+def test_blind_obligation_stands_when_the_player_folds():
+    """§ 637a.18(l)(2): throwing away the cards does not take back a Blind Bet;
+    § 637a.18(f) a folded hand cannot win."""
+    h = hand("holdem")
+    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h.act(1, "raise")
+    h.act(2, "fold")
+    h.act(3, "fold")
+    assert h.stacks == {1: 10_300, 2: 9_900, 3: 9_800}

@@ -1,0 +1,214 @@
+"""Seven-card Stud (§ 637a.10) and Five-card Stud (§ 637a.14)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from poker_room.domain.errors import PokerError
+from poker_room.domain.hand import Hand
+from poker_room.domain.simulate import random_hand
+from tests.poker_room._helpers import C, call_down, hand, rules
+
+
+def _third_street(game="stud-high", **kw):
+    h = hand(game, players=3, ante_cents=25, **kw)
+    # seat 1 shows 9h, seat 2 the 2d, seat 3 the 2s: the deuce of diamonds brings it in
+    h.deal({1: C("AsAd9h"), 2: C("KsKd2d"), 3: C("QsQd2s")})
+    return h
+
+
+def test_ante_then_two_down_one_up_from_dealers_left():
+    """§ 637a.10(a) Seven-card Stud; § 637a.10(b) Ante; § 637a.10(c) two down and one
+    up, from the dealer's left."""
+    h = _third_street()
+    antes = next(e for e in h.events if e["type"] == "AntesPosted")["data"]["amounts"]
+    assert antes == [[1, 25], [2, 25], [3, 25]]
+    dealt = next(e for e in h.events if e["type"] == "CardsDealt")["data"]
+    assert dealt["kinds"] == ["down", "down", "up"] and [s for s, _ in dealt["cards"]] == [1, 2, 3]
+    assert h.up_cards(2) == C("2d")
+
+
+def test_forced_bet_lowest_up_card_by_suit():
+    """§ 637a.10(d)(1): the lowest up card makes the Forced Bet; equal ranks by suit,
+    clubs lowest then diamonds; § 637a.10(e) action then goes to its left."""
+    h = _third_street()
+    bring = next(e for e in h.events if e["type"] == "BringInPosted")["data"]
+    assert bring == {"seat": 2, "amount": 100}
+    assert h.to_act == 3
+
+
+def test_forced_bet_in_low_and_split_games():
+    """§ 637a.10(d)(2)-(4): Low — highest up card (king high); High-low — highest with the
+    ace below the deuce; Eight or Better — lowest with the ace high."""
+    def bring(game, ups):
+        h = hand(game, players=3)
+        h.deal({1: C("2c3c") + C(ups[0]), 2: C("4c5c") + C(ups[1]), 3: C("6c7c") + C(ups[2])})
+        return next(e for e in h.events if e["type"] == "BringInPosted")["data"]["seat"]
+    assert bring("stud-low", ["Kd", "Ah", "9s"]) == 1
+    assert bring("stud-hilo", ["Ad", "2h", "9s"]) == 3
+    assert bring("stud-hilo8", ["Ad", "2h", "9s"]) == 2
+
+
+def test_fourth_street_burn_and_best_showing_hand_acts_first():
+    """§ 637a.10(f)(1): after a burn, a fourth card up; the best hand showing opens;
+    § 637a.10(g) then clockwise."""
+    h = _third_street()
+    call_down(h)
+    h.deal({1: C("8c"), 2: C("2h"), 3: C("3c")}, burn=C("4d")[0])
+    assert h.to_act == 2  # a pair of deuces showing
+
+
+def test_showing_tie_goes_to_the_dealers_left():
+    """§ 637a.10(f)(3), § 637a.14(f)(2): tied showing hands: closest to the dealer's left."""
+    h = _third_street()
+    call_down(h)
+    h.deal({1: C("8c"), 2: C("9d"), 3: C("9c")})
+    assert h.to_act == 1  # 9h-8c vs 2d-9d vs 2s-9c: nine-high; seat 1's 9-8 beats 9-2
+
+
+def test_low_game_first_to_act_is_best_low_showing():
+    """§ 637a.10(f)(2): Seven-card Stud Low: the best low hand showing opens."""
+    h = hand("stud-low", players=3)
+    h.deal({1: C("AsAd") + C("Kh"), 2: C("KsKd") + C("3d"), 3: C("QsQd") + C("4s")})
+    call_down(h)
+    h.deal({1: C("Qc"), 2: C("Ac"), 3: C("5c")})
+    assert h.to_act == 2  # 3-A showing
+
+
+def test_common_card_when_deck_runs_short():
+    """§ 637a.10(h): too few cards for every remaining player: burn and one common card
+    face up in the middle, used by all."""
+    rng = random.Random(3)
+    seen = False
+    for _ in range(200):
+        h = random_hand(rules("stud-high"), rng, players=9, fold_weight=0.0,
+                        raise_weight=0.0)
+        if any(e["type"] == "CommonCardDealt" for e in h.events):
+            seen = True
+            assert len(h.board) >= 1
+            break
+    assert seen
+
+
+def test_showdown_highest_high_hand_wins():
+    """§ 637a.10(i)(1): best five of seven, highest high hand."""
+    h = _third_street()
+    for cards in ({1: C("9c"), 2: C("3h"), 3: C("4h")}, {1: C("9d"), 2: C("5h"), 3: C("4c")},
+                  {1: C("Tc"), 2: C("6h"), 3: C("4d")}, {1: C("Jc"), 2: C("7h"), 3: C("Ts")}):
+        call_down(h)
+        h.deal(cards)
+    call_down(h)
+    assert h.result["winners"] == [1]  # aces full of nines
+
+
+def test_stud_low_lowest_wins():
+    """§ 637a.10(i)(2): the best A-5 low hand wins."""
+    h = hand("stud-low", players=2)
+    h.deal({1: C("As2d") + C("3h"), 2: C("KsKd") + C("Kh")})
+    for cards in ({1: C("4c"), 2: C("Qh")}, {1: C("5d"), 2: C("Qs")},
+                  {1: C("Kc"), 2: C("Jc")}, {1: C("Qc"), 2: C("Jd")}):
+        call_down(h)
+        h.deal(cards)
+    call_down(h)
+    assert h.result["winners"] == [1]
+
+
+def _hilo(game, holes, streets):
+    h = hand(game, players=len(holes))
+    h.deal(holes)
+    for cards in streets:
+        call_down(h)
+        h.deal(cards)
+    call_down(h)
+    return h
+
+
+def test_hilo8_split_and_high_gets_the_odd_chip():
+    """§ 637a.10(i)(3)(i): high and low split the pot; the excess goes to the high hand."""
+    h = _hilo("stud-hilo8", {1: C("AsAd") + C("Ac"), 2: C("2c3d") + C("4h"),
+                             3: C("KsKd") + C("Kh")},
+              [{1: C("9c"), 2: C("5s"), 3: C("Qd")}, {1: C("9d"), 2: C("7s"), 3: C("Jd")},
+               {1: C("Tc"), 2: C("8h"), 3: C("Td")}, {1: C("Jh"), 2: C("Qc"), 3: C("9h")}])
+    shares = {(e["data"]["seat"], e["data"]["share"]): e["data"]["amount"]
+              for e in h.events if e["type"] == "PotAwarded"}
+    assert set(shares) == {(1, "high"), (2, "low")}
+    assert shares[(1, "high")] >= shares[(2, "low")]
+
+
+def test_hilo8_no_qualifying_low_high_scoops():
+    """§ 637a.10(j): no low of eight or better: the high hand takes the whole pot."""
+    h = _hilo("stud-hilo8", {1: C("AsAd") + C("Ac"), 2: C("KsKd") + C("Kh")},
+              [{1: C("9c"), 2: C("Qs")}, {1: C("9d"), 2: C("Qd")},
+               {1: C("Tc"), 2: C("Jd")}, {1: C("Jh"), 2: C("9h")}])
+    assert {e["data"]["share"] for e in h.events if e["type"] == "PotAwarded"} == {"whole"}
+    assert h.result["winners"] == [1]
+
+
+def test_same_five_cards_and_ace_count_both_ways():
+    """§ 637a.10(k)(1): A-2-3-4-5 ... the same five may make the high and the low;
+    § 637a.10(l): the ace plays high and low at once — one player scoops."""
+    h = _hilo("stud-hilo8", {1: C("As2d") + C("3h"), 2: C("KsKd") + C("Qh")},
+              [{1: C("4c"), 2: C("Qs")}, {1: C("5d"), 2: C("Jd")},
+               {1: C("Kc"), 2: C("Jc")}, {1: C("Qc"), 2: C("9h")}])
+    assert h.result["winners"] == [1]
+    shares = {e["data"]["share"] for e in h.events if e["type"] == "PotAwarded"}
+    assert shares == {"high", "low"}
+
+
+def test_tied_high_halves_odd_chip_by_suit():
+    """§ 637a.10(i)(3)(ii), (iv): a tied high share's odd chip goes to the highest card by
+    suit (spades, hearts, diamonds, clubs)."""
+    h = Hand.start(rules("stud-hilo", ante_cents=1, bring_in_cents=101, small_bet_cents=200,
+                         big_bet_cents=400), {1: 10_000, 2: 10_000, 3: 10_001}, button=None)
+    h.deal({1: C("AsKs") + C("Qs"), 2: C("AhKh") + C("Qh"), 3: C("2c3c") + C("4c")})
+    for cards in ({1: C("Js"), 2: C("Jh"), 3: C("5c")}, {1: C("9s"), 2: C("9h"), 3: C("7d")},
+                  {1: C("2s"), 2: C("2h"), 3: C("8d")}, {1: C("3s"), 2: C("3h"), 3: C("6d")}):
+        call_down(h)
+        h.deal(cards)
+    call_down(h)
+    awards = [e["data"] for e in h.events if e["type"] == "PotAwarded"]
+    high = {a["seat"]: a for a in awards if a["share"] == "high"}
+    # two spade flushes vs heart flush: seat 1 alone? both hold A-K-Q-J-9 flushes: tie
+    assert set(high) == {1, 2}
+    assert high[1]["amount"] > high[2]["amount"]  # the ace of spades takes the odd chip
+
+
+def test_super_stud_discard_two_before_first_round():
+    """§ 637a.10(m): four down and one up, each discards two, then the Forced Bet."""
+    h = hand("super-stud-hilo8", players=2)
+    h.deal({1: C("AsAdAh2c") + C("9h"), 2: C("KsKdKh3c") + C("2d")})
+    assert h.phase == "discarding"
+    with pytest.raises(PokerError):
+        h.discard(1, C("As"))
+    h.discard(1, C("AsAd"))
+    h.discard(2, C("KsKd"))
+    assert h.cards(1) == C("Ah2c9h")
+    assert any(e["type"] == "BringInPosted" for e in h.events)
+
+
+def test_stud_no_more_than_nine_and_five_stud_eight():
+    """§ 637a.10(b) nine players; § 637a.14(b) eight."""
+    with pytest.raises(PokerError):
+        Hand.start(rules("stud-high"), {s: 10_000 for s in range(1, 11)})
+    with pytest.raises(PokerError):
+        Hand.start(rules("five-card-stud"), {s: 10_000 for s in range(1, 10)})
+
+
+def test_five_card_stud_deal_forced_bet_and_streets():
+    """§ 637a.14(a): high only; § 637a.14(c) one down, one up; § 637a.14(d) lowest up card
+    brings it in; § 637a.14(e) action to its left; § 637a.14(f) after a burn the best
+    showing opens; § 637a.14(g) then clockwise; § 637a.14(h) two more up cards, each
+    after a burn; § 637a.14(i) high hand wins."""
+    h = hand("five-card-stud", players=2)
+    h.deal({1: C("As") + C("Kd"), 2: C("2s") + C("3c")})
+    assert next(e for e in h.events if e["type"] == "BringInPosted")["data"]["seat"] == 2
+    call_down(h)
+    h.deal({1: C("Kh"), 2: C("4c")}, burn=C("5h")[0])
+    assert h.to_act == 1  # pair of kings showing
+    for cards in ({1: C("2d"), 2: C("5c")}, {1: C("3d"), 2: C("7c")}):
+        call_down(h)
+        h.deal(cards)
+    call_down(h)
+    assert h.result["winners"] == [1]
