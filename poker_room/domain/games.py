@@ -61,10 +61,10 @@ class GameSpec:
         return self.showdown in ("stud_hilo", "stud_hilo8", "omaha8", "badeucey", "badacey")
 
 
-_STUD7 = dict(family=STUD, hole_cards=0, rounds=5, big_bet_from=2, stud_first=(2, 1),
-              stud_streets=("up", "up", "up", "down"), straddle=False, max_players=9)
-_BOARD = dict(family=BOARD, rounds=4, big_bet_from=2)
-_TRIPLE = dict(family=DRAW, rounds=4, big_bet_from=2, draws=3, max_players=7, kill=True)
+_STUD7 = {"family": STUD, "hole_cards": 0, "rounds": 5, "big_bet_from": 2, "stud_first": (2, 1),
+              "stud_streets": ("up", "up", "up", "down"), "straddle": False, "max_players": 9}
+_BOARD = {"family": BOARD, "rounds": 4, "big_bet_from": 2}
+_TRIPLE = {"family": DRAW, "rounds": 4, "big_bet_from": 2, "draws": 3, "max_players": 7, "kill": True}
 
 GAMES: dict[str, GameSpec] = {g.id: g for g in (
     GameSpec("stud-high", "Seven-card Stud High", "637a.10", showdown="stud_high",

@@ -24,22 +24,35 @@ from __future__ import annotations
 
 import random as _random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from casino.domain.cards import DECK_SIZE
 from casino.domain.hands import stud as _stud
 from poker_room.domain import evaluate as ev
 from poker_room.domain.contributions import contributions as _contributions
-from poker_room.domain.errors import (BetAboveLimit, BetBelowMinimum, CardAlreadyDealt,
-                                      CardNotInDeck, HandComplete, InsufficientStakes,
-                                      InvalidAction, NotYourTurn, PokerError,
-                                      RaiseCapReached)
-from poker_room.domain.games import BOARD, DRAW, STUD
+from poker_room.domain.errors import (
+    BetAboveLimit,
+    BetBelowMinimum,
+    CardAlreadyDealt,
+    CardNotInDeck,
+    HandComplete,
+    InsufficientStakes,
+    InvalidAction,
+    NotYourTurn,
+    PokerError,
+    RaiseCapReached,
+)
+from poker_room.domain.games import BOARD, STUD
 from poker_room.domain.kill import next_kill_active
 from poker_room.domain.pots import halves, side_pots, split_evenly
 from poker_room.domain.rake import PROGRESSIVE, allocate, rake_for_pot
-from poker_room.domain.rules import (FIXED_LIMIT, NO_LIMIT, ODD_CHIP_SUIT, POT_LIMIT,
-                                     TableRules, rules_from)
+from poker_room.domain.rules import (
+    FIXED_LIMIT,
+    NO_LIMIT,
+    ODD_CHIP_SUIT,
+    TableRules,
+    rules_from,
+)
 
 FOLD, CHECK, CALL, BET, RAISE, BRING_IN, COMPLETE = (
     "fold", "check", "call", "bet", "raise", "bring_in", "complete")
@@ -96,6 +109,7 @@ class Hand:
 
     def __init__(self) -> None:  # use start() / from_events()
         self.events: list[dict[str, Any]] = []
+        self._options_memo: tuple | None = None
 
     @classmethod
     def start(cls, rules: TableRules | Mapping[str, Any], stacks: Mapping[int, int], *,
@@ -512,8 +526,8 @@ class Hand:
         self._max_bet = 0
         self._min_raise = 0
         self._raise_count = 0
-        self._short_sum = 0
         self._acted = 0
+        self._acted_at = [0] * n
         self._completion = False
         self._street_bet = 0
         self._bet_round = -1
@@ -552,8 +566,7 @@ class Hand:
     def _on_BlindPosted(self, d) -> None:
         i = self._idx[d["seat"]]
         self._put(i, d["amount"])
-        if self._bets[i] > self._max_bet:
-            self._max_bet = self._bets[i]
+        self._max_bet = max(self._max_bet, self._bets[i])
         self._forced.append(i)
         if d.get("last"):
             self._step = self._plan.index(("blinds",)) + 1
@@ -685,6 +698,7 @@ class Hand:
         self._pending[i] = False
         self._checked[i] = True
         self._acted |= 1 << i
+        self._acted_at[i] = self._max_bet
         self._next_actor(i)
 
     def _on_PlayerCalled(self, d) -> None:
@@ -692,6 +706,7 @@ class Hand:
         self._put(i, d["amount"])
         self._pending[i] = False
         self._acted |= 1 << i
+        self._acted_at[i] = self._max_bet
         self._voluntary.add(i)
         self._next_actor(i)
 
@@ -712,15 +727,12 @@ class Hand:
             if full and self.rules.structure != FIXED_LIMIT:
                 self._min_raise = increment
         if full:
-            self._short_sum = 0
             self._acted = 1 << i
         else:
             # an all-in for less than a full raise: it does not reopen the betting to
-            # those who already acted, unless several together make a full raise
-            self._short_sum += increment
-            if self._short_sum >= self._min_raise:
-                self._short_sum = 0
+            # those who already acted (see _options)
             self._acted |= 1 << i
+        self._acted_at[i] = to
         self._completion = False
         self._max_bet = to
         self._raise_count += 1
@@ -878,12 +890,21 @@ class Hand:
 
     def _options(self, i: int) -> tuple[bool, int, bool, int, int]:
         """(can check, call amount, can bet/raise, min total, max total) for player i."""
+        # asked twice per decision (what may I do, then the act itself): remembered until
+        # the next event
+        memo = self._options_memo
+        if memo is not None and memo[0] == i and memo[1] == len(self.events):
+            return memo[2]
+        opts = self._options_now(i)
+        self._options_memo = (i, len(self.events), opts)
+        return opts
+
+    def _options_now(self, i: int) -> tuple[bool, int, bool, int, int]:
         bets, stacks = self._bets, self._stacks
         mb = self._max_bet
         call = mb - bets[i]
         stack = stacks[i]
-        if call > stack:
-            call = stack
+        call = min(call, stack)
         can_raise = stack > mb - bets[i]
         if can_raise:
             for j in range(self._n):
@@ -894,19 +915,19 @@ class Hand:
         if can_raise and self.rules.max_raises is not None and \
                 self._raise_count >= self._cap_total():
             can_raise = False
-        if can_raise and self._short_sum and self._acted >> i & 1:
-            can_raise = False  # an incomplete all-in raise does not reopen the betting
+        if can_raise and self._acted >> i & 1 and mb - self._acted_at[i] < self._min_raise:
+            # a player who already acted faces only all-ins for less than a full raise
+            # since: the betting is not reopened to them (several such all-ins reopen it
+            # once together they come to a full raise over what the player matched)
+            can_raise = False
         if can_raise and self._checked[i] and not self.rules.check_raise_allowed:
             can_raise = False
-        if self._completion:
-            min_to = self._street_bet
-        elif mb == 0:
+        if self._completion or mb == 0:
             min_to = self._street_bet
         else:
             min_to = mb + self._min_raise
         all_in = stack + bets[i]
-        if min_to > all_in:
-            min_to = all_in
+        min_to = min(min_to, all_in)
         max_to = self._max_to_for(i, min_to) if can_raise else min_to
         return call == 0, call, can_raise, min_to, max_to
 
@@ -924,8 +945,8 @@ class Hand:
             forced = max(self._bets) if r == 0 else 0
             self._min_raise = max(self._street_bet, forced)
         self._raise_count = 0
-        self._short_sum = 0
         self._acted = 0
+        self._acted_at = [0] * self._n
         self._aggressor = -1
         self._checked = [False] * self._n
         self._forced_open = r == 0 and self.spec.family != STUD
@@ -940,6 +961,7 @@ class Hand:
             # the Forced Bet counts as the bring-in player's action (637a.10(e))
             pending[forced_actor] = False
             self._acted |= 1 << forced_actor
+            self._acted_at[forced_actor] = self._max_bet
         self.phase = BETTING
         n = self._n
         able = [j for j in range(n) if pending[j]]
@@ -1090,7 +1112,7 @@ class Hand:
         if spec.family == STUD:
             # first_to_act: best hand showing, ties to the dealer's left (637a.10(f))
             showing = {self._seats[i]: self._up[i] for i in range(n) if self._live[i]}
-            return self._idx[_stud.first_to_act(showing, spec.stud_game)]
+            return self._idx[_stud.first_to_act_unchecked(showing, spec.stud_game)]
         if r == 0:
             # left of the last blind or the straddle (637a.11(g), 637a.13(f))
             return (self._forced[-1] + 1) % n if self._forced else (self._button + 1) % n
@@ -1196,7 +1218,6 @@ class Hand:
     def _finish(self) -> None:
         """Rake, jackpot contributions and the pots (637a.7(e)(6), 637a.17, 637a.18(e))."""
         rules = self.rules
-        n = self._n
         live = self._live
         rake = rules.rake
         if rake is not None:
@@ -1306,7 +1327,7 @@ class Hand:
                 raise AssertionError(sd)
         return out
 
-    _SHARE_NAMES = {"stud_hilo": ("high", "low"), "stud_hilo8": ("high", "low"),
+    _SHARE_NAMES: ClassVar[dict[str, tuple[str, str]]] = {"stud_hilo": ("high", "low"), "stud_hilo8": ("high", "low"),
                     "omaha8": ("high", "low"), "badeucey": ("2-7", "badugi"),
                     "badacey": ("a-5", "badugi")}
 

@@ -8,8 +8,8 @@ Amounts are integer cents; percentages are basis points.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -203,17 +203,16 @@ class TableRules:
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain data (a fresh copy each call; built once per rules)."""
-        cached = self.__dict__.get("_as_dict")
-        if cached is None:
-            cached = self._build_dict()
-            object.__setattr__(self, "_as_dict", cached)  # frozen: a private memo only
-        return copy.deepcopy(cached)
+        return copy.deepcopy(self.shared_dict())
 
     def shared_dict(self) -> dict[str, Any]:
         """Like :meth:`to_dict` but the same (not to be mutated) dict every call: the
         engine's hot path puts it in each HandStarted event."""
-        self.to_dict()
-        return self.__dict__["_as_dict"]
+        cached = self.__dict__.get("_as_dict")
+        if cached is None:
+            cached = self._build_dict()
+            object.__setattr__(self, "_as_dict", cached)  # frozen: a private memo only
+        return cached
 
     def _build_dict(self) -> dict[str, Any]:
         return {"game": self.game, "structure": self.structure,

@@ -6,8 +6,15 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from poker_room.domain.hand import (BETTING, BRING_IN, COMPLETE, DISCARDING, DRAWING, FORCED,
-                                    Hand)
+from poker_room.domain.hand import (
+    BETTING,
+    BRING_IN,
+    COMPLETE,
+    DISCARDING,
+    DRAWING,
+    FORCED,
+    Hand,
+)
 from poker_room.domain.rules import TableRules
 
 
@@ -29,7 +36,7 @@ def random_action(hand: Hand, rng: random.Random, *, fold_weight: float = 0.15,
         return "act", (la["seat"], BRING_IN if rng.random() < 0.7 else COMPLETE, None)
     assert phase == BETTING
     i = hand._actor
-    can_check, call, can_raise, min_to, max_to = hand._options(i)
+    can_check, _, can_raise, min_to, max_to = hand._options(i)
     seat = hand._seats[i]
     x = rng.random()
     if max_cbr is not None and hand._raise_count >= max_cbr:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from casino.domain.cards import parse_cards
-from poker_room.domain.hand import Hand
 from poker_room.domain.games import GAMES
+from poker_room.domain.hand import Hand
 
 
 def rules(game: str, **kw: Any) -> dict[str, Any]:

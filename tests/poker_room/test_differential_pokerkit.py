@@ -6,6 +6,12 @@ pokerkit gives them by position, so those hands compare winners only).
 Rules are set to pokerkit's where chapter 637a leaves the room a choice: heads-up the
 button posts the small blind, fixed-limit rounds stop at four bets (the random player
 respects pokerkit's cap), odd chips by position outside stud high-low.
+
+Where the two read the rules differently the hand is counted apart, found from
+pokerkit's own state (never from our engine's): pokerkit 0.7.7 splits every side pot of a
+high-low game in two as soon as any live player anywhere in the hand has a qualifying
+low, even a side pot in which no contender has one; § 637a.10(j) and § 637a.12(l)(1) give
+such a pot to the high hand (tested in test_other_games and test_stud).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from poker_room.domain.pokerkit_bridge import PAIRS, replay_in_pokerkit, game_and_args
+from poker_room.domain.pokerkit_bridge import PAIRS, game_and_args, replay_in_pokerkit
 from poker_room.domain.simulate import random_hand
 from tests.poker_room._helpers import rules
 
@@ -31,16 +37,35 @@ def _rules(game: str, structure: str) -> dict:
     return rules(game, **kw)
 
 
-def _run(args) -> tuple[int, int, list]:
+def pokerkit_splits_a_pot_without_low(state) -> bool:
+    """A pot with two or more contenders, none holding a qualifying low, while another
+    live player holds one: pokerkit splits it high/low, chapter 637a does not."""
+    if state.hand_type_count < 2:
+        return False
+    live = [i for i, alive in enumerate(state.statuses) if alive]
+    lows = {i for i in live if state.get_up_hand(i, 0, 1) is not None}
+    if not lows:
+        return False
+    for pot in state.pots:
+        contenders = [i for i in pot.player_indices if i in live]
+        if len(contenders) > 1 and not lows.intersection(contenders):
+            return True
+    return False
+
+
+def _run(args) -> tuple[int, int, int, list]:
     game, structure, seed, n = args
     rng = random.Random(seed)
     r = _rules(game, structure)
-    compared = odd = 0
+    compared = odd = differs = 0
     bad = []
     max_players = 6  # stud: never a common card, which pokerkit lacks
     for _ in range(n):
         h = random_hand(r, rng, players=rng.randint(2, max_players), max_cbr=4)
         state = replay_in_pokerkit(h)
+        if pokerkit_splits_a_pot_without_low(state):
+            differs += 1
+            continue
         _, _, order = game_and_args(h)
         theirs = {h._seats[i]: state.stacks[k] for k, i in enumerate(order)}
         ours = h.stacks
@@ -63,36 +88,25 @@ def _run(args) -> tuple[int, int, list]:
         compared += 1
         if ours != theirs and len(bad) < 3:
             bad.append((h.events[0]["data"]["seats"], ours, theirs))
-    return compared, odd, bad
-
-
-KNOWN = {
-    # found by the 10,000-hand runs, not yet diagnosed (see the engine report): a raise
-    # we accept after a short all-in that pokerkit refuses ("Short all-in cannot be
-    # raised"), and one stud high-low hand whose winners differ
-    ("holdem", "no_limit"): "pokerkit refuses a raise after a short all-in that we accept",
-    ("stud-hilo8", "fixed_limit"): "one hand in 10,000 with different winners: undiagnosed",
-    ("omaha-hilo8", "fixed_limit"): "a side pot holding a folded player's chips above an "
-                                     "all-in: pokerkit pays the live bettor more; undiagnosed",
-}
+    return compared, odd, differs, bad
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game,structure", [
-    pytest.param(g, s, marks=pytest.mark.xfail(reason=KNOWN[(g, s)], strict=False))
-    if (g, s) in KNOWN else (g, s) for g, s in sorted(PAIRS)])
+@pytest.mark.parametrize("game,structure", sorted(PAIRS))
 def test_same_final_stacks_as_pokerkit(game, structure):
+    """§ 637a.8, § 637a.10-§ 637a.14, § 637a.20, § 637a.21: 10,000 random hands."""
     parts = [(game, structure, 1000 + k, N // 2) for k in range(2)]
     with ProcessPoolExecutor(2) as pool:
         results = list(pool.map(_run, parts))
-    compared = sum(r[0] for r in results)
-    bad = [b for r in results for b in r[2]]
+    compared, odd, differs = (sum(r[k] for r in results) for k in range(3))
+    bad = [b for r in results for b in r[3]]
     assert not bad, bad
-    assert compared + sum(r[1] for r in results) == N
+    assert compared + odd + differs == N
+    assert differs <= N // 100, f"{differs} hands where the rules differ: more than expected"
 
 
 def test_a_few_hands_agree_with_pokerkit():
     """Fast smoke version of the differential run (§ 637a.11(k), § 637a.12(k))."""
     for game, structure in sorted(PAIRS):
-        compared, odd, bad = _run((game, structure, 7, 15))
+        *_, bad = _run((game, structure, 7, 15))
         assert not bad, (game, bad)

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from poker_room.domain.errors import (BetAboveLimit, BetBelowMinimum, HandComplete,
-                                      InsufficientStakes, NotYourTurn, PokerError,
-                                      RaiseCapReached)
+from poker_room.domain.errors import (
+    BetAboveLimit,
+    BetBelowMinimum,
+    HandComplete,
+    InsufficientStakes,
+    InvalidAction,
+    NotYourTurn,
+    PokerError,
+    RaiseCapReached,
+)
 from poker_room.domain.hand import Hand
 from poker_room.domain.table import initial_button, next_button
 from tests.poker_room._helpers import C, call_down, hand, rules, types
@@ -258,3 +265,49 @@ def test_events_name_each_step_in_order():
     """§ 637a.7(e)(2): the dealer indicates the action; the events are that record."""
     h = _flop_ready()
     assert types(h.events)[:4] == ["HandStarted", "BlindPosted", "BlindPosted", "CardsDealt"]
+
+
+def _no_limit_flop(stacks):
+    h = hand("holdem", stacks, players=len(stacks), structure="no_limit")
+    holes = ["AsAd", "KsKd", "QsQd", "2c7d", "JhJc"]
+    h.deal({s: C(holes[k]) for k, s in enumerate(sorted(stacks))})
+    call_down(h)
+    h.deal(C("2d3d4h"))
+    return h
+
+
+def test_all_in_for_less_than_a_full_raise_does_not_reopen_the_betting():
+    """§ 637a.8(g), § 637a.8(b)(5): seat 2 bets 1,000 and seat 3 calls; seat 4 goes all in
+    for 1,500, less than a full raise (a raise must add at least the 1,000 bet), so seat 2
+    and seat 3, who already acted on the 1,000, may only call or fold. Seat 1, who has
+    not acted, may raise."""
+    h = _no_limit_flop({1: 10_000, 2: 10_000, 3: 10_000, 4: 1_700})
+    h.act(2, "bet", 1_000)
+    h.act(3, "call")
+    h.act(4, "raise", 1_500)  # all in: 200 went in pre-flop
+    assert h.legal_actions()["actions"] == ["fold", "call", "raise"]  # seat 1
+    h.act(1, "call")
+    assert h.to_act == 2
+    assert "raise" not in h.legal_actions()["actions"]
+    before = h.snapshot()
+    with pytest.raises(InvalidAction):
+        h.act(2, "raise", 5_000)
+    assert h.snapshot() == before
+
+
+def test_short_all_ins_reopen_only_to_whom_they_add_a_full_raise():
+    """§ 637a.8(g), § 637a.8(b)(5): after a 1,000 bet, two all-ins for less than a full
+    raise, to 1,600 and then 2,200. Together they add 1,200 to the 1,000 seat 2 matched,
+    a full raise, so seat 2 may raise again; seat 4, who called the 1,600, faces only 600
+    more and may not."""
+    h = _no_limit_flop({1: 10_000, 2: 10_000, 3: 1_800, 4: 10_000, 5: 2_400})
+    h.act(2, "bet", 1_000)
+    h.act(3, "raise", 1_600)  # all in (200 went in pre-flop): 600 more, short
+    h.act(4, "call")
+    h.act(5, "raise", 2_200)  # all in: 600 more, short
+    h.act(1, "call")
+    assert h.to_act == 2
+    assert "raise" in h.legal_actions()["actions"]
+    h.act(2, "call")
+    assert h.to_act == 4
+    assert h.legal_actions()["actions"] == ["fold", "call"]

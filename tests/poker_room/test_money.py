@@ -12,8 +12,14 @@ from poker_room.domain.contributions import JackpotRule, contributions
 from poker_room.domain.errors import InvalidRules
 from poker_room.domain.hand import Hand, decide
 from poker_room.domain.ledger import balances
-from poker_room.domain.rake import (PotRake, TimeCharge, allocate, rake_for_pot,
-                                    time_charge_event, time_charges)
+from poker_room.domain.rake import (
+    PotRake,
+    TimeCharge,
+    allocate,
+    rake_for_pot,
+    time_charge_event,
+    time_charges,
+)
 from poker_room.domain.rules import TableRules
 from poker_room.domain.simulate import random_hand
 from tests.poker_room._helpers import C, call_down, hand, rules

@@ -121,6 +121,7 @@ def test_draw_reshuffles_discards_but_not_the_drawers_own():
     """§ 637a.13(g)(2), § 637a.20(h): a short deck: the discards, never the drawing
     player's own, are reshuffled for the draw."""
     import random
+
     from poker_room.domain.simulate import random_hand
     rng = random.Random(4)
     for _ in range(400):
@@ -196,3 +197,27 @@ def test_badugi_showdown_without_four_card_hands():
     assert h.result["winners"] == [2]  # A-3-4 three-card hand beats 5-7-8
     with pytest.raises(PokerError):
         Hand.start(rules("badugi"), {s: 10_000 for s in range(1, 11)}, button=1)
+
+
+def test_omaha_hilo8_side_pot_without_a_qualifying_low_goes_to_the_high_hand():
+    """§ 637a.12(l)(1): the low is judged among the players contending for each pot. Seat
+    3, all in for 400, holds the only low, so it shares the main pot (1,200: 600 high to
+    seat 2, 600 low to seat 3); no one in the side pot (400, seats 1 and 2) has a low,
+    so seat 2's high hand takes all of it. (pokerkit 0.7.7 splits that side pot because
+    some player in the hand has a low.)"""
+    h = Hand.start(rules("omaha-hilo8"), {1: 10_000, 2: 10_000, 3: 400}, button=1)
+    h.deal({2: C("AsAdKsKd"), 3: C("2c3d9h9s"), 1: C("QcQdJcJd")})
+    h.act(1, "raise", 400)
+    h.act(2, "call")
+    h.act(3, "call")  # all in
+    h.deal(C("4h5h8c"))
+    h.act(2, "bet", 200)
+    h.act(1, "call")
+    for cards in (C("Td"), C("Kh")):
+        call_down(h)
+        h.deal(cards)
+    call_down(h)
+    awards = sorted((e["data"]["pot"], e["data"]["seat"], e["data"]["share"],
+                     e["data"]["amount"]) for e in h.events if e["type"] == "PotAwarded")
+    assert awards == [(0, 2, "high", 600), (0, 3, "low", 600), (1, 2, "whole", 400)]
+    assert h.stacks == {1: 9_400, 2: 10_400, 3: 600}

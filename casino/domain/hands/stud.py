@@ -12,7 +12,6 @@ Suits rank spades > hearts > diamonds > clubs for these purposes only (637a.10(d
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
@@ -81,20 +80,25 @@ def bring_in_seat(up_cards: Mapping[Seat, Card], game: StudGame | str) -> Seat:
     return min(up_cards, key=lambda s: (_high_rank(up_cards[s]), _suit(up_cards[s])))
 
 
+def _rank_groups(ranks: Sequence[int]) -> list[tuple[int, int]]:
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    return sorted(((n, r) for r, n in counts.items()), reverse=True)
+
+
 def _showing_high_key(cards: Sequence[Card]) -> tuple:
     # fewer than five cards: only pairs, trips and quads count (no straights or flushes),
     # group size first, then the ranks by group (637a.6(b), (e))
-    counts = Counter(_high_rank(c) for c in cards)
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-    return tuple(n for _, n in groups), tuple(r for r, _ in groups)
+    groups = _rank_groups([_high_rank(c) for c in cards])
+    return tuple(n for n, _ in groups), tuple(r for _, r in groups)
 
 
 def _showing_low_key(cards: Sequence[Card]) -> tuple:
     # 637a.6(c)-(d): the inverse of the high order with the ace low; a hand without pairs
     # beats any paired hand, then the lower top card wins. Larger key = better low.
-    counts = Counter(_low_rank(c) for c in cards)
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-    return (tuple(-n for _, n in groups), tuple(-r for r, _ in groups))
+    groups = _rank_groups([_low_rank(c) for c in cards])
+    return (tuple(-n for n, _ in groups), tuple(-r for _, r in groups))
 
 
 def first_to_act(showing: Mapping[Seat, Sequence[Card]], game: StudGame | str) -> Seat:
@@ -107,10 +111,19 @@ def first_to_act(showing: Mapping[Seat, Sequence[Card]], game: StudGame | str) -
     """
     _check_seats(showing)
     check_cards([c for cs in showing.values() for c in cs])
-    key = _showing_low_key if _stud_game(game) is StudGame.SEVEN_CARD_STUD_LOW \
-        else _showing_high_key
-    best = max(key(cs) for cs in showing.values())
-    return min(s for s, cs in showing.items() if key(cs) == best)
+    return first_to_act_unchecked(showing, _stud_game(game))
+
+
+def first_to_act_unchecked(showing: Mapping[Seat, Sequence[Card]], game: StudGame) -> Seat:
+    """:func:`first_to_act` for cards already known valid (the poker engine's own)."""
+    key = _showing_low_key if game is StudGame.SEVEN_CARD_STUD_LOW else _showing_high_key
+    # the lowest seat among the best: seats in order, first strictly better one kept
+    best_seat, best = None, None
+    for s in sorted(showing):
+        k = key(showing[s])
+        if best is None or k > best:
+            best_seat, best = s, k
+    return best_seat
 
 
 def _odd_chip(tied_hands: Mapping[Seat, Sequence[Card]], key, half: str) -> Seat:

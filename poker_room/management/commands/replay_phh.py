@@ -20,6 +20,9 @@ a file:
   button's left. PA gives it by suit in Seven-card Stud High-low (637a.10(i)(3)), so such
   a file can disagree by the odd chip; elsewhere the Rules Submission names the player and
   the replay uses pokerkit's choice.
+* High-low side pots: pokerkit splits a side pot high/low whenever any live player in
+  the hand has a qualifying low; we judge the low among that pot's contenders, so a side
+  pot where none qualifies goes to the high hand (637a.10(j), 637a.12(l)(1)).
 * Table stakes (637a.8(b)(4)) are not enforced on replay unless ``--strict-stakes``.
 * Burn cards are not recorded in PHH; the stud common card (637a.10(h)) has no PHH form.
 """

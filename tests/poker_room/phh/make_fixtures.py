@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pokerkit
 
-from poker_room.domain.pokerkit_bridge import PAIRS, automations, game_and_args, \
-    replay_in_pokerkit
+from poker_room.domain.pokerkit_bridge import (
+    PAIRS,
+    automations,
+    game_and_args,
+    replay_in_pokerkit,
+)
 from poker_room.domain.simulate import random_hand
 from tests.poker_room.test_differential_pokerkit import _rules
 
