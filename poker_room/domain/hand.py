@@ -64,6 +64,9 @@ BETTING, DRAWING, DISCARDING, DEALING, FORCED, COMPLETE_PHASE = (
 MISDEAL_REASONS = {"not_shuffled_or_cut": False, "wrong_starting_position": True,
                    "cards_face_up_in_deck": False, "eligible_player_not_dealt": True}
 
+#: why a card is put with the discards unused (637a.18(j), (o))
+DISCARD_REASONS = ("face_up_in_deck", "dealt_off_table")
+
 _ACTION_EVENTS = {"PlayerFolded": FOLD, "PlayerChecked": CHECK, "PlayerCalled": CALL,
                   "PlayerBet": BET, "PlayerRaised": RAISE}
 
@@ -282,11 +285,15 @@ class Hand:
     def execute(self, command: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Run a command dict: ``{"type": "act", "seat", "action", "amount"}``, ``{"type":
         "draw", "seat", "discard", "cards"}``, ``{"type": "discard", "seat", "cards"}``,
-        ``{"type": "deal", "cards", "burn"}``, ``{"type": "misdeal"|"void", "reason"}``."""
+        ``{"type": "deal", "cards", "burn"}``, ``{"type": "misdeal"|"void", "reason"}``,
+        ``{"type": "card_discard", "card", "reason"}``, ``{"type": "hole_card_exposed", "seat",
+        "card", "replacement"}``."""
         kind = command.get("type")
         args = {k: v for k, v in command.items() if k != "type"}
         handler = {"act": self.act, "draw": self.draw, "discard": self.discard,
-                   "deal": self.deal, "misdeal": self.misdeal, "void": self.void}.get(kind)
+                   "deal": self.deal, "misdeal": self.misdeal, "void": self.void,
+                   "card_discard": self.card_discard,
+                   "hole_card_exposed": self.hole_card_exposed}.get(kind)
         if handler is None:
             raise InvalidAction(f"unknown command {kind!r}", field="type")
         try:
@@ -461,6 +468,53 @@ class Hand:
         self._advance()
         return self.events[mark:]
 
+    def card_discard(self, card: int, reason: str) -> list[dict[str, Any]]:
+        """A card that may not be used this round goes to the discards: a card found face
+        up in the deck (637a.18(j)) or dealt off the table (637a.18(o)). A second card
+        found face up in the deck is a misdeal instead (637a.18(g)(3))."""
+        mark = len(self.events)
+        self._check_open()
+        if reason not in DISCARD_REASONS:
+            raise InvalidAction(f"say why the card is discarded: {', '.join(DISCARD_REASONS)}",
+                                field="reason")
+        if reason == "face_up_in_deck" and self._face_up_found:
+            raise InvalidAction("more than one card found face up in the deck is a misdeal "
+                                "(637a.18(g)(3))", code="misdeal_required")
+        if self._deck is not None:
+            if not isinstance(card, int) or isinstance(card, bool) or card not in self._deck:
+                raise CardNotInDeck(f"{card!r} is not in the stub", field="card")
+        else:
+            self._card_ok(card, [])
+        self._emit(_ev("CardDiscarded", card=card, reason=reason))
+        return self.events[mark:]
+
+    def hole_card_exposed(self, seat: int, card: int, replacement: int | None = None
+                          ) -> list[dict[str, Any]]:
+        """Hold'em and Omaha: a hole card dealt face up is exchanged for the top card of the
+        deck and goes face down to the discards (637a.18(p)). Without an engine deck the
+        dealer gives the ``replacement``."""
+        mark = len(self.events)
+        self._check_open()
+        if self.spec.family != BOARD:
+            raise InvalidAction("the exchange of an exposed hole card is for Hold'em and "
+                                "Omaha (637a.18(p))", code="not_a_board_game")
+        i = self._index(seat)
+        if self._board or not any(self._down):
+            raise InvalidAction("an exposed hole card is exchanged while the hole cards are "
+                                "dealt, before the flop", code="too_late_to_exchange")
+        if card not in self._down[i]:
+            raise InvalidAction(f"seat {seat} does not hold {card!r}", code="card_not_held",
+                                field="card")
+        if self._deck is not None:
+            if replacement is not None:
+                raise InvalidAction("cards come from the deck at this table",
+                                    field="replacement")
+            replacement = self._deck[-1]
+        else:
+            replacement = self._card_ok(replacement, [])
+        self._emit(_ev("ExposedCardReplaced", seat=seat, card=card, replacement=replacement))
+        return self.events[mark:]
+
     def misdeal(self, reason: str) -> list[dict[str, Any]]:
         """Declare a misdeal (637a.18(g)): every chip goes back and the cards are
         reshuffled for a new deal."""
@@ -520,6 +574,7 @@ class Hand:
         self._board: list[int] = []
         self._burns: list[int] = []
         self._unknown_burns = 0
+        self._face_up_found = 0
         self._muck: list[int] = []
         self._out: set[int] = set()
         self._actor = -1
@@ -662,6 +717,22 @@ class Hand:
         self._draw_round = d["round"]
         self._step = self._bet_step[d["round"]] - 1
         self._draw_round_started()
+
+    def _on_CardDiscarded(self, d) -> None:
+        c = d["card"]
+        if self._deck is not None and c in self._deck:
+            self._deck.remove(c)
+        self._out.add(c)
+        self._muck.append(c)
+        if d["reason"] == "face_up_in_deck":
+            self._face_up_found += 1
+
+    def _on_ExposedCardReplaced(self, d) -> None:
+        i = self._idx[d["seat"]]
+        down = self._down[i]
+        down[down.index(d["card"])] = d["replacement"]
+        self._take(d["replacement"])
+        self._muck.append(d["card"])
 
     def _on_PlayerDiscarded(self, d) -> None:
         i = self._idx[d["seat"]]
