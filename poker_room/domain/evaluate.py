@@ -109,7 +109,7 @@ def high(cards: Sequence[int]) -> int:
             if c & 3 == s:
                 m += BIT[c]
         f = t.flush[m]
-        if f > v:
+        if f > v:  # noqa: PLR1730 - a compare is faster than max() in this hot loop
             v = f
     return v
 
@@ -167,11 +167,11 @@ def omaha(hole: Sequence[int], board: Sequence[int], *, low: bool = False
                 v = flush5[pb + tb]
             else:
                 v = plain5[key]
-            if v > best_h:
+            if v > best_h:  # noqa: PLR1730 - hot loop, see high()
                 best_h = v
             if low:
                 lv = low8[key]
-                if lv > best_l:
+                if lv > best_l:  # noqa: PLR1730 - hot loop, see high()
                     best_l = lv
     return best_h, best_l
 

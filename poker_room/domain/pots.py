@@ -23,7 +23,7 @@ def side_pots(contrib: Sequence[int], live: Sequence[bool]) -> list[tuple[int, t
         amount = 0
         for c in contrib:
             if c > prev:
-                amount += (level if c > level else c) - prev
+                amount += (level if c > level else c) - prev  # noqa: FURB136 - hot path
         eligible = tuple(i for i in range(n) if live[i] and contrib[i] >= level)
         if amount:
             if pots and pots[-1][1] == eligible:  # same players: one pot
