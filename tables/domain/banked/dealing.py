@@ -1,0 +1,259 @@
+"""Cards coming out of the deck: the deal, a Lunar player's draw and the forced dealer's
+replacement card.
+
+Two modes, fixed by the deal:
+
+* **recorded** — the cards are given (read by a card-reading shoe or keyed at the
+  console) and checked: real cards, none twice, five per hand, none already out this
+  round or found face up (x.13(a)).
+* **dealt** — the domain deals from a shuffled deck it is given (the service passes a
+  secure shuffle, :func:`casino.domain.cards.shuffled_deck`), in the order of the
+  chapter: one card at a time clockwise from the player farthest to the dealer's left,
+  then the dealer, until each has five (589.8(c), 589.9(b), 579.8(d), 579.9(b)), or in
+  stacks of five to each player and then the dealer from an automated dealing shoe
+  (589.10(b), 579.10(b)). A card found face up (x.13(a)) is skipped.
+
+Under Lunar Poker the dealer's last card is turned face up (589.8(c), 671a.8(c)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from casino.domain.cards import CardCountError, check_cards, format_card, parse_card
+from casino.domain.hands.lunar import forced_dealer_discard
+from tables.domain.banked.errors import bad, conflict
+from tables.domain.banked.events import Recorder
+from tables.domain.banked.lunar_settlement import after_dealer_draw, dealer_hand
+from tables.domain.banked.state import Phase, Position, RoundState
+from tables.domain.banked.turns import next_to_draw
+from tables.domain.banked.wagers import position_number
+
+HAND_SIZE = 5
+DEAL_METHODS = ("by_card", "stacks")
+
+
+def read_cards(value: Any, field: str) -> list[int]:
+    """Card numbers 0..51 or text such as ``"As"``/``"10d"``, as a list of numbers."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise bad("invalid_card", f"{field} must be a list of cards", field=field)
+    return check_cards([parse_card(c) if isinstance(c, str) else c for c in value])
+
+
+_fmt = format_card
+
+
+def _check_fresh(state: RoundState, cards: Iterable[int], field: str) -> None:
+    """A recorded card must still be in the deck."""
+    out = state.cards_out()
+    for c in cards:
+        if c in state.face_up_found:
+            raise bad("card_not_in_deck", f"card {_fmt(c)} was found face up and may not be "
+                      "used this round (x.13(a))", field=field)
+        if c in out:
+            raise bad("card_already_dealt", f"card {_fmt(c)} has already been dealt this "
+                      "round", field=field)
+
+
+def _next_cards(state: RoundState, count: int) -> tuple[list[int], int]:
+    """Dealt mode: the next ``count`` cards of the deck, skipping any found face up."""
+    i = state.next_card
+    out: list[int] = []
+    skip = state.face_up_found
+    deck = state.deck
+    while len(out) < count:
+        if i >= len(deck):
+            raise conflict("deck_exhausted", "the deck has no more cards to deal")
+        c = deck[i]
+        i += 1
+        if c not in skip:
+            out.append(c)
+    return out, i
+
+
+# --- the deal ---------------------------------------------------------------------------
+
+def deal(rec: Recorder, cmd: dict[str, Any]) -> None:
+    state = rec.state
+    if state.phase is not Phase.DEALING:
+        if state.phase is Phase.BETTING:
+            raise conflict("no_more_bets_first", "announce \"no more bets\" before dealing")
+        raise conflict("already_dealt", "the cards have been dealt")
+    seats = state.clockwise()
+    if "deck" in cmd:
+        if "hands" in cmd or "dealer" in cmd:
+            raise bad("deal_mode_ambiguous", "give either the deck to deal from or the "
+                      "cards dealt, not both")
+        hands, dealer, deck, nxt, method = _deal_from_deck(state, seats, cmd)
+        mode = "dealt"
+    else:
+        hands, dealer = _recorded_deal(state, seats, cmd)
+        deck, nxt, method, mode = None, 0, cmd.get("method", "by_card"), "recorded"
+    up = dealer[-1] if state.lunar else None
+    if state.lunar and cmd.get("dealer_face_up") is not None:
+        given = read_cards([cmd["dealer_face_up"]], "dealer_face_up")[0]
+        if given != up:
+            raise bad("dealer_up_card_not_last", "589.8(c), 671a.8(c): the dealer's face-up "
+                      "card is the dealer's last card", field="dealer_face_up")
+    elif not state.lunar and cmd.get("dealer_face_up") is not None:
+        raise bad("no_dealer_up_card", "579.8(d): the dealer's five cards are dealt face down",
+                  field="dealer_face_up")
+    data: dict[str, Any] = {"mode": mode, "method": method,
+                            "hands": {str(n): h for n, h in hands.items()}, "dealer": dealer,
+                            "dealer_up_card": up}
+    if deck is not None:
+        data.update(deck=deck, next_card=nxt)
+    rec.emit("CardsDealt", **data)
+
+
+def _recorded_deal(state: RoundState, seats: list[Position], cmd: dict[str, Any]
+                   ) -> tuple[dict[int, list[int]], list[int]]:
+    given = cmd.get("hands")
+    if not isinstance(given, dict):
+        raise bad("invalid_deal", "hands must map each position with an Ante to its cards",
+                  field="hands")
+    by_number: dict[int, Any] = {}
+    for key, cards in given.items():
+        try:
+            n = int(key)
+        except (TypeError, ValueError):
+            raise bad("invalid_position", f"{key!r} is not a position", field="hands") from None
+        if n not in state.positions or not state.positions[n].in_round:
+            raise bad("position_not_in_round", f"position {n} placed no Ante and is dealt no "
+                      "cards (589.8(c), 579.8(d))", field=f"hands.{key}")
+        by_number[n] = cards
+    hands: dict[int, list[int]] = {}
+    for p in seats:
+        if p.number not in by_number:
+            raise CardCountError(f"position {p.number} placed an Ante but was given no cards")
+        hands[p.number] = _five(by_number[p.number], f"hands.{p.number}")
+    dealer = _five(cmd.get("dealer"), "dealer")
+    every = [c for h in hands.values() for c in h] + dealer
+    check_cards(every)  # the same card twice in the deal
+    _check_fresh(state, every, "hands")
+    method = cmd.get("method", "by_card")
+    if method not in DEAL_METHODS:
+        raise bad("invalid_deal_method", f"method is one of {DEAL_METHODS}", field="method")
+    return hands, dealer
+
+
+def _five(value: Any, field: str) -> list[int]:
+    cards = read_cards(value if value is not None else [], field)
+    if len(cards) != HAND_SIZE:
+        raise CardCountError(f"{field}: each hand is dealt five cards, got {len(cards)}")
+    return cards
+
+
+def _deal_from_deck(state: RoundState, seats: list[Position], cmd: dict[str, Any]):
+    deck = read_cards(cmd["deck"], "deck")
+    if len(deck) != 52:
+        raise CardCountError(f"a deck to deal from has 52 cards, got {len(deck)}")
+    method = cmd.get("method", "by_card")
+    if method not in DEAL_METHODS:
+        raise bad("invalid_deal_method", f"method is one of {DEAL_METHODS}", field="method")
+    skip = set(state.face_up_found)
+    takers = [p.number for p in seats] + [0]  # 0 = the dealer, dealt last in each pass
+    used = HAND_SIZE * len(takers)
+    # the cards that come out, in order, and the index just past the last one
+    out: list[int] = []
+    nxt = 0
+    while len(out) < used:
+        if deck[nxt] not in skip:
+            out.append(deck[nxt])
+        nxt += 1
+    k = len(takers)
+    if method == "by_card":  # one card per taker per pass
+        got = {t: out[i::k] for i, t in enumerate(takers)}
+    else:  # a stack of five per taker
+        got = {t: out[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i, t in enumerate(takers)}
+    dealer = got.pop(0)
+    return got, dealer, deck, nxt, method
+
+
+# --- Lunar: the draw after an Options fee (589.11(d)(2), 671a.11(d)) ------------------------
+
+def draw(rec: Recorder, cmd: dict[str, Any]) -> None:
+    state = rec.state
+    if not state.lunar:
+        raise bad("no_draw_in_game", "Five Card Hi-Lo has no draw")
+    if state.phase is not Phase.DRAWING:
+        raise conflict("not_drawing", "cards are drawn after \"all decisions are locked "
+                       "in\", in turn (589.11(d), 671a.11(d))")
+    n = position_number(state, cmd)
+    p = state.positions.get(n)
+    if p is None or not p.in_round:
+        raise bad("position_not_in_round", f"position {n} has no hand", field="position")
+    if p.decision not in ("buy", "exchange"):
+        if p.out_of_play:
+            raise conflict("position_folded", f"position {n} is out of the round")
+        raise conflict("no_options_fee", f"position {n} placed no Options fee")
+    if p.drawn:
+        raise conflict("already_drawn", f"position {n} has drawn")
+    turn = next_to_draw(state)
+    if turn != n:
+        raise conflict("out_of_turn", f"position {turn} draws first: draws go clockwise from "
+                       "the dealer's left (589.11(d), 671a.11(d))", field="position")
+    discard = read_cards(cmd.get("discard") or [], "discard")
+    if p.decision == "buy":
+        if discard:
+            raise bad("buy_has_no_discard", "a sixth card is bought without discarding",
+                      field="discard")
+        count = 1
+    else:
+        if not 2 <= len(discard) <= 5:
+            raise bad("exchange_count", "589.11(d)(2)(i)(B), 671a.11(d)(1)(ii): the player "
+                      f"discards between two and five cards, not {len(discard)}",
+                      field="discard")
+        for c in discard:
+            if c not in p.cards:
+                raise bad("card_not_in_hand", f"{_fmt(c)} is not one of position {n}'s cards",
+                          field="discard")
+        count = len(discard)
+    data: dict[str, Any] = {"position": n, "draw": p.decision, "discard": discard}
+    if state.mode == "dealt":
+        if cmd.get("cards"):
+            raise bad("cards_not_expected", "the deal is from the deck: the domain draws the "
+                      "cards", field="cards")
+        cards, nxt = _next_cards(state, count)
+        data.update(cards=cards, next_card=nxt)
+    else:
+        cards = read_cards(cmd.get("cards") or [], "cards")
+        if len(cards) != count:
+            raise CardCountError(f"position {n} draws {count} card(s), {len(cards)} given")
+        _check_fresh(state, cards, "cards")
+        data["cards"] = cards
+    rec.emit("CardsDrawn", **data)
+
+
+# --- 589: the forced dealer's replacement card (589.11(e)(2)(ii)) ---------------------
+
+def draw_dealer(rec: Recorder, cmd: dict[str, Any]) -> None:
+    state = rec.state
+    if state.phase is not Phase.DEALER_DRAW:
+        raise conflict("dealer_not_forced", "the dealer draws only when forced to try to "
+                       "qualify (589.11(e)(2)(ii))")
+    discard = forced_dealer_discard(state.dealer_cards)
+    if cmd.get("discard") is not None:
+        said = read_cards([cmd["discard"]], "discard")[0]
+        if said != discard:
+            raise bad("wrong_dealer_discard", "589.11(e)(2)(ii): the dealer discards the "
+                      f"highest ranking card, {_fmt(discard)}, not {_fmt(said)}",
+                      field="discard")
+    data: dict[str, Any] = {"discard": discard}
+    if state.mode == "dealt":
+        if cmd.get("card") is not None:
+            raise bad("cards_not_expected", "the deal is from the deck: the domain draws the "
+                      "card", field="card")
+        (card,), nxt = _next_cards(state, 1)
+        data.update(card=card, next_card=nxt)
+    else:
+        if cmd.get("card") is None:
+            raise CardCountError("the dealer's replacement card is required")
+        card = read_cards([cmd["card"]], "card")[0]
+        _check_fresh(state, [card], "card")
+        data["card"] = card
+    new = [data["card"] if c == discard else c for c in state.dealer_cards]
+    hand, qualifies = dealer_hand(new)
+    rec.emit("DealerCardReplaced", **data, hand=hand, qualifies=qualifies)
+    after_dealer_draw(rec)

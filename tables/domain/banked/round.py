@@ -1,0 +1,74 @@
+"""A house-banked round as a state machine: ``decide(state, command) -> events`` and
+``evolve(state, event) -> state`` (DESIGN §2).
+
+Commands are plain dicts with a ``type``:
+
+==================== =====================================================================
+type                 fields
+==================== =====================================================================
+open_round           game, options (Rules Submission options), round_id (optional)
+place_wager          position, wager, amount (cents), player (optional id)
+withdraw_wager       position, wager
+no_more_bets         —
+deal                 recorded: hands {"1": [5 cards], ...}, dealer [5 cards],
+                     dealer_face_up (optional, Lunar), method ("by_card" | "stacks");
+                     dealt: deck [52 cards, top first], method
+decision             position, decision, amount (optional, checked); Hi-Lo ``play`` may
+                     carry high [3 cards] and low [2 cards]
+set_hands            position, high, low (Hi-Lo)
+lock_decisions       — ("all decisions are locked in"; Hi-Lo: every hand set)
+draw                 position, discard [cards] (exchange), cards (recorded mode) — Lunar
+draw_dealer          card (recorded mode), discard (optional, checked) — 589 forcing
+report_irregularity  kind, and card / position / misdealt as the kind needs
+==================== =====================================================================
+
+Cards are card numbers 0..51 or text (``"As"``, ``"10d"``). A refused command raises a
+:class:`~casino.domain.errors.DomainError` with a stable ``code`` and produces no event;
+the state passed in is never changed (it is immutable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tables.domain.banked import dealing, decisions, irregularities, wagers
+from tables.domain.banked.errors import bad
+from tables.domain.banked.events import Event, Recorder, evolve, rebuild
+from tables.domain.banked.state import RoundState
+
+__all__ = ["COMMANDS", "decide", "evolve", "execute", "rebuild"]
+
+Command = dict[str, Any]
+
+COMMANDS: dict[str, Callable[[Recorder, Command], None]] = {
+    "open_round": wagers.open_round,
+    "place_wager": wagers.place_wager,
+    "withdraw_wager": wagers.withdraw_wager,
+    "no_more_bets": wagers.no_more_bets,
+    "deal": dealing.deal,
+    "decision": decisions.decision,
+    "set_hands": decisions.set_hands,
+    "lock_decisions": decisions.lock,
+    "draw": dealing.draw,
+    "draw_dealer": dealing.draw_dealer,
+    "report_irregularity": irregularities.report,
+}
+
+
+def execute(state: RoundState | None, command: Command) -> tuple[RoundState, list[Event]]:
+    """The events ``command`` produces and the state after them (one pass, no replay)."""
+    if not isinstance(command, dict):
+        raise bad("invalid_command", "a command is an object with a 'type'")
+    handler = COMMANDS.get(command.get("type"))  # type: ignore[arg-type]
+    if handler is None:
+        raise bad("unknown_command", f"{command.get('type')!r} is not a round command; "
+                  f"expected one of: {', '.join(COMMANDS)}", field="type")
+    rec = Recorder(state if state is not None else RoundState())
+    handler(rec, command)
+    return rec.state, rec.events
+
+
+def decide(state: RoundState | None, command: Command) -> list[Event]:
+    """The events that ``command`` produces in ``state`` (refused: a DomainError)."""
+    return execute(state, command)[1]
