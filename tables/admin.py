@@ -11,7 +11,7 @@ from django.utils.html import format_html, format_html_join
 
 from casino.admin import ReadOnlyAdmin
 from casino.eventstore.store import read_stream
-from tables.models import Deck, DeckStep, GameTable, Round, RulesSubmission
+from tables.models import Deck, DeckStep, GameTable, Round, RulesSubmission, TableResult
 
 
 def _history(obj: Any) -> str:
@@ -80,3 +80,13 @@ class DeckAdmin(HistoryAdmin):
 class RoundAdmin(HistoryAdmin):
     list_display = ("table", "number", "state", "deck", "rules_version_number", "opened_at")
     list_filter = ("state",)
+
+
+@admin.register(TableResult)
+class TableResultAdmin(ReadOnlyAdmin):
+    """Table results of house-banked rounds per gaming day and wager type (a projection)."""
+
+    list_display = ("gaming_day", "table", "wager", "wagered", "returned", "house_win",
+                    "rounds")
+    list_filter = ("gaming_day", "wager")
+    date_hierarchy = "gaming_day"

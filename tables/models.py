@@ -294,3 +294,34 @@ class Round(models.Model):
 
     @transition(field=state, source=RoundState.OPEN, target=RoundState.CLOSED)
     def close(self) -> None: ...
+
+
+class TableResult(models.Model):
+    """What a table's house-banked rounds did in one gaming day for one wager type: the
+    amounts wagered, returned to players and won by the house, and the rounds closed. The
+    row with wager ``all`` adds up every wager type and counts each round once. A
+    projection of ``RoundClosed`` (589.11(f), 579.11(l))."""
+
+    ALL = "all"
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="results")
+    gaming_day = models.DateField()
+    wager = models.CharField(max_length=30)
+    wagered = models.BigIntegerField(default=0)
+    returned = models.BigIntegerField(default=0)
+    house_win = models.BigIntegerField(default=0)
+    rounds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "gaming_day", "wager"],
+                                    name="table_result_once"),
+            models.CheckConstraint(condition=models.Q(house_win=models.F("wagered")
+                                                      - models.F("returned")),
+                                   name="table_result_house_win"),
+        ]
+        ordering = ["gaming_day", "table", "wager"]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.gaming_day} {self.wager}"

@@ -21,6 +21,7 @@ from django.db.models import F
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
 from casino.models import Property
+from tables.domain.banked import EVENT_TYPES as BANKED_EVENT_TYPES
 from tables.models import (
     Deck,
     DeckState,
@@ -28,6 +29,7 @@ from tables.models import (
     GameTable,
     Round,
     RulesSubmission,
+    TableResult,
 )
 
 STREAM_TYPES = ("rules_submission", "table", "deck", "round")
@@ -231,6 +233,37 @@ def round_closed(e: RecordedEvent) -> None:
     rnd.closed_at = e.recorded_at
     _save(rnd, e.version)
     GameTable.objects.filter(pk=rnd.table_id, current_round=rnd).update(current_round=None)
+    if "by_wager" in e.data:  # a house-banked round: its totals go to the table results
+        _add_results(rnd, e)
+
+
+def round_step(e: RecordedEvent) -> None:
+    """A house-banked round's wager, card, decision or settlement: the row keeps only the
+    stream version (the round's state is rebuilt from its events)."""
+    if e.stream_type != "round":  # another app's event of the same name
+        return
+    Round.objects.filter(pk=_uuid_of(e.stream_id)).update(stream_version=e.version)
+
+
+def _add_results(rnd: Round, e: RecordedEvent) -> None:
+    # RoundClosed carries the domain's totals per wager type, void rounds included (all
+    # returned), so earlier settlements undone by a void are never counted.
+    d = e.data
+    day = date.fromisoformat(e.metadata["gaming_day"])
+    rows = {w: (t["wagered"], t["returned"]) for w, t in d["by_wager"].items()}
+    rows[TableResult.ALL] = (d["wagered"], d["returned"])
+    property_id = GameTable.objects.filter(pk=rnd.table_id).values_list(
+        "property_id", flat=True).get()
+    for wager, (wagered, returned) in rows.items():
+        key = {"table_id": rnd.table_id, "gaming_day": day, "wager": wager}
+        if TableResult.objects.filter(**key).exists():
+            TableResult.objects.filter(**key).update(
+                wagered=F("wagered") + wagered, returned=F("returned") + returned,
+                house_win=F("house_win") + (wagered - returned), rounds=F("rounds") + 1)
+        else:
+            TableResult.objects.create(**key, property_id=property_id, wagered=wagered,
+                                       returned=returned, house_win=wagered - returned,
+                                       rounds=1)
 
 
 _now = lambda e: e.recorded_at  # noqa: E731
@@ -286,12 +319,14 @@ HANDLERS: dict[str, Callable[[RecordedEvent], None]] = {
     "DeckCancelled": deck_step("cancelled", "cancel"),
     "RoundOpened": round_opened,
     "RoundClosed": round_closed,
+    **{t: round_step for t in BANKED_EVENT_TYPES if t not in ("RoundOpened", "RoundClosed")},
 }
 
 
 @register
 class TablesProjection(Projection):
-    """Rules Submissions, tables, decks, rounds and the card inventory log."""
+    """Rules Submissions, tables, decks, rounds, the card inventory log and the table
+    results of house-banked rounds."""
 
     name = "tables"
     mode = "inline"
@@ -303,6 +338,7 @@ class TablesProjection(Projection):
     def reset(self) -> None:
         # Children first: rows refer to one another.
         GameTable.objects.update(current_round=None, last_deck=None)
+        TableResult.objects.all().delete()
         DeckStep.objects.all().delete()
         Round.objects.all().delete()
         Deck.objects.all().delete()

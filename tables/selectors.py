@@ -6,7 +6,7 @@ from datetime import date
 from typing import Any
 
 from casino.models import Property
-from tables.models import Deck, DeckState, DeckStep
+from tables.models import Deck, DeckState, DeckStep, TableResult
 
 REMOVAL_STEPS = ("removed",)
 DISPOSAL_STEPS = ("destroyed", "cancelled")
@@ -27,3 +27,9 @@ def card_inventory(property: Property, gaming_day: date) -> dict[str, Any]:
         "destroyed": [st for st in steps if st.step in DISPOSAL_STEPS],
         "signatures": steps,
     }
+
+
+def table_results(table: Any, day: Any) -> list[Any]:
+    """A table's house-banked results of one gaming day, the 'all' row last."""
+    rows = list(TableResult.objects.filter(table=table, gaming_day=day))
+    return sorted(rows, key=lambda r: (r.wager == TableResult.ALL, r.wager))

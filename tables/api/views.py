@@ -28,7 +28,7 @@ from tables import selectors
 from tables.api import serializers as s
 from tables.domain.signage import signage_for
 from tables.models import Deck, GameTable, Round, RulesSubmission
-from tables.services import decks, rounds, rules, tables
+from tables.services import banked, decks, rounds, rules, tables
 
 TABLE_STAFF = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY,
                Role.COMPLIANCE, Role.ADMIN)
@@ -400,3 +400,95 @@ class RoundDetail(RetrieveAPIView):
             return Round.objects.none()
         return Round.objects.filter(table__property=actor_of(self.request.user).property)
 
+
+
+# --- house-banked rounds -------------------------------------------------------------------
+
+def _banked(service: Callable[..., Any], input: type, doc: str,
+            roles: tuple[Role, ...] = AT_TABLE) -> type[Command]:
+    return command(service, roles=roles, input=input, output=s.BankedRoundSerializer,
+                   id_arg="round_id", tag="house-banked rounds", doc=doc)
+
+
+RoundPlaceWager = _banked(banked.round_place_wager, s.WagerInput,
+                          "Place a wager before no more bets (589.7, 671a.7, 579.7).")
+RoundWithdrawWager = _banked(banked.round_withdraw_wager, s.WithdrawInput,
+                             "Withdraw a wager before no more bets.")
+RoundNoMoreBets = _banked(banked.round_no_more_bets, s.VersionedInput,
+                          "Announce no more bets (589.7(d), 579.7(c)).")
+RoundDeal = _banked(banked.round_deal, s.DealInput,
+                    "Record the deal read by a card-reading shoe or keyed at the console.")
+RoundDealFromShuffle = _banked(banked.round_deal_from_shuffle, s.VersionedInput,
+                               "Deal from a deck the server shuffles with a secure RNG.")
+RoundDecide = _banked(banked.round_decide, s.DecisionInput,
+                      "Record a player's decision (fold, bet, buy, exchange, declare, force; "
+                      "Hi-Lo play or forfeit).")
+RoundSetHands = _banked(banked.round_set_hands, s.SetHandsInput,
+                        "Set a Hi-Lo player's high and low hands (579.11(d)).")
+RoundDraw = _banked(banked.round_draw, s.DrawInput,
+                    "A Lunar player's sixth card or exchange (589.11(d)(2), 671a.11(d)).")
+RoundDealerDraw = _banked(banked.round_draw_dealer, s.DealerDrawInput,
+                          "The forced dealer's replacement card (589.11(e)(2)(ii)).")
+RoundLock = _banked(banked.round_lock_decisions, s.VersionedInput,
+                    "All decisions are locked in: reveal and settle every wager.")
+RoundIrregularity = _banked(banked.round_report_irregularity, s.IrregularityInput,
+                            "Report an irregularity (x.13) or abandoned wagers (x.7(b)); "
+                            "a void returns every wager.", roles=(Role.FLOORPERSON,))
+
+
+def _settle_script(*, actor: Any, **script: Any) -> dict[str, Any]:
+    from tables.reconstruction import cards_as_text
+
+    out = banked.round_settle_script(actor=actor, script=script)
+    out["events"] = [{"type": e["type"], "data": cards_as_text(e["data"])}
+                     for e in out["events"]]
+    return out
+
+
+_settle_script.__name__ = "round_settle_script"
+SettleScript = command(_settle_script, roles=banked.DISPUTE_ROLES, input=s.SettleScriptInput,
+                       output=s.SettlementSerializer, id_arg=None, tag="house-banked rounds",
+                       doc="The dispute calculator: settle a round script (the format of "
+                           "tests/tables/banked/scripts) without recording anything.")
+
+
+class RoundReconstruction(APIView):
+    """Replay a house-banked round: each hand, decision and payout in the order it
+    happened, with time and actor, and the settlement lines with why (589.11(f),
+    579.11(l))."""
+
+    permission_classes = [roles_required(*AUDIT, Role.FINANCE)]
+
+    @extend_schema(tags=["house-banked rounds"], responses=s.ReconstructionSerializer,
+                   operation_id="round_reconstruction")
+    def get(self, request: Request, pk: Any) -> Response:
+        from tables.reconstruction import reconstruct
+
+        rnd = banked.find_round(actor_of(request.user), pk)
+        state, recorded = banked.load(rnd)
+        body = reconstruct(state, recorded, banked.domain_events(recorded))
+        return Response(s.ReconstructionSerializer({
+            "round": rnd.pk, "table": rnd.table_id, "number": rnd.number,
+            "version": recorded[-1].version, **body}).data)
+
+
+class TableResults(APIView):
+    """House-banked results of a table for a gaming day, per wager type: wagered,
+    returned to players, house win and rounds."""
+
+    permission_classes = [roles_required(Role.FINANCE, Role.COMPLIANCE, Role.FLOORPERSON)]
+
+    @extend_schema(tags=["tables"], responses=s.TableResultsSerializer, parameters=[
+        OpenApiParameter("gaming_day", str, description="YYYY-MM-DD (default: today's)")])
+    def get(self, request: Request, pk: Any) -> Response:
+        actor = actor_of(request.user)
+        table = _table_of(request, pk)
+        raw = request.query_params.get("gaming_day")
+        try:
+            day = date.fromisoformat(raw) if raw else actor.gaming_day()
+        except ValueError:
+            raise DomainError("gaming_day must be a date YYYY-MM-DD", code="invalid_gaming_day",
+                              field="gaming_day") from None
+        rows = selectors.table_results(table, day)
+        return Response(s.TableResultsSerializer({"table": table.pk, "gaming_day": day,
+                                                  "rows": rows}).data)

@@ -15,10 +15,12 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError
-from casino.eventstore.store import NewEvent
+from casino.eventstore.store import NewEvent, read_stream
 from casino.roles import Role
+from tables.domain.banked import Phase, decide
 from tables.domain.decks import TableSetup, count_due, expected_deck
 from tables.models import Deck, DeckState, GameTable, Round, RoundState, TableStatus
+from tables.services import banked
 from tables.services.common import act_at_table, locked, record, record_new, setup_of
 from tables.services.rules import rules_in_effect
 
@@ -41,7 +43,15 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
         _check_deck(table, setup, deck)
         number = table.rounds_played + 1
         round_id = uuid.uuid4()
+        data: dict[str, Any] = {}
+        if banked.is_banked(table.game):
+            # The banked domain opens on this same event: its canonical options of the
+            # version in effect, the round id and the table's positions.
+            opened = decide(None, {"type": "open_round", "game": table.game,
+                                   "options": rules.options, "round_id": str(round_id)})[0]
+            data = {**opened["data"], "max_positions": table.positions}
         record_new("round", f"round-{round_id}", [NewEvent("RoundOpened", {
+            **data,
             "table_id": str(table.pk), "number": number, "deck_id": str(deck.pk),
             "rules_submission_id": str(rules.pk), "rules_version_number": rules.version_number,
             "game": table.game, "dealing_method": setup.effective_dealing.value,
@@ -85,16 +95,22 @@ def _check_deck(table: GameTable, setup: TableSetup, deck: Deck) -> None:
 
 def round_close(*, actor: Actor, round_id: Any) -> Round:
     with transaction.atomic():
-        try:
-            rnd = Round.objects.select_for_update().select_related("table").get(
-                pk=uuid.UUID(str(round_id)), table__property=actor.property)
-        except (ValueError, Round.DoesNotExist):
-            from tables.services.common import NotFound
-
-            raise NotFound(f"no round {round_id}", code="round_not_found") from None
-        table = GameTable.objects.select_for_update().get(pk=rnd.table_id)
+        # the table first, then the round: the order every round command locks in
+        table_id = banked.find_round(actor, round_id).table_id
+        table = GameTable.objects.select_for_update().get(pk=table_id)
+        rnd = Round.objects.select_for_update().get(pk=uuid.UUID(str(round_id)))
         role = act_at_table(actor, table, Role.DEALER, Role.FLOORPERSON)
         if rnd.state != RoundState.OPEN:
             raise ConflictError("the round is already closed", code="round_closed")
-        record(rnd, [NewEvent("RoundClosed", {})], actor, role, table=table.pk)
+        data: dict[str, Any] = {}
+        if banked.is_banked(table.game) and "options" in read_stream(rnd.stream_id)[0].data:
+            state, _ = banked.load(rnd)
+            # A round nobody wagered on closes empty; otherwise every line must be settled.
+            empty = state.phase is Phase.BETTING and not state.positions
+            if not (empty or banked.awaiting_close(state)):
+                raise ConflictError("a wager is not settled yet: lock the decisions (or void "
+                                    "the round) first (589.11(f), 579.11(l))",
+                                    code="round_not_settled")
+            data = banked.closing_event(state)["data"]
+        record(rnd, [NewEvent("RoundClosed", data)], actor, role, table=table.pk)
     return Round.objects.get(pk=rnd.pk)

@@ -1,0 +1,258 @@
+"""Commands of a house-banked round (Lunar Poker 589 / 671a, Five Card Hi-Lo 579).
+
+Every command runs the same way (:func:`_run`), in one transaction: lock the table, then
+the Round row (the order round_open locks in), load the round stream, ``rebuild`` the
+domain state, ask the domain to ``decide`` the command, and append what it decided at the
+version the stream was read at, with the actor's metadata. A refusal appends nothing.
+
+The domain closes a round itself once everything is settled (its ``RoundClosed``). Here the
+closing event is held back: the round gate (:func:`tables.services.rounds.round_close`)
+appends it when the dealer closes the round, with the domain's totals, so the lifecycle is
+"lock (settles) → close" at every table.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from casino.actors import Actor
+from casino.domain.cards import shuffled_deck
+from casino.domain.errors import ConflictError, DomainError
+from casino.eventstore.store import NewEvent, RecordedEvent, read_stream
+from casino.roles import Role
+from tables.domain.banked import execute, rebuild, settle_script
+from tables.domain.banked.events import Event, Recorder
+from tables.domain.banked.payouts import close as domain_close
+from tables.domain.banked.state import GAMES, Phase, RoundState
+from tables.models import GameTable, Round
+from tables.services.common import NotFound, act_at_table, record
+
+AT_TABLE = (Role.DEALER, Role.FLOORPERSON)
+FLOOR_ONLY = (Role.FLOORPERSON,)
+DISPUTE_ROLES = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.COMPLIANCE)
+
+# Phases in which the domain has closed a round once no wager line is open (payouts.close is
+# only ever called from the settlement after "all decisions are locked in", or on a void).
+_SETTLING = (Phase.DRAWING, Phase.FORCING, Phase.DEALER_DRAW, Phase.SHOWDOWN)
+
+
+@dataclass(frozen=True)
+class BankedRound:
+    """What a command leaves: the round row, the domain state, the stream version and the
+    events it appended."""
+
+    round: Round
+    state: RoundState
+    version: int
+    events: list[RecordedEvent]
+
+    @property
+    def settled(self) -> bool:
+        return awaiting_close(self.state)
+
+
+def is_banked(game: str) -> bool:
+    return game in GAMES
+
+
+def domain_events(recorded: list[RecordedEvent]) -> list[Event]:
+    return [{"type": e.type, "data": e.data} for e in recorded]
+
+
+def awaiting_close(state: RoundState) -> bool:
+    """Settled or void, with the closing event not yet appended."""
+    if state.phase in (Phase.NEW, Phase.CLOSED):
+        return False
+    if state.void is not None:
+        return True
+    return (state.phase in _SETTLING and bool(state.positions)
+            and not any(p.unsettled() for p in state.positions.values()))
+
+
+def closing_event(state: RoundState) -> Event:
+    """The domain's ``RoundClosed`` for a settled round, with the totals of each wager type
+    (what the table results read model adds up)."""
+    rec = Recorder(state)
+    domain_close(rec)
+    ev = rec.events[-1]
+    by_wager: dict[str, dict[str, int]] = {}
+    for p in state.positions.values():
+        for w, amount in p.wagered.items():
+            kind = "super_on" if w.startswith("super_on_") else w
+            row = by_wager.setdefault(kind, {"wagered": 0, "returned": 0})
+            row["wagered"] += amount
+            row["returned"] += p.returned.get(w, 0)
+    ev["data"]["by_wager"] = dict(sorted(by_wager.items()))
+    return ev
+
+
+def load(rnd: Round) -> tuple[RoundState, list[RecordedEvent]]:
+    """The round's state rebuilt from its stream (refused for a round of another game or
+    one opened before banked play was recorded)."""
+    recorded = read_stream(rnd.stream_id)
+    if not recorded or "options" not in recorded[0].data or not is_banked(
+            recorded[0].data.get("game", "")):
+        raise ConflictError("this round is not a house-banked round recorded by the domain",
+                            code="not_a_banked_round")
+    return rebuild(domain_events(recorded)), recorded
+
+
+def find_round(actor: Actor, round_id: Any) -> Round:
+    try:
+        return Round.objects.select_related("table").get(
+            pk=uuid.UUID(str(round_id)), table__property=actor.property)
+    except (ValueError, Round.DoesNotExist):
+        raise NotFound(f"no round {round_id}", code="round_not_found") from None
+
+
+def _run(actor: Actor, round_id: Any, expected_version: int | None, command: dict[str, Any],
+         roles: tuple[Role, ...]) -> BankedRound:
+    with transaction.atomic():
+        table_id = find_round(actor, round_id).table_id
+        # Table first, then the round: the order round_open locks in.
+        table = GameTable.objects.select_for_update().get(pk=table_id)
+        rnd = Round.objects.select_for_update().get(pk=uuid.UUID(str(round_id)))
+        role = act_at_table(actor, table, *roles)
+        state, recorded = load(rnd)
+        version = recorded[-1].version
+        if expected_version is not None and expected_version != version:
+            raise ConflictError(f"the round is at version {version}, not {expected_version}: "
+                                "reload it and decide again", code="stale_round_version")
+        if awaiting_close(state):
+            raise ConflictError("every wager is settled: close the round",
+                                code="round_settled")
+        state, events = execute(state, command)
+        if events and events[-1]["type"] == "RoundClosed":
+            events = events[:-1]  # appended by round_close (module docstring)
+            state = rebuild(domain_events(recorded) + events)
+        appended = record(rnd, [NewEvent(e["type"], e["data"]) for e in events], actor, role,
+                          table=table.pk) if events else []
+    rnd.refresh_from_db()
+    return BankedRound(rnd, state, appended[-1].version if appended else version, appended)
+
+
+def round_state(*, actor: Actor, round_id: Any) -> BankedRound:
+    """The round as it stands (no lock, nothing appended)."""
+    rnd = find_round(actor, round_id)
+    state, recorded = load(rnd)
+    return BankedRound(rnd, state, recorded[-1].version, [])
+
+
+# --- the commands --------------------------------------------------------------------------
+
+def round_place_wager(*, actor: Actor, round_id: Any, position: int, wager: str, amount: int,
+                      player: str | None = None, expected_version: int | None = None
+                      ) -> BankedRound:
+    """589.7, 671a.7, 579.7: a wager before "no more bets", within the table limits."""
+    return _run(actor, round_id, expected_version,
+                {"type": "place_wager", "position": position, "wager": wager,
+                 "amount": amount, "player": player}, AT_TABLE)
+
+
+def round_withdraw_wager(*, actor: Actor, round_id: Any, position: int, wager: str,
+                         expected_version: int | None = None) -> BankedRound:
+    return _run(actor, round_id, expected_version,
+                {"type": "withdraw_wager", "position": position, "wager": wager}, AT_TABLE)
+
+
+def round_no_more_bets(*, actor: Actor, round_id: Any,
+                       expected_version: int | None = None) -> BankedRound:
+    """589.7(d), 579.7(c): no wager is made, changed or withdrawn after this."""
+    return _run(actor, round_id, expected_version, {"type": "no_more_bets"}, AT_TABLE)
+
+
+def round_deal(*, actor: Actor, round_id: Any, hands: dict[str, list[Any]], dealer: list[Any],
+               dealer_face_up: Any = None, method: str = "by_card",
+               expected_version: int | None = None) -> BankedRound:
+    """Recorded mode: the cards read by a card-reading shoe or keyed at the console; the
+    domain checks they are real cards, five a hand, none twice and none already out."""
+    return _run(actor, round_id, expected_version,
+                {"type": "deal", "hands": hands, "dealer": dealer,
+                 "dealer_face_up": dealer_face_up, "method": method}, AT_TABLE)
+
+
+def round_deal_from_shuffle(*, actor: Actor, round_id: Any,
+                            expected_version: int | None = None) -> BankedRound:
+    """Dealt mode: the server shuffles with the OS CSPRNG and the domain deals in the
+    chapter's order — stacks of five from an automated dealing shoe (589.10(b),
+    579.10(b)), otherwise one card at a time (589.8(c), 579.8(d))."""
+    deck, _ = shuffled_deck()
+    rnd = find_round(actor, round_id)
+    method = "stacks" if rnd.dealing_method == "automated-shoe" else "by_card"
+    return _run(actor, round_id, expected_version,
+                {"type": "deal", "deck": deck, "method": method}, AT_TABLE)
+
+
+def round_decide(*, actor: Actor, round_id: Any, position: int, decision: str,
+                 expected_version: int | None = None, **fields: Any) -> BankedRound:
+    """A player's decision: Lunar fold / bet / buy / exchange / declare_instant /
+    declare_super / force_dealer / no_force; Hi-Lo play (optionally with high and low) /
+    forfeit. ``amount`` when given is checked (a Bet is 2 x Ante)."""
+    extra = {k: v for k, v in fields.items() if k in ("amount", "high", "low")
+             and v is not None}
+    return _run(actor, round_id, expected_version,
+                {"type": "decision", "position": position, "decision": decision, **extra},
+                AT_TABLE)
+
+
+def round_set_hands(*, actor: Actor, round_id: Any, position: int, high: list[Any],
+                    low: list[Any], expected_version: int | None = None) -> BankedRound:
+    """579.11(d): three cards high, two low, at most one ace low."""
+    return _run(actor, round_id, expected_version,
+                {"type": "set_hands", "position": position, "high": high, "low": low},
+                AT_TABLE)
+
+
+def round_draw(*, actor: Actor, round_id: Any, position: int, discard: list[Any] | None = None,
+               cards: list[Any] | None = None, expected_version: int | None = None
+               ) -> BankedRound:
+    """589.11(d)(2), 671a.11(d): a sixth card, or an exchange of two to five cards."""
+    return _run(actor, round_id, expected_version,
+                {"type": "draw", "position": position, "discard": discard or [],
+                 "cards": cards or []}, AT_TABLE)
+
+
+def round_draw_dealer(*, actor: Actor, round_id: Any, card: Any = None, discard: Any = None,
+                      expected_version: int | None = None) -> BankedRound:
+    """589.11(e)(2)(ii): the forced dealer replaces its highest card."""
+    return _run(actor, round_id, expected_version,
+                {"type": "draw_dealer", "card": card, "discard": discard}, AT_TABLE)
+
+
+def round_lock_decisions(*, actor: Actor, round_id: Any,
+                         expected_version: int | None = None) -> BankedRound:
+    """"All decisions are locked in": the dealer reveals and the wagers are settled."""
+    return _run(actor, round_id, expected_version, {"type": "lock_decisions"}, AT_TABLE)
+
+
+def round_report_irregularity(*, actor: Actor, round_id: Any, kind: str,
+                              expected_version: int | None = None, **fields: Any
+                              ) -> BankedRound:
+    """x.13 irregularities and x.7(b) abandoned wagers; a void returns every wager."""
+    extra = {k: v for k, v in fields.items() if k in ("card", "position", "misdealt")
+             and v is not None}
+    return _run(actor, round_id, expected_version,
+                {"type": "report_irregularity", "kind": kind, **extra}, FLOOR_ONLY)
+
+
+def round_settle_script(*, actor: Actor, script: dict[str, Any]) -> dict[str, Any]:
+    """The dispute calculator: a whole round from a script, settled by the same domain,
+    with nothing recorded."""
+    actor.require(*DISPUTE_ROLES)
+    try:
+        result = settle_script(script)
+    except DomainError:
+        raise
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        # The script is untrusted input: a shape the reader did not foresee is bad input.
+        raise DomainError(f"the script is malformed: {exc!r}", code="invalid_script") from None
+    expected = script.get("expected") if isinstance(script, dict) else None
+    if isinstance(expected, dict) and "returned" in expected:
+        result["matches_expected"] = (
+            result["returned"] == expected.get("returned")
+            and result["house_win_cents"] == expected.get("house_win_cents"))
+    return result
