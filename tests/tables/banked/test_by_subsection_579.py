@@ -1,0 +1,237 @@
+"""Five Card Hi-Lo (chapter 579), one test per play-describing subsection not cited
+elsewhere. Expected amounts are worked out by hand from the regulation text."""
+
+from __future__ import annotations
+
+import json
+
+from tables.domain.banked import Phase, rebuild
+
+from .drive import Table, cards
+
+GAME = "five-card-hi-lo"
+# the drive options: table minimum 500, Ante Bonus paytable B, Tie and Poker Bonus offered
+# (Poker Bonus paytable A), adjacent betting areas permitted
+
+#: a deck in rank-major order: 2c 2d 2h 2s 3c 3d ... As (top card first)
+ORDERED_DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+
+def _ids(text: str) -> tuple[int, ...]:
+    return tuple(cards(text))
+
+
+def _assert_void_with_everything_returned(t: Table) -> None:
+    assert t.state.phase is Phase.CLOSED
+    assert t.state.void is not None
+    for p in t.state.positions.values():
+        assert p.returned == p.wagered
+    assert t.state.totals["house_win"] == 0
+
+
+def test_poker_bonus_ace_plays_low_only_in_a_five_high_straight() -> None:
+    """§ 579.6(c): an ace completes a straight or straight flush with 2, 3, 4 and 5 but
+    does not wrap round (queen, king, ace, 2 and 3 is no straight).
+
+    Every position forfeits, so only the Poker Bonus (500 each) is settled, Paytable A
+    of § 579.12(d):
+    * 1: A-2-3-4-5 of mixed suits, a straight, 8 to 1: 500 + 4,000 = 4,500;
+    * 2: A-2-3-4-5 of spades, a straight flush, 50 to 1: 500 + 25,000 = 25,500;
+    * 3: Q-K-A-2-3 of hearts, five hearts not in consecutive order: a flush, 10 to 1:
+      500 + 5,000 = 5,500 (not a straight flush);
+    * 4: Q-K-A-2-3 of mixed suits: no straight, no pair: collected, 0.
+    """
+    hands = {1: "Ac 2d 3c 4d 5h", 2: "As 2s 3s 4s 5s", 3: "Qh Kh Ah 2h 3h",
+             4: "Qc Kd Ad 2c 3d"}
+    t = Table(GAME)
+    for n in hands:
+        t.wager(n, "ante", 500)
+        t.wager(n, "poker_bonus", 500)
+    t.deal(hands, "6c 7d 8h 9c Td")
+    for n in hands:
+        t.decide(n, "forfeit")
+    t.do("lock_decisions")
+    assert {n: t.returned(n)["poker_bonus"] for n in hands} == {
+        1: 4500, 2: 25500, 3: 5500, 4: 0}
+    # wagered 4 x (500 Ante + 500 Poker Bonus) = 4,000; returned 35,500
+    assert t.state.totals["house_win"] == -31500
+
+
+def test_abandoned_hilo_wagers_are_losing_wagers() -> None:
+    """§ 579.7(b): a player who leaves during the round: his wagers may be treated as
+    losing wagers — even a Poker Bonus on four kings (25 to 1 under § 579.12(d)) and a
+    Play Wager already made. Position 1 (Ante, Tie, Poker Bonus, Play 500 each) loses
+    2,000; position 2 forfeits its 500 Ante: the house wins 2,500."""
+    t = Table(GAME)
+    t.wager(1, "ante", 500)
+    t.wager(1, "tie", 500)
+    t.wager(1, "poker_bonus", 500)
+    t.wager(2, "ante", 500)
+    t.deal({1: "Kc Kd Kh Ks 2c", 2: "3c 5d 7h 9s Jc"}, "Qd Qh 8c 6d 4s")
+    t.decide(1, "play")
+    t.do("report_irregularity", kind="abandoned", position=1)
+    assert sorted(t.settled()) == [(1, "ante", "abandoned", 0), (1, "play", "abandoned", 0),
+                                   (1, "poker_bonus", "abandoned", 0),
+                                   (1, "tie", "abandoned", 0)]
+    t.refuse("position_abandoned", "set_hands", position=1, high=["Kc", "Kd", "Kh"],
+             low=["Ks", "2c"])
+    t.decide(2, "forfeit")
+    t.do("lock_decisions")
+    assert t.state.phase is Phase.CLOSED
+    assert t.returned(1) == {"ante": 0, "tie": 0, "poker_bonus": 0, "play": 0}
+    assert t.returned(2) == {"ante": 0}
+    assert t.state.totals["house_win"] == 2500
+
+
+def test_only_positions_with_an_ante_take_part_in_the_round() -> None:
+    """§ 579.7(d): to participate and compete against the dealer's hands a player places
+    an Ante Wager. With Antes at positions 2 and 5 only, no other position may wager,
+    be dealt cards, decide, or be settled."""
+    t = Table(GAME)
+    t.wager(2, "ante", 500)
+    t.wager(5, "ante", 500)
+    t.refuse("ante_required", "place_wager", position=3, wager="tie", amount=500)
+    t.do("no_more_bets")
+    t.refuse("position_not_in_round", "deal",
+             hands={"2": "2c 3d 5h 8s Tc".split(), "3": "4c 6d 7h 9s Jc".split(),
+                    "5": "2d 3h 5s 8c Td".split()},
+             dealer="Kd Kh Qs 2h 3c".split())
+    t.do("deal", hands={"2": "2c 3d 5h 8s Tc".split(), "5": "4c 6d 7h 9s Jc".split()},
+         dealer="Kd Kh Qs 2h 3c".split())
+    assert sorted(t.state.positions) == [2, 5]
+    t.refuse("position_not_in_round", "decision", position=3, decision="play")
+    t.decide(2, "forfeit")
+    t.decide(5, "forfeit")
+    t.do("lock_decisions")
+    assert {n for n, _, _, _ in t.settled()} == {2, 5}
+
+
+def test_no_card_is_dealt_from_the_manual_shoe_before_no_more_bets() -> None:
+    """§ 579.8(b): prior to dealing any cards, the dealer announces "no more bets"."""
+    t = Table(GAME)
+    t.wager(1, "ante", 500)
+    t.refuse("no_more_bets_first", "deal", hands={"1": "2c 3d 5h 8s Tc".split()},
+             dealer="Kd Kh Qs 2h 3c".split())
+    t.refuse("no_more_bets_first", "deal", deck=ORDERED_DECK)
+    assert t.state.positions[1].dealt == ()
+    t.do("no_more_bets")
+    t.do("deal", deck=ORDERED_DECK)
+    assert t.types()[-2:] == ["NoMoreBets", "CardsDealt"]
+
+
+def test_manual_shoe_deals_one_card_at_a_time_to_ante_positions_then_the_dealer() -> None:
+    """§ 579.8(d): from the player farthest to the dealer's left, clockwise, one card at
+    a time to each player who placed an Ante and to the dealer, until each has five.
+    Antes at positions 2 and 5 only; the deck is 51, 50, ..., 0 (top first): three
+    takers per pass, so position 2 gets the 1st, 4th, 7th, 10th and 13th cards."""
+    t = Table(GAME)
+    t.wager(2, "ante", 500)
+    t.wager(5, "ante", 500)
+    t.do("no_more_bets")
+    t.do("deal", deck=list(range(51, -1, -1)), method="by_card")
+    assert t.state.positions[2].dealt == (51, 48, 45, 42, 39)
+    assert t.state.positions[5].dealt == (50, 47, 44, 41, 38)
+    assert t.state.dealer_cards == (49, 46, 43, 40, 37)
+    assert t.state.next_card == 15  # fifteen cards out: the rest is the stub
+
+
+def test_cards_dealt_from_the_hand_come_off_the_top_face_down() -> None:
+    """§ 579.9(b): the dealer removes the top card of the deck and places it face down,
+    from the player farthest to the dealer's left clockwise, then the dealer, one card at
+    a time until each has five. Antes at 1, 4 and 6 with a deck in order 2c 2d 2h 2s 3c
+    ...: four takers per pass, so position 1 gets the clubs 2 to 6, position 4 the
+    diamonds, position 6 the hearts and the dealer the spades, none of them face up."""
+    t = Table(GAME)
+    for n in (1, 4, 6):
+        t.wager(n, "ante", 500)
+    t.do("no_more_bets")
+    t.do("deal", deck=ORDERED_DECK)
+    assert t.state.positions[1].dealt == _ids("2c 3c 4c 5c 6c")
+    assert t.state.positions[4].dealt == _ids("2d 3d 4d 5d 6d")
+    assert t.state.positions[6].dealt == _ids("2h 3h 4h 5h 6h")
+    assert t.state.dealer_cards == _ids("2s 3s 4s 5s 6s")
+    assert t.state.dealer_up is None
+
+
+def test_hand_dealt_misdeal_found_by_the_stub_count_voids_and_keeps_the_deck() -> None:
+    """§ 579.9(f): the stub count is wrong and the cards were misdealt but 52 cards
+    remain: all hands void, all wagers (Ante, Tie, Poker Bonus) returned; the deck is not
+    removed."""
+    t = Table(GAME)
+    t.wager(1, "ante", 500)
+    t.wager(1, "tie", 1000)
+    t.wager(1, "poker_bonus", 1500)
+    t.wager(2, "ante", 2000)
+    t.do("no_more_bets")
+    t.do("deal", deck=ORDERED_DECK)
+    t.do("report_irregularity", kind="stub_count_wrong", misdealt=True)
+    _assert_void_with_everything_returned(t)
+    assert t.returned(1) == {"ante": 500, "tie": 1000, "poker_bonus": 1500}
+    assert t.returned(2) == {"ante": 2000}
+    voided = next(e for e in t.events if e["type"] == "RoundVoided")
+    assert voided["data"]["deck_removed"] is False
+
+
+def test_no_stack_is_dispensed_before_no_more_bets() -> None:
+    """§ 579.10(a): prior to the shoe dispensing any stacks of cards, the dealer
+    announces "no more bets"."""
+    t = Table(GAME)
+    t.wager(3, "ante", 500)
+    t.refuse("no_more_bets_first", "deal", deck=ORDERED_DECK, method="stacks")
+    t.do("no_more_bets")
+    t.do("deal", deck=ORDERED_DECK, method="stacks")
+    assert t.state.positions[3].dealt == _ids("2c 2d 2h 2s 3c")
+    assert t.state.dealer_cards == _ids("3d 3h 3s 4c 4d")
+
+
+def test_automated_shoe_wrong_stub_not_a_misdeal_voids_and_removes_the_deck() -> None:
+    """§ 579.10(f): the stub count is wrong and the cards were not misdealt: all hands
+    void, all wagers returned and the entire deck removed from the table."""
+    t = Table(GAME)
+    t.wager(1, "ante", 500)
+    t.wager(1, "poker_bonus", 500)
+    t.wager(4, "ante", 700)
+    t.wager(4, "tie", 900)
+    t.do("no_more_bets")
+    t.do("deal", deck=ORDERED_DECK, method="stacks")
+    t.do("report_irregularity", kind="stub_count_wrong", misdealt=False)
+    _assert_void_with_everything_returned(t)
+    assert t.returned(1) == {"ante": 500, "poker_bonus": 500}
+    assert t.returned(4) == {"ante": 700, "tie": 900}
+    voided = next(e for e in t.events if e["type"] == "RoundVoided")
+    assert voided["data"]["deck_removed"] is True
+
+
+def test_each_hilo_hand_can_be_reconstructed_from_the_record() -> None:
+    """§ 579.11(l): cards leave the table so that each hand can be reconstructed.
+
+    From the round's events alone (through JSON): position 1 was dealt A-J-10-9-2 and set
+    J-10-9 high (29) and A-2 low (3), the example of § 579.11(d); position 2 forfeited
+    K-Q-8-5-3 but its hand is still on record; the dealer's K-9-7-4-2 was set K-9-7
+    high (10+9+7 = 26) and 4-2 low (6). 29 > 26 and 3 < 6: position 1's Ante and Play
+    (500 each) win 1 to 1 (§ 579.12(a)): 1,000 back on each."""
+    t = Table(GAME)
+    t.wager(1, "ante", 500)
+    t.wager(2, "ante", 500)
+    t.deal({1: "Ah Jd Tc 9s 2c", 2: "Kc Qd 8h 5s 3c"}, "Kh 9c 7d 4s 2h")
+    t.decide(1, "play", high=["Jd", "Tc", "9s"], low=["Ah", "2c"])
+    t.decide(2, "forfeit")
+    t.do("lock_decisions")
+
+    record = json.loads(json.dumps(t.events))
+    s = rebuild(record)
+    assert s.phase is Phase.CLOSED
+    one, two = s.positions[1], s.positions[2]
+    assert one.dealt == _ids("Ah Jd Tc 9s 2c")
+    assert set(one.setting[0]) == set(_ids("Jd Tc 9s"))
+    assert set(one.setting[1]) == set(_ids("Ah 2c"))
+    assert one.totals == (29, 3)
+    assert two.dealt == _ids("Kc Qd 8h 5s 3c")
+    assert s.dealer_cards == _ids("Kh 9c 7d 4s 2h")
+    dealer = next(e["data"] for e in record if e["type"] == "DealerHandsSet")
+    assert set(dealer["high"]) == set(_ids("Kh 9c 7d"))
+    assert set(dealer["low"]) == set(_ids("4s 2h"))
+    assert (dealer["high_total"], dealer["low_total"]) == (26, 6)
+    assert one.returned == {"ante": 1000, "play": 1000}
+    assert two.returned == {"ante": 0}
+    assert s.totals == {"wagered": 1500, "returned": 2000, "house_win": -500}
