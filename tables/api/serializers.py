@@ -359,9 +359,18 @@ class BankedRoundSerializer(serializers.Serializer):
                           for n, p in sorted(st.positions.items())],
             "dealer_up_card": format_card(st.dealer_up) if st.dealer_up is not None else None,
             "dealer": [format_card(c) for c in st.dealer_cards] if revealed else [],
-            "events": [{"version": e.version, "type": e.type, "data": cards_as_text(e.data)}
+            "events": [{"version": e.version, "type": e.type,
+                        "data": _dealer_hidden(cards_as_text(e.data), revealed)}
                        for e in b.events],  # type: ignore[attr-defined]
         }
+
+
+def _dealer_hidden(data: dict, revealed: bool) -> dict:
+    """The table terminal sees the dealer's face-down cards only once they are turned up
+    (the face-up card is in ``dealer_up_card``)."""
+    if revealed or "dealer" not in data:
+        return data
+    return {k: v for k, v in data.items() if k != "dealer"}
 
 
 class SettlementLineSerializer(serializers.Serializer):

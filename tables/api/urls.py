@@ -60,6 +60,7 @@ urlpatterns = [
     path("rounds/<uuid:pk>/lock/", v.RoundLock.as_view(), name="round-lock"),
     path("rounds/<uuid:pk>/irregularities/", v.RoundIrregularity.as_view(),
          name="round-irregularities"),
+    path("rounds/<uuid:pk>/play/", v.RoundPlay.as_view(), name="round-play"),
     path("rounds/<uuid:pk>/reconstruction", v.RoundReconstruction.as_view(),
          name="round-reconstruction"),
     path("tables/<uuid:pk>/results/", v.TableResults.as_view(), name="table-results"),

@@ -452,6 +452,20 @@ SettleScript = command(_settle_script, roles=banked.DISPUTE_ROLES, input=s.Settl
                            "tests/tables/banked/scripts) without recording anything.")
 
 
+class RoundPlay(APIView):
+    """A house-banked round as it stands, as the command answers show it (the dealer's
+    face-down cards hidden until revealed): a terminal reloads it to learn the phase and
+    the version to send next."""
+
+    permission_classes = [roles_required(*AT_TABLE)]
+
+    @extend_schema(tags=["house-banked rounds"], responses=s.BankedRoundSerializer,
+                   operation_id="round_play")
+    def get(self, request: Request, pk: Any) -> Response:
+        return Response(s.BankedRoundSerializer(
+            banked.round_state(actor=actor_of(request.user), round_id=pk)).data)
+
+
 class RoundReconstruction(APIView):
     """Replay a house-banked round: each hand, decision and payout in the order it
     happened, with time and actor, and the settlement lines with why (589.11(f),

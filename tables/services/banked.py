@@ -29,6 +29,7 @@ from tables.domain.banked.events import Event, Recorder
 from tables.domain.banked.payouts import close as domain_close
 from tables.domain.banked.state import GAMES, Phase, RoundState
 from tables.models import GameTable, Round
+from tables.models import RoundState as RoundRowState
 from tables.services.common import NotFound, act_at_table, record
 
 AT_TABLE = (Role.DEALER, Role.FLOORPERSON)
@@ -117,6 +118,8 @@ def _run(actor: Actor, round_id: Any, expected_version: int | None, command: dic
         table = GameTable.objects.select_for_update().get(pk=table_id)
         rnd = Round.objects.select_for_update().get(pk=uuid.UUID(str(round_id)))
         role = act_at_table(actor, table, *roles)
+        if rnd.state != RoundRowState.OPEN:
+            raise ConflictError("the round is closed", code="round_closed")
         state, recorded = load(rnd)
         version = recorded[-1].version
         if expected_version is not None and expected_version != version:
@@ -136,8 +139,10 @@ def _run(actor: Actor, round_id: Any, expected_version: int | None, command: dic
 
 
 def round_state(*, actor: Actor, round_id: Any) -> BankedRound:
-    """The round as it stands (no lock, nothing appended)."""
+    """The round as it stands (no lock, nothing appended): what a table terminal reloads
+    to learn the phase and the version to send with its next command."""
     rnd = find_round(actor, round_id)
+    act_at_table(actor, rnd.table, *AT_TABLE)
     state, recorded = load(rnd)
     return BankedRound(rnd, state, recorded[-1].version, [])
 

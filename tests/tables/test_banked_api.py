@@ -197,6 +197,43 @@ def test_deal_from_shuffle_deals_five_each_and_never_shows_the_deck(at_table) ->
     assert all("deck" not in s["details"] for s in rec["steps"])
 
 
+def test_the_dealer_hole_cards_stay_hidden_until_revealed(at_table) -> None:
+    """§ 589.10(b), § 589.11(e): only the dealer's last card is face up until the dealer's
+    hand is revealed; the terminal's answer must not carry the others."""
+    dealer, _, rid, _ = at_table("lunar-poker-589")
+    _post(dealer, rid, "wagers/", {"position": 1, "wager": "ante", "amount": 1000})
+    _post(dealer, rid, "no-more-bets/")
+    r = _post(dealer, rid, "deal/", {"hands": {"1": ["9h", "9d", "Kc", "6h", "3s"]},
+                                     "dealer": ["Jc", "Jh", "5s", "4d", "3h"]})
+    assert r["dealer"] == [] and r["dealer_up_card"] == "3h"
+    assert all("dealer" not in e["data"] for e in r["events"])
+    play = _ok(dealer.get(f"{V1}/rounds/{rid}/play/"))
+    assert play["dealer"] == [] and play["phase"] == "decisions"
+    assert play["version"] == r["version"]
+    _post(dealer, rid, "decisions/", {"position": 1, "decision": "bet"})
+    r = _post(dealer, rid, "lock/")  # the dealer's jacks qualify and beat the nines
+    assert r["settled"] and r["dealer"] == ["Jc", "Jh", "5s", "4d", "3h"]
+
+
+def test_a_position_given_twice_in_a_deal_is_refused(at_table) -> None:
+    """§ 589.10(b): each position gets one hand; "1" and "01" are the same position."""
+    dealer, _, rid, _ = at_table("lunar-poker-589")
+    _post(dealer, rid, "wagers/", {"position": 1, "wager": "ante", "amount": 1000})
+    _post(dealer, rid, "no-more-bets/")
+    _refused(dealer, rid, "deal/", {"hands": {"1": ["2c", "3d", "7h", "9s", "Qc"],
+                                              "01": ["As", "Ks", "Qs", "Js", "Ts"]},
+                                    "dealer": ["Jc", "Jh", "5s", "4d", "3h"]},
+             400, "duplicate_position")
+
+
+def test_json_nested_too_deeply_is_a_400(api_as) -> None:
+    """Input built to crash the parser is bad input, not a server error."""
+    body = '{"game": "lunar-poker-589", "options": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    r = api_as("floorperson").post(f"{V1}/rounds/settle-script/", body,
+                                   content_type="application/json")
+    _problem(r, 400, "parse_error")
+
+
 # --- refusals: a code, and nothing appended ---------------------------------------------------
 
 @pytest.fixture
@@ -310,7 +347,10 @@ def test_close_waits_for_settlement_and_commands_wait_for_close(lunar_dealt) -> 
     _refused(dealer, rid, "decisions/", {"position": 1, "decision": "bet"}, 409,
              "round_settled")
     _ok(dealer.post(f"{V1}/rounds/{rid}/close/"))
-    _refused(dealer, rid, "lock/", {}, 409, "round_closed")
+    for path, body in (("lock/", {}), ("deal/", {"hands": {}, "dealer": []}),
+                       ("draws/", {"position": 1, "discard": [], "cards": []}),
+                       ("wagers/", {"position": 1, "wager": "ante", "amount": 1000})):
+        _refused(dealer, rid, path, body, 409, "round_closed")
 
 
 def test_bad_cards_are_a_400_not_a_500(at_table) -> None:

@@ -122,6 +122,9 @@ def _recorded_deal(state: RoundState, seats: list[Position], cmd: dict[str, Any]
         if n not in state.positions or not state.positions[n].in_round:
             raise bad("position_not_in_round", f"position {n} placed no Ante and is dealt no "
                       "cards (589.8(c), 579.8(d))", field=f"hands.{key}")
+        if n in by_number:  # "1" and "01": never let one of two hands win silently
+            raise bad("duplicate_position", f"position {n} is given twice",
+                      field=f"hands.{key}")
         by_number[n] = cards
     hands: dict[int, list[int]] = {}
     for p in seats:
