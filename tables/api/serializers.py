@@ -30,14 +30,28 @@ class TableSerializer(serializers.ModelSerializer):
     dealer = serializers.CharField(source="dealer.username", allow_null=True, default=None)
     last_deck = serializers.UUIDField(source="last_deck_id", allow_null=True)
     current_round = serializers.UUIDField(source="current_round_id", allow_null=True)
+    next_deck = serializers.SerializerMethodField(
+        help_text="the deck in play that deals the next round (the decks alternate, "
+                  "589.3(b)(3), 637a.3(a)); null when no deck is in play")
     stream_id = serializers.CharField()
 
     class Meta:
         model = GameTable
         fields = ["id", "name", "game", "positions", "dealing_method", "shuffler",
                   "shuffler_out_of_order", "shoe_out_of_order", "status", "dealer",
-                  "rounds_played", "last_deck", "current_round", "created_at", "stream_id",
-                  "stream_version"]
+                  "rounds_played", "last_deck", "next_deck", "current_round", "created_at",
+                  "stream_id", "stream_version"]
+
+    def get_next_deck(self, table: GameTable) -> str | None:
+        from tables.domain.decks import expected_deck
+        from tables.models import Deck, DeckState
+
+        in_play = [str(pk) for pk in Deck.objects.filter(table=table, state=DeckState.IN_PLAY)
+                   .order_by("entered_play_at").values_list("pk", flat=True)]
+        if not in_play:
+            return None
+        last = str(table.last_deck_id) if table.last_deck_id else None
+        return expected_deck(in_play, last) or in_play[0]
 
 
 class DeckSerializer(serializers.ModelSerializer):

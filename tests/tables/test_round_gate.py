@@ -297,3 +297,16 @@ def test_reconfiguring_an_open_table_is_refused(crew, open_table) -> None:
     tables.table_close(actor=crew["floor"], table_id=table.pk)
     assert tables.table_reconfigure(actor=crew["admin"], table_id=table.pk,
                                     changes={"positions": 8}).positions == 8
+
+
+def test_the_table_says_which_deck_deals_next(crew, open_table, deck_in_play,
+                                              api_as) -> None:
+    """§ 637a.3(a), § 589.3(b)(3): the table's ``next_deck`` is the deck not used last."""
+    table = open_table("holdem")
+    a, b = deck_in_play(table), deck_in_play(table, colour="blue")
+    client = api_as("floorperson")
+    _play(crew, table, a)
+    body = client.get(f"/api/v1/tables/{table.pk}/").json()
+    assert body["last_deck"] == str(a.pk) and body["next_deck"] == str(b.pk)
+    _play(crew, table, b)
+    assert client.get(f"/api/v1/tables/{table.pk}/").json()["next_deck"] == str(a.pk)
