@@ -41,27 +41,24 @@ def read_cards(value: Any, field: str) -> list[int]:
     return check_cards([parse_card(c) if isinstance(c, str) else c for c in value])
 
 
-_fmt = format_card
-
-
 def _check_fresh(state: RoundState, cards: Iterable[int], field: str) -> None:
     """A recorded card must still be in the deck."""
     out = state.cards_out()
     for c in cards:
         if c in state.face_up_found:
-            raise bad("card_not_in_deck", f"card {_fmt(c)} was found face up and may not be "
-                      "used this round (x.13(a))", field=field)
+            raise bad("card_not_in_deck", f"card {format_card(c)} was found face up and may "
+                      "not be used this round (x.13(a))", field=field)
         if c in out:
-            raise bad("card_already_dealt", f"card {_fmt(c)} has already been dealt this "
-                      "round", field=field)
+            raise bad("card_already_dealt", f"card {format_card(c)} has already been dealt "
+                      "this round", field=field)
 
 
-def _next_cards(state: RoundState, count: int) -> tuple[list[int], int]:
-    """Dealt mode: the next ``count`` cards of the deck, skipping any found face up."""
-    i = state.next_card
+def _take(deck: tuple[int, ...] | list[int], start: int, count: int, skip: Iterable[int]
+          ) -> tuple[list[int], int]:
+    """Dealt mode: the next ``count`` cards of ``deck`` from ``start``, skipping any found
+    face up (x.13(a)), and the index just past the last one."""
+    i = start
     out: list[int] = []
-    skip = state.face_up_found
-    deck = state.deck
     while len(out) < count:
         if i >= len(deck):
             raise conflict("deck_exhausted", "the deck has no more cards to deal")
@@ -70,6 +67,17 @@ def _next_cards(state: RoundState, count: int) -> tuple[list[int], int]:
         if c not in skip:
             out.append(c)
     return out, i
+
+
+def _next_cards(state: RoundState, count: int) -> tuple[list[int], int]:
+    return _take(state.deck, state.next_card, count, state.face_up_found)
+
+
+def _method(cmd: dict[str, Any]) -> str:
+    method = cmd.get("method", "by_card")
+    if method not in DEAL_METHODS:
+        raise bad("invalid_deal_method", f"method is one of {DEAL_METHODS}", field="method")
+    return method
 
 
 # --- the deal ---------------------------------------------------------------------------
@@ -88,8 +96,8 @@ def deal(rec: Recorder, cmd: dict[str, Any]) -> None:
         hands, dealer, deck, nxt, method = _deal_from_deck(state, seats, cmd)
         mode = "dealt"
     else:
-        hands, dealer = _recorded_deal(state, seats, cmd)
-        deck, nxt, method, mode = None, 0, cmd.get("method", "by_card"), "recorded"
+        hands, dealer, method = _recorded_deal(state, seats, cmd)
+        deck, nxt, mode = None, 0, "recorded"
     up = dealer[-1] if state.lunar else None
     if state.lunar and cmd.get("dealer_face_up") is not None:
         given = read_cards([cmd["dealer_face_up"]], "dealer_face_up")[0]
@@ -108,7 +116,7 @@ def deal(rec: Recorder, cmd: dict[str, Any]) -> None:
 
 
 def _recorded_deal(state: RoundState, seats: list[Position], cmd: dict[str, Any]
-                   ) -> tuple[dict[int, list[int]], list[int]]:
+                   ) -> tuple[dict[int, list[int]], list[int], str]:
     given = cmd.get("hands")
     if not isinstance(given, dict):
         raise bad("invalid_deal", "hands must map each position with an Ante to its cards",
@@ -135,10 +143,7 @@ def _recorded_deal(state: RoundState, seats: list[Position], cmd: dict[str, Any]
     every = [c for h in hands.values() for c in h] + dealer
     check_cards(every)  # the same card twice in the deal
     _check_fresh(state, every, "hands")
-    method = cmd.get("method", "by_card")
-    if method not in DEAL_METHODS:
-        raise bad("invalid_deal_method", f"method is one of {DEAL_METHODS}", field="method")
-    return hands, dealer
+    return hands, dealer, _method(cmd)
 
 
 def _five(value: Any, field: str) -> list[int]:
@@ -152,20 +157,10 @@ def _deal_from_deck(state: RoundState, seats: list[Position], cmd: dict[str, Any
     deck = read_cards(cmd["deck"], "deck")
     if len(deck) != 52:
         raise CardCountError(f"a deck to deal from has 52 cards, got {len(deck)}")
-    method = cmd.get("method", "by_card")
-    if method not in DEAL_METHODS:
-        raise bad("invalid_deal_method", f"method is one of {DEAL_METHODS}", field="method")
-    skip = set(state.face_up_found)
+    method = _method(cmd)
     takers = [p.number for p in seats] + [0]  # 0 = the dealer, dealt last in each pass
-    used = HAND_SIZE * len(takers)
-    # the cards that come out, in order, and the index just past the last one
-    out: list[int] = []
-    nxt = 0
-    while len(out) < used:
-        if deck[nxt] not in skip:
-            out.append(deck[nxt])
-        nxt += 1
     k = len(takers)
+    out, nxt = _take(deck, 0, HAND_SIZE * k, state.face_up_found)
     if method == "by_card":  # one card per taker per pass
         got = {t: out[i::k] for i, t in enumerate(takers)}
     else:  # a stack of five per taker
@@ -210,8 +205,8 @@ def draw(rec: Recorder, cmd: dict[str, Any]) -> None:
                       field="discard")
         for c in discard:
             if c not in p.cards:
-                raise bad("card_not_in_hand", f"{_fmt(c)} is not one of position {n}'s cards",
-                          field="discard")
+                raise bad("card_not_in_hand", f"{format_card(c)} is not one of position {n}'s "
+                          "cards", field="discard")
         count = len(discard)
     data: dict[str, Any] = {"position": n, "draw": p.decision, "discard": discard}
     if state.mode == "dealt":
@@ -241,8 +236,8 @@ def draw_dealer(rec: Recorder, cmd: dict[str, Any]) -> None:
         said = read_cards([cmd["discard"]], "discard")[0]
         if said != discard:
             raise bad("wrong_dealer_discard", "589.11(e)(2)(ii): the dealer discards the "
-                      f"highest ranking card, {_fmt(discard)}, not {_fmt(said)}",
-                      field="discard")
+                      f"highest ranking card, {format_card(discard)}, not "
+                      f"{format_card(said)}", field="discard")
     data: dict[str, Any] = {"discard": discard}
     if state.mode == "dealt":
         if cmd.get("card") is not None:

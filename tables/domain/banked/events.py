@@ -53,10 +53,6 @@ Event = dict[str, Any]
 EXTRA_PAYOUTS = frozenset({"second_combination", "ante_bonus"})
 
 
-def event(type_: str, **data: Any) -> Event:
-    return {"type": type_, "data": data}
-
-
 # --- applying one event ---------------------------------------------------------------
 
 _EMPTY = Position(number=0)
@@ -108,8 +104,9 @@ def _dealt(s: RoundState, d: dict) -> RoundState:
         p = positions[int(key)]
         positions[p.number] = amend(p, dealt=tuple(cards), cards=tuple(cards))
     return amend(s, phase=Phase.DECISIONS, positions=positions, mode=d["mode"],
-                   deck=tuple(d.get("deck") or ()), next_card=d.get("next_card", 0),
-                   dealer_cards=tuple(d["dealer"]), dealer_up=d.get("dealer_up_card"))
+                 method=d.get("method"), deck=tuple(d.get("deck") or ()),
+                 next_card=d.get("next_card", 0), dealer_cards=tuple(d["dealer"]),
+                 dealer_up=d.get("dealer_up_card"))
 
 
 def _declared(s: RoundState, d: dict) -> RoundState:
@@ -169,7 +166,7 @@ def _forced(s: RoundState, d: dict) -> RoundState:
 def _replaced(s: RoundState, d: dict) -> RoundState:
     cards = tuple(d["card"] if c == d["discard"] else c for c in s.dealer_cards)
     return amend(s, phase=Phase.SHOWDOWN, dealer_cards=cards, dealer_discard=d["discard"],
-                   next_card=d.get("next_card", s.next_card))
+                 next_card=d.get("next_card", s.next_card))
 
 
 def _settled(s: RoundState, d: dict) -> RoundState:
@@ -188,14 +185,13 @@ def _voided(s: RoundState, d: dict) -> RoundState:
     # x.13: "all wagers shall be returned" — every line, whatever was settled before
     positions = {n: amend(p, returned=dict(p.wagered), settled=frozenset(p.wagered))
                  for n, p in s.positions.items()}
-    return amend(s, positions=positions,
-                   void={"reason": d["reason"], "cite": d["cite"]})
+    return amend(s, positions=positions, void={"reason": d["reason"], "cite": d["cite"]})
 
 
 def _closed(s: RoundState, d: dict) -> RoundState:
     return amend(s, phase=Phase.CLOSED,
-                   totals={"wagered": d["wagered"], "returned": d["returned"],
-                           "house_win": d["house_win"]})
+                 totals={"wagered": d["wagered"], "returned": d["returned"],
+                         "house_win": d["house_win"]})
 
 
 _APPLY: dict[str, Callable[[RoundState, dict], RoundState]] = {

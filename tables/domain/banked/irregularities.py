@@ -13,7 +13,8 @@ shuffler_jam           589.13(e), 671a.13(e), 579.13(d): the cards are reshuffle
 shoe_jam               589.13(f), 671a.13(f), 579.13(e): the automated dealing shoe jams
                        during the round: void
 stub_count_wrong       579.8(h), 579.9(f), 579.10(f): the stub count is wrong: void, and
-                       the deck is removed unless the cards were misdealt (``misdealt``)
+                       the deck is removed unless the cards were misdealt (``misdealt``);
+                       cited 579.10(f) when dealt in stacks, else 579.8(h)
 abandoned              x.7(b): the player at ``position`` left during the round; the
                        house treats his wagers as losing wagers
 =====================  ================================================================
@@ -43,6 +44,8 @@ CITES: dict[str, dict[str, str]] = {
     "dealer_card_exposed": {"589": "589.13(d)", "671a": "671a.13(d)"},
     "shuffler_jam": {"589": "589.13(e)", "671a": "671a.13(e)", "579": "579.13(d)"},
     "shoe_jam": {"589": "589.13(f)", "671a": "671a.13(f)", "579": "579.13(e)"},
+    # dealt by card (manual shoe 579.8(h) or by hand 579.9(f), the same rule: the round
+    # does not record which); dealt in stacks from an automated shoe: 579.10(f)
     "stub_count_wrong": {"579": "579.8(h)"},
     "abandoned": {"589": "589.7(b)", "671a": "671a.7(b)", "579": "579.7(b)"},
 }
@@ -60,16 +63,13 @@ def report(rec: Recorder, cmd: dict[str, Any]) -> None:
     if state.phase is Phase.CLOSED:
         raise conflict("round_closed", "the round is closed")
     kind = cmd.get("kind")
-    if kind not in CITES:
+    if not isinstance(kind, str) or kind not in CITES:
         raise bad("unknown_irregularity", f"{kind!r} is not one of {', '.join(KINDS)}",
                   field="kind")
     cite = CITES[kind].get(state.chapter)
     if cite is None:
         raise _not_applicable(f"chapter {state.chapter} has no {kind} irregularity")
-    {"card_face_up": _card_face_up, "wrong_card_count": _wrong_card_count,
-     "dealer_card_exposed": _dealer_card_exposed, "shuffler_jam": _shuffler_jam,
-     "shoe_jam": _shoe_jam, "stub_count_wrong": _stub_count_wrong,
-     "abandoned": _abandoned}[kind](rec, cmd, kind, cite)
+    _HANDLERS[kind](rec, cmd, kind, cite)
 
 
 def void(rec: Recorder, reason: str, cite: str, *, deck_removed: bool = False) -> None:
@@ -151,6 +151,8 @@ def _stub_count_wrong(rec: Recorder, cmd: dict[str, Any], kind: str, cite: str) 
     misdealt = cmd.get("misdealt", False)
     if not isinstance(misdealt, bool):
         raise bad("invalid_irregularity", "misdealt is true or false", field="misdealt")
+    if rec.state.method == "stacks":
+        cite = "579.10(f)"
     void(rec, kind, cite, deck_removed=not misdealt)
 
 
@@ -172,3 +174,9 @@ def _abandoned(rec: Recorder, cmd: dict[str, Any], kind: str, cite: str) -> None
         lunar_settlement.advance(rec)
     else:
         hilo_settlement.collect_forfeits(rec)
+
+
+_HANDLERS = {"card_face_up": _card_face_up, "wrong_card_count": _wrong_card_count,
+             "dealer_card_exposed": _dealer_card_exposed, "shuffler_jam": _shuffler_jam,
+             "shoe_jam": _shoe_jam, "stub_count_wrong": _stub_count_wrong,
+             "abandoned": _abandoned}

@@ -88,33 +88,39 @@ def _settle_super(rec: Recorder, owner: int, hand_of: int, wager: str) -> None:
 
 
 def after_lock(rec: Recorder) -> None:
-    s = rec.state
-    for p in s.clockwise():
-        n = p.number
-        p = rec.state.positions[n]
-        if s.rulebook is Rulebook.CH589:
-            if p.abandoned:
-                continue
-            if "instant" in p.declared:
-                _pay_instant(rec, n)
-            if "super" in p.wagered:
-                _settle_super(rec, n, n, "super")
-            continue
-        # 671a.11(c)(1)-(2): the player's own Super Wager, then those on that hand
-        if not p.abandoned:
-            _settle_super(rec, n, n, "super")
-        key = f"super_on_{n}"
-        for q in rec.state.clockwise():
-            if key in q.wagered and key not in q.settled:
-                _settle_super(rec, q.number, n, key)
-        p = rec.state.positions[n]
-        if p.abandoned:
-            continue
-        if "instant" in p.declared:  # 671a.11(c)(3)
-            _pay_instant(rec, n)
-        elif p.decision == "fold":  # 671a.11(c)(4)
-            collect(rec, n, "ante", "the player folded", "671a.11(c)(4)")
+    step = _after_lock_589 if rec.state.rulebook is Rulebook.CH589 else _after_lock_671a
+    for n in [p.number for p in rec.state.clockwise()]:
+        step(rec, n)
     advance(rec)
+
+
+def _after_lock_589(rec: Recorder, n: int) -> None:
+    """589.11(c): the instant payout, then the Super Wager."""
+    p = rec.state.positions[n]
+    if p.abandoned:
+        return
+    if "instant" in p.declared:
+        _pay_instant(rec, n)
+    if "super" in p.wagered:
+        _settle_super(rec, n, n, "super")
+
+
+def _after_lock_671a(rec: Recorder, n: int) -> None:
+    """671a.11(c)(1)-(4): the player's own Super Wager, then those others placed on that
+    hand, then the instant payout or the folded Ante."""
+    if not rec.state.positions[n].abandoned:
+        _settle_super(rec, n, n, "super")
+    key = f"super_on_{n}"
+    for q in rec.state.clockwise():
+        if key in q.wagered and key not in q.settled:
+            _settle_super(rec, q.number, n, key)
+    p = rec.state.positions[n]
+    if p.abandoned:
+        return
+    if "instant" in p.declared:  # 671a.11(c)(3)
+        _pay_instant(rec, n)
+    elif p.decision == "fold":  # 671a.11(c)(4)
+        collect(rec, n, "ante", "the player folded", "671a.11(c)(4)")
 
 
 # --- 2. the draws, in turn --------------------------------------------------------------
@@ -199,15 +205,12 @@ def _open_forcers(state: RoundState) -> list[int]:
     return [n for n in _open_bettors(state) if state.positions[n].force]
 
 
-def _settle_bettor(rec: Recorder, n: int, *, forced: bool, dealer_desc: str | None = None
-                   ) -> None:
+def _settle_bettor(rec: Recorder, n: int, *, forced: bool, dealer_desc: str) -> None:
     s = rec.state
     p = s.positions[n]
     rb = s.rulebook
     result = settle_ante_and_bet(rb, p.cards, s.dealer_cards, p.ante, p.wagered["bet"],
                                  dealer_was_forced=forced)
-    if dealer_desc is None:
-        dealer_desc = describe_lunar(lunar_value(s.dealer_cards))
     if result.outcome is Outcome.DEALER_DOES_NOT_QUALIFY:
         if forced:
             cite = "589.11(e)(2)(ii)(A)"

@@ -60,9 +60,10 @@ def execute(state: RoundState | None, command: Command) -> tuple[RoundState, lis
     """The events ``command`` produces and the state after them (one pass, no replay)."""
     if not isinstance(command, dict):
         raise bad("invalid_command", "a command is an object with a 'type'")
-    handler = COMMANDS.get(command.get("type"))  # type: ignore[arg-type]
+    type_ = command.get("type")
+    handler = COMMANDS.get(type_) if isinstance(type_, str) else None
     if handler is None:
-        raise bad("unknown_command", f"{command.get('type')!r} is not a round command; "
+        raise bad("unknown_command", f"{type_!r} is not a round command; "
                   f"expected one of: {', '.join(COMMANDS)}", field="type")
     rec = Recorder(state if state is not None else RoundState())
     handler(rec, command)

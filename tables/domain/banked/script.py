@@ -38,6 +38,7 @@ command it leads to raises.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from tables.domain.banked.errors import bad, conflict
@@ -88,10 +89,14 @@ def _read(script: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         if not isinstance(sp, dict):
             raise bad("invalid_script", f"{where} must be an object", field=where)
         n = sp.get("position")
-        if n in seen:
-            raise bad("invalid_script", f"position {n} appears twice", field=where)
-        seen.add(n)
+        if isinstance(n, Hashable):  # a list or an object: place_wager refuses it
+            if n in seen:
+                raise bad("invalid_script", f"position {n} appears twice", field=where)
+            seen.add(n)
         _require(sp, "wagers", dict, where)
+        if not isinstance(sp.get("decisions") or [], list):
+            raise bad("invalid_script", f"{where}.decisions must be a list",
+                      field=f"{where}.decisions")
         for d in sp.get("decisions") or []:
             if not isinstance(d, dict) or not isinstance(d.get("decision"), str):
                 raise bad("invalid_script", f"{where}.decisions: each is an object with a "
@@ -134,16 +139,19 @@ def settle_script(script: dict[str, Any]) -> dict[str, Any]:
     return result(r.state, r.events)
 
 
-def _order(w: str) -> tuple[int, int]:
+def _order(w: Any) -> tuple[int, int]:
     try:
         return line_sort_key(w)
-    except ValueError:
+    except (ValueError, AttributeError):
         return (99, 0)  # an unknown wager: place_wager names it
 
 
 def _irregularities(script: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {s: [] for s in STAGES}
-    for i, item in enumerate(script.get("irregularities") or []):
+    items = script.get("irregularities") or []
+    if not isinstance(items, list):
+        raise bad("invalid_script", "irregularities must be a list", field="irregularities")
+    for i, item in enumerate(items):
         at = item.get("at") if isinstance(item, dict) else None
         if at not in out:
             raise bad("invalid_script", f"irregularities[{i}].at is one of {STAGES}",

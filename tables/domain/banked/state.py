@@ -121,6 +121,8 @@ class RoundState:
     max_positions: int = 0
     positions: dict[int, Position] = field(default_factory=dict)
     mode: str | None = None            # "recorded" (shoe/console) or "dealt" (from a deck)
+    #: "by_card" (manual shoe or by hand) or "stacks" (automated dealing shoe, x.10(b))
+    method: str | None = None
     deck: tuple[int, ...] = ()         # dealt mode: the shuffled deck, top card first
     next_card: int = 0                 # dealt mode: index of the next card to come out
     dealer_cards: tuple[int, ...] = ()

@@ -175,7 +175,7 @@ def withdraw_wager(rec: Recorder, cmd: dict[str, Any]) -> None:
     n = position_number(state, cmd)
     wager = cmd.get("wager")
     here = state.positions.get(n)
-    if here is None or wager not in here.wagered:
+    if here is None or not isinstance(wager, str) or wager not in here.wagered:
         raise bad("no_such_wager", f"position {n} has no {wager!r} wager", field="wager")
     if wager == "ante" and len(here.wagered) > 1:
         raise conflict("wagers_depend_on_ante", "withdraw the other wagers at this position "

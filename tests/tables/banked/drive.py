@@ -23,8 +23,22 @@ OPTIONS = {"lunar-poker-589": LUNAR_589, "lunar-poker-671a": LUNAR_671A,
            "five-card-hi-lo": HILO}
 
 
+#: a deck in rank-major order: 2c 2d 2h 2s 3c 3d ... As (top card first), as text
+ORDERED_DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+
 def cards(text: str) -> list[int]:
     return parse_cards(text)
+
+
+def ids(text: str) -> tuple[int, ...]:
+    """Card numbers as the state holds them (a tuple)."""
+    return tuple(parse_cards(text))
+
+
+def texts(text: str) -> list[str]:
+    """Cards as text, the way a console sends them: ``"As Kd"`` -> ``["As", "Kd"]``."""
+    return text.split()
 
 
 class Table:

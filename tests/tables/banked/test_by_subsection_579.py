@@ -7,18 +7,11 @@ import json
 
 from tables.domain.banked import Phase, rebuild
 
-from .drive import Table, cards
+from .drive import ORDERED_DECK, Table, ids, texts
 
 GAME = "five-card-hi-lo"
 # the drive options: table minimum 500, Ante Bonus paytable B, Tie and Poker Bonus offered
 # (Poker Bonus paytable A), adjacent betting areas permitted
-
-#: a deck in rank-major order: 2c 2d 2h 2s 3c 3d ... As (top card first)
-ORDERED_DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
-
-
-def _ids(text: str) -> tuple[int, ...]:
-    return tuple(cards(text))
 
 
 def _assert_void_with_everything_returned(t: Table) -> None:
@@ -93,11 +86,11 @@ def test_only_positions_with_an_ante_take_part_in_the_round() -> None:
     t.refuse("ante_required", "place_wager", position=3, wager="tie", amount=500)
     t.do("no_more_bets")
     t.refuse("position_not_in_round", "deal",
-             hands={"2": "2c 3d 5h 8s Tc".split(), "3": "4c 6d 7h 9s Jc".split(),
-                    "5": "2d 3h 5s 8c Td".split()},
-             dealer="Kd Kh Qs 2h 3c".split())
-    t.do("deal", hands={"2": "2c 3d 5h 8s Tc".split(), "5": "4c 6d 7h 9s Jc".split()},
-         dealer="Kd Kh Qs 2h 3c".split())
+             hands={"2": texts("2c 3d 5h 8s Tc"), "3": texts("4c 6d 7h 9s Jc"),
+                    "5": texts("2d 3h 5s 8c Td")},
+             dealer=texts("Kd Kh Qs 2h 3c"))
+    t.do("deal", hands={"2": texts("2c 3d 5h 8s Tc"), "5": texts("4c 6d 7h 9s Jc")},
+         dealer=texts("Kd Kh Qs 2h 3c"))
     assert sorted(t.state.positions) == [2, 5]
     t.refuse("position_not_in_round", "decision", position=3, decision="play")
     t.decide(2, "forfeit")
@@ -110,8 +103,8 @@ def test_no_card_is_dealt_from_the_manual_shoe_before_no_more_bets() -> None:
     """§ 579.8(b): prior to dealing any cards, the dealer announces "no more bets"."""
     t = Table(GAME)
     t.wager(1, "ante", 500)
-    t.refuse("no_more_bets_first", "deal", hands={"1": "2c 3d 5h 8s Tc".split()},
-             dealer="Kd Kh Qs 2h 3c".split())
+    t.refuse("no_more_bets_first", "deal", hands={"1": texts("2c 3d 5h 8s Tc")},
+             dealer=texts("Kd Kh Qs 2h 3c"))
     t.refuse("no_more_bets_first", "deal", deck=ORDERED_DECK)
     assert t.state.positions[1].dealt == ()
     t.do("no_more_bets")
@@ -146,10 +139,10 @@ def test_cards_dealt_from_the_hand_come_off_the_top_face_down() -> None:
         t.wager(n, "ante", 500)
     t.do("no_more_bets")
     t.do("deal", deck=ORDERED_DECK)
-    assert t.state.positions[1].dealt == _ids("2c 3c 4c 5c 6c")
-    assert t.state.positions[4].dealt == _ids("2d 3d 4d 5d 6d")
-    assert t.state.positions[6].dealt == _ids("2h 3h 4h 5h 6h")
-    assert t.state.dealer_cards == _ids("2s 3s 4s 5s 6s")
+    assert t.state.positions[1].dealt == ids("2c 3c 4c 5c 6c")
+    assert t.state.positions[4].dealt == ids("2d 3d 4d 5d 6d")
+    assert t.state.positions[6].dealt == ids("2h 3h 4h 5h 6h")
+    assert t.state.dealer_cards == ids("2s 3s 4s 5s 6s")
     assert t.state.dealer_up is None
 
 
@@ -180,8 +173,8 @@ def test_no_stack_is_dispensed_before_no_more_bets() -> None:
     t.refuse("no_more_bets_first", "deal", deck=ORDERED_DECK, method="stacks")
     t.do("no_more_bets")
     t.do("deal", deck=ORDERED_DECK, method="stacks")
-    assert t.state.positions[3].dealt == _ids("2c 2d 2h 2s 3c")
-    assert t.state.dealer_cards == _ids("3d 3h 3s 4c 4d")
+    assert t.state.positions[3].dealt == ids("2c 2d 2h 2s 3c")
+    assert t.state.dealer_cards == ids("3d 3h 3s 4c 4d")
 
 
 def test_automated_shoe_wrong_stub_not_a_misdeal_voids_and_removes_the_deck() -> None:
@@ -222,15 +215,15 @@ def test_each_hilo_hand_can_be_reconstructed_from_the_record() -> None:
     s = rebuild(record)
     assert s.phase is Phase.CLOSED
     one, two = s.positions[1], s.positions[2]
-    assert one.dealt == _ids("Ah Jd Tc 9s 2c")
-    assert set(one.setting[0]) == set(_ids("Jd Tc 9s"))
-    assert set(one.setting[1]) == set(_ids("Ah 2c"))
+    assert one.dealt == ids("Ah Jd Tc 9s 2c")
+    assert set(one.setting[0]) == set(ids("Jd Tc 9s"))
+    assert set(one.setting[1]) == set(ids("Ah 2c"))
     assert one.totals == (29, 3)
-    assert two.dealt == _ids("Kc Qd 8h 5s 3c")
-    assert s.dealer_cards == _ids("Kh 9c 7d 4s 2h")
+    assert two.dealt == ids("Kc Qd 8h 5s 3c")
+    assert s.dealer_cards == ids("Kh 9c 7d 4s 2h")
     dealer = next(e["data"] for e in record if e["type"] == "DealerHandsSet")
-    assert set(dealer["high"]) == set(_ids("Kh 9c 7d"))
-    assert set(dealer["low"]) == set(_ids("4s 2h"))
+    assert set(dealer["high"]) == set(ids("Kh 9c 7d"))
+    assert set(dealer["low"]) == set(ids("4s 2h"))
     assert (dealer["high_total"], dealer["low_total"]) == (26, 6)
     assert one.returned == {"ante": 1000, "play": 1000}
     assert two.returned == {"ante": 0}

@@ -3,11 +3,9 @@ Expected values are worked out by hand from the regulation text."""
 
 from __future__ import annotations
 
-from .drive import Table, cards
+from .drive import ORDERED_DECK, Table, cards, texts
 
 GAME = "lunar-poker-589"
-#: a deck in rank-major order: 2c 2d 2h 2s 3c 3d ... As (top card first)
-ORDERED_DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 
 
 def test_dealer_announces_no_more_bets_then_deals_from_the_manual_shoe() -> None:
@@ -18,13 +16,13 @@ def test_dealer_announces_no_more_bets_then_deals_from_the_manual_shoe() -> None
     t.wager(1, "ante", 1000)
     t.wager(2, "ante", 1000)
     t.refuse("no_more_bets_first", "deal",
-             hands={"1": "As Ks Qs Js 9d".split(), "2": "2c 3c 4d 8h 9h".split()},
-             dealer="Qh Jd 4c 5h 7s".split())
+             hands={"1": texts("As Ks Qs Js 9d"), "2": texts("2c 3c 4d 8h 9h")},
+             dealer=texts("Qh Jd 4c 5h 7s"))
     t.refuse("no_more_bets_first", "deal", deck=ORDERED_DECK)
     assert all(p.dealt == () for p in t.state.positions.values())
     t.do("no_more_bets")
-    t.do("deal", hands={"1": "As Ks Qs Js 9d".split(), "2": "2c 3c 4d 8h 9h".split()},
-         dealer="Qh Jd 4c 5h 7s".split())
+    t.do("deal", hands={"1": texts("As Ks Qs Js 9d"), "2": texts("2c 3c 4d 8h 9h")},
+         dealer=texts("Qh Jd 4c 5h 7s"))
     assert t.types()[-2:] == ["NoMoreBets", "CardsDealt"]
     assert t.state.positions[2].dealt == tuple(cards("2c 3c 4d 8h 9h"))
 

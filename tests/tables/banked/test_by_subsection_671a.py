@@ -7,18 +7,11 @@ import json
 
 from tables.domain.banked import Phase, rebuild
 
-from .drive import Table, cards
+from .drive import ORDERED_DECK, Table, ids, texts
 
 GAME = "lunar-poker-671a"
 # the drive options: table minimum 1,000, instant paytable A, Super Wagers on the dealer's
 # and other players' hands offered
-
-#: a deck in rank-major order: 2c 2d 2h 2s 3c 3d ... As (top card first)
-ORDERED_DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
-
-
-def _ids(text: str) -> tuple[int, ...]:
-    return tuple(cards(text))
 
 
 def _seated(*positions: int) -> Table:
@@ -69,8 +62,8 @@ def test_no_671a_wager_made_increased_or_withdrawn_after_no_more_bets() -> None:
     t.refuse("wager_after_no_more_bets", "place_wager", position=3, wager="ante",
              amount=1000)
     t.refuse("wager_after_no_more_bets", "withdraw_wager", position=1, wager="super")
-    t.do("deal", hands={"1": "2c 2d 8h 9s Jc".split(), "2": "Ac Kd 5d 8c 9c".split()},
-         dealer="Qh Js 4h 5s 7d".split())
+    t.do("deal", hands={"1": texts("2c 2d 8h 9s Jc"), "2": texts("Ac Kd 5d 8c 9c")},
+         dealer=texts("Qh Js 4h 5s 7d"))
     t.refuse("wager_after_no_more_bets", "place_wager", position=1, wager="super_dealer",
              amount=1000)
     t.decide(1, "bet")
@@ -83,8 +76,8 @@ def test_no_671a_wager_made_increased_or_withdrawn_after_no_more_bets() -> None:
 def test_671a_no_card_leaves_the_manual_shoe_before_no_more_bets() -> None:
     """§ 671a.8(b): the dealer announces "no more bets" and begins dealing."""
     t = _seated(1)
-    t.refuse("no_more_bets_first", "deal", hands={"1": "As Ks Qs Js 9d".split()},
-             dealer="Qh Jd 4c 5h 7s".split())
+    t.refuse("no_more_bets_first", "deal", hands={"1": texts("As Ks Qs Js 9d")},
+             dealer=texts("Qh Jd 4c 5h 7s"))
     t.refuse("no_more_bets_first", "deal", deck=ORDERED_DECK)
     assert t.state.positions[1].dealt == ()
     t.do("no_more_bets")
@@ -116,15 +109,15 @@ def test_671a_dealt_from_the_hand_top_card_first_dealer_last_card_up() -> None:
     t = _seated(2, 4, 5)
     t.do("no_more_bets")
     t.refuse("dealer_up_card_not_last", "deal",
-             hands={"2": "2c 3c 4c 5c 6c".split(), "4": "2d 3d 4d 5d 6d".split(),
-                    "5": "2h 3h 4h 5h 6h".split()},
-             dealer="2s 3s 4s 5s 6s".split(), dealer_face_up="2s")
+             hands={"2": texts("2c 3c 4c 5c 6c"), "4": texts("2d 3d 4d 5d 6d"),
+                    "5": texts("2h 3h 4h 5h 6h")},
+             dealer=texts("2s 3s 4s 5s 6s"), dealer_face_up="2s")
     t.do("deal", deck=ORDERED_DECK)
-    assert t.state.positions[2].dealt == _ids("2c 3c 4c 5c 6c")
-    assert t.state.positions[4].dealt == _ids("2d 3d 4d 5d 6d")
-    assert t.state.positions[5].dealt == _ids("2h 3h 4h 5h 6h")
-    assert t.state.dealer_cards == _ids("2s 3s 4s 5s 6s")
-    assert t.state.dealer_up == _ids("6s")[0]
+    assert t.state.positions[2].dealt == ids("2c 3c 4c 5c 6c")
+    assert t.state.positions[4].dealt == ids("2d 3d 4d 5d 6d")
+    assert t.state.positions[5].dealt == ids("2h 3h 4h 5h 6h")
+    assert t.state.dealer_cards == ids("2s 3s 4s 5s 6s")
+    assert t.state.dealer_up == ids("6s")[0]
 
 
 def test_671a_automated_shoe_dispenses_no_stack_before_no_more_bets() -> None:
@@ -146,10 +139,10 @@ def test_671a_stacks_go_clockwise_then_the_dealer_whose_last_card_is_up() -> Non
     t = _seated(2, 4)
     t.do("no_more_bets")
     t.do("deal", deck=ORDERED_DECK, method="stacks")
-    assert t.state.positions[2].dealt == _ids("2c 2d 2h 2s 3c")
-    assert t.state.positions[4].dealt == _ids("3d 3h 3s 4c 4d")
-    assert t.state.dealer_cards == _ids("4h 4s 5c 5d 5h")
-    assert t.state.dealer_up == _ids("5h")[0]
+    assert t.state.positions[2].dealt == ids("2c 2d 2h 2s 3c")
+    assert t.state.positions[4].dealt == ids("3d 3h 3s 4c 4d")
+    assert t.state.dealer_cards == ids("4h 4s 5c 5d 5h")
+    assert t.state.dealer_up == ids("5h")[0]
 
 
 def test_671a_no_decision_amended_after_all_decisions_are_locked_in() -> None:
@@ -196,11 +189,11 @@ def test_each_671a_hand_can_be_reconstructed_from_the_record() -> None:
 
     s = rebuild(json.loads(json.dumps(t.events)))
     one, two = s.positions[1], s.positions[2]
-    assert one.dealt == _ids("2c 7d 9h Ks Kd")
-    assert set(one.discards) == set(_ids("2c 7d 9h"))
-    assert set(one.cards) == set(_ids("Ks Kd Kh 4s 5c"))
-    assert two.dealt == _ids("Qs Js 8c 6h 4d")
-    assert s.dealer_cards == _ids("Ac Kc 8s 6d 3h")
+    assert one.dealt == ids("2c 7d 9h Ks Kd")
+    assert set(one.discards) == set(ids("2c 7d 9h"))
+    assert set(one.cards) == set(ids("Ks Kd Kh 4s 5c"))
+    assert two.dealt == ids("Qs Js 8c 6h 4d")
+    assert s.dealer_cards == ids("Ac Kc 8s 6d 3h")
     assert one.returned == {"ante": 1000, "super": 0, "options_fee": 0, "bet": 8000}
     assert two.returned == {"ante": 0, "super": 0}
     assert s.totals == {"wagered": 7000, "returned": 9000, "house_win": -2000}

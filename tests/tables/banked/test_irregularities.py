@@ -205,3 +205,16 @@ def test_hilo_abandoned_position_is_skipped_579_7_b() -> None:
     t.do("report_irregularity", kind="abandoned", position=1)
     t.decide(2, "forfeit")  # position 1 is no longer asked
     assert t.settled()[-1] == (2, "ante", "forfeited", 0)
+
+
+def test_wrong_stub_count_after_stacks_from_an_automated_shoe_cites_579_10_f() -> None:
+    """§ 579.10(f): dealt in stacks from an automated dealing shoe, the wrong stub count
+    is the automated shoe's rule; the outcome is the same as under § 579.8(h)."""
+    t = Table("five-card-hi-lo")
+    t.wager(1, "ante", 500)
+    t.do("no_more_bets")
+    t.do("deal", deck=list(range(52)), method="stacks")
+    t.do("report_irregularity", kind="stub_count_wrong", misdealt=False)
+    _assert_void(t, "stub_count_wrong", "579.10(f)")
+    voided = next(e for e in t.events if e["type"] == "RoundVoided")
+    assert voided["data"]["deck_removed"] is True
