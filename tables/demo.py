@@ -4,7 +4,6 @@ through the real services, so the demo's history is a real event history."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from django.utils import timezone
@@ -56,38 +55,46 @@ def _rules_in_effect(p: dict[str, Actor], game: str) -> None:
     rules.rules_approve(actor=p["approver"], rules_id=rs.pk)
 
 
-def _deck_ready(p: dict[str, Actor], table: GameTable, colour: str) -> Deck:
-    d, f = p["dealer"], p["floor"]
+def deck_ready(table: GameTable, dealer: Actor, floor: Actor, colour: str, *,
+               batch: str) -> Deck:
+    """A deck received, inspected, verified, spread, washed, shuffled (and cut when the
+    shuffle needs it) and put in play at ``table``, through the services."""
     setup = setup_of(table)
-    deck = decks.deck_receive(actor=f, table_id=table.pk, back_colour=colour,
-                              batch=f"DEMO-{timezone.now():%Y%m%d}")
-    decks.deck_inspect(actor=d, deck_id=deck.pk)
-    decks.deck_inspection_verify(actor=f, deck_id=deck.pk, accepted=True)
-    decks.deck_spread(actor=d, deck_id=deck.pk, players=setup.players_to_spread_for)
-    decks.deck_wash(actor=d, deck_id=deck.pk)
-    deck = decks.deck_shuffle(actor=d, deck_id=deck.pk,
+    deck = decks.deck_receive(actor=floor, table_id=table.pk, back_colour=colour,
+                              batch=f"{batch}-{timezone.now():%Y%m%d}")
+    decks.deck_inspect(actor=dealer, deck_id=deck.pk)
+    decks.deck_inspection_verify(actor=floor, deck_id=deck.pk, accepted=True)
+    decks.deck_spread(actor=dealer, deck_id=deck.pk, players=setup.players_to_spread_for)
+    decks.deck_wash(actor=dealer, deck_id=deck.pk)
+    deck = decks.deck_shuffle(actor=dealer, deck_id=deck.pk,
                               method="automated" if setup.shuffler_working else "manual")
     if deck.cut_required:
-        deck = decks.deck_cut(actor=d, deck_id=deck.pk, depth=23)
-    return decks.deck_put_in_play(actor=d, deck_id=deck.pk)
+        deck = decks.deck_cut(actor=dealer, deck_id=deck.pk, depth=23)
+    return decks.deck_put_in_play(actor=dealer, deck_id=deck.pk)
 
 
-def _keep_decks_in_play(p: dict[str, Actor], table: GameTable) -> Iterator[str]:
-    """Overdue decks are removed (time limit) and replaced, so the demo always deals."""
+def keep_decks_in_play(table: GameTable, dealer: Actor, floor: Actor, *, batch: str
+                       ) -> tuple[list[Deck], int]:
+    """Decks past their time limit (589.3(c)) removed and the pair filled up again, so the
+    table always deals: (the decks removed, how many decks were put in play)."""
     now = timezone.now()
+    removed = []
     for deck in Deck.objects.filter(table=table, state=DeckState.IN_PLAY):
         if deck.change_due or (deck.deadline_at and deck.deadline_at <= now):
-            decks.deck_remove(actor=p["floor"], deck_id=deck.pk, reason="time-limit")
-            yield f"{table.name}: replaced overdue {deck.back_colour} deck"
+            decks.deck_remove(actor=floor, deck_id=deck.pk, reason="time-limit")
+            removed.append(deck)
     wanted = setup_of(table).decks_in_play_allowed
     in_play = list(Deck.objects.filter(table=table, state=DeckState.IN_PLAY)
                    .values_list("back_colour", flat=True))
+    added = 0
     for colour in COLOURS:
         if len(in_play) >= wanted:
             break
         if colour not in in_play:
-            _deck_ready(p, table, colour)
+            deck_ready(table, dealer, floor, colour, batch=batch)
             in_play.append(colour)
+            added += 1
+    return removed, added
 
 
 def seed_tables(prop: Property) -> list[str]:
@@ -107,7 +114,9 @@ def seed_tables(prop: Property) -> list[str]:
             tables.table_assign_dealer(actor=p["floor"], table_id=table.pk, dealer="demo_dealer")
         if table.current_round_id is None and table.status == "closed":
             tables.table_open(actor=p["floor"], table_id=table.pk)
-        notes.extend(_keep_decks_in_play(p, GameTable.objects.get(pk=table.pk)))
+        removed, _ = keep_decks_in_play(GameTable.objects.get(pk=table.pk), p["dealer"],
+                                        p["floor"], batch="DEMO")
+        notes.extend(f"{name}: replaced overdue {d.back_colour} deck" for d in removed)
     return notes
 
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from casino.domain.cards import format_card
 from casino.eventstore.store import RecordedEvent
-from tables.domain.banked.events import Event
 from tables.domain.banked.script import result
 from tables.domain.banked.state import RoundState
 
@@ -48,6 +47,11 @@ def _cards(cards: list[int]) -> str:
     return " ".join(format_card(c) for c in cards)
 
 
+def _setting(d: dict[str, Any]) -> str:
+    return (f"high {_cards(d['high'])} ({d['high_total']}) and low {_cards(d['low'])} "
+            f"({d['low_total']})")
+
+
 def describe(ev_type: str, d: dict[str, Any]) -> str:
     p = f"position {d.get('position')}"
     if ev_type == "RoundOpened":
@@ -71,8 +75,7 @@ def describe(ev_type: str, d: dict[str, Any]) -> str:
         money = f", {d['wager']} {_money(d['amount'])}" if d.get("wager") else ""
         return f"{p} decided {d['decision']}{money}"
     if ev_type == "HandsSet":
-        return (f"{p} set high {_cards(d['high'])} ({d['high_total']}) and low "
-                f"{_cards(d['low'])} ({d['low_total']})")
+        return f"{p} set {_setting(d)}"
     if ev_type == "DecisionsLocked":
         return "all decisions are locked in"
     if ev_type == "CardsDrawn":
@@ -82,8 +85,7 @@ def describe(ev_type: str, d: dict[str, Any]) -> str:
         ok = "qualifies" if d.get("qualifies") else "does not qualify"
         return f"dealer reveals {_cards(d['cards'])}: {d['hand']}, {ok}"
     if ev_type == "DealerHandsSet":
-        return (f"dealer sets high {_cards(d['high'])} ({d['high_total']}) and low "
-                f"{_cards(d['low'])} ({d['low_total']})")
+        return f"dealer sets {_setting(d)}"
     if ev_type == "ForceOffered":
         return f"dealer did not qualify; positions {d['positions']} may force the dealer"
     if ev_type == "DealerForced":
@@ -111,13 +113,13 @@ def describe(ev_type: str, d: dict[str, Any]) -> str:
     return ev_type
 
 
-def reconstruct(state: RoundState, recorded: list[RecordedEvent], events: list[Event]
-                ) -> dict[str, Any]:
+def reconstruct(state: RoundState, recorded: list[RecordedEvent]) -> dict[str, Any]:
+    """The replay of a round whose ``state`` was rebuilt from ``recorded``."""
     steps = [{"version": e.version, "at": e.recorded_at, "actor": e.metadata.get("actor", ""),
               "role": e.metadata.get("role", ""), "event": e.type,
               "text": describe(e.type, e.data), "details": cards_as_text(e.data)}
              for e in recorded]
-    settlement = result(state, events)
+    settlement = result(state, [{"type": e.type, "data": e.data} for e in recorded])
     hands = []
     for n in sorted(state.positions):
         pos = state.positions[n]

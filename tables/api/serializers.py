@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from casino.domain.cards import format_card
+from tables import selectors
 from tables.domain.catalogue import GAMES
 from tables.domain.decks import DealingMethod, RemovalReason, Shuffler
 from tables.models import GAME_CHOICES, Deck, DeckStep, GameTable, Round, RulesSubmission
+from tables.reconstruction import cards_as_text
 
 GAME_IDS = list(GAMES)
 REMOVAL_REASONS = [(r.value, r.value) for r in RemovalReason]
@@ -43,15 +46,7 @@ class TableSerializer(serializers.ModelSerializer):
                   "stream_id", "stream_version"]
 
     def get_next_deck(self, table: GameTable) -> str | None:
-        from tables.domain.decks import expected_deck
-        from tables.models import Deck, DeckState
-
-        in_play = [str(pk) for pk in Deck.objects.filter(table=table, state=DeckState.IN_PLAY)
-                   .order_by("entered_play_at").values_list("pk", flat=True)]
-        if not in_play:
-            return None
-        last = str(table.last_deck_id) if table.last_deck_id else None
-        return expected_deck(in_play, last) or in_play[0]
+        return selectors.next_deck(table)
 
 
 class DeckSerializer(serializers.ModelSerializer):
@@ -355,9 +350,6 @@ class BankedRoundSerializer(serializers.Serializer):
     events = BankedEventSerializer(many=True, help_text="what this command appended")
 
     def to_representation(self, instance: object) -> dict:
-        from casino.domain.cards import format_card
-        from tables.reconstruction import cards_as_text
-
         b = instance
         st = b.state  # type: ignore[attr-defined]
         rnd = b.round  # type: ignore[attr-defined]

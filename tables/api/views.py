@@ -28,6 +28,7 @@ from tables import selectors
 from tables.api import serializers as s
 from tables.domain.signage import signage_for
 from tables.models import Deck, GameTable, Round, RulesSubmission
+from tables.reconstruction import cards_as_text, reconstruct
 from tables.services import banked, decks, rounds, rules, tables
 
 TABLE_STAFF = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY,
@@ -199,7 +200,7 @@ class TableList(CreateVia, ListAPIView):
     filterset_fields = ["game", "status"]
 
     def get_queryset(self) -> QuerySet:
-        return _property_rows(self, GameTable.objects.select_related("dealer"))
+        return _property_rows(self, selectors.with_decks_in_play(GameTable.objects.all()))
 
 
 @extend_schema_view(get=extend_schema(tags=["tables"]))
@@ -212,7 +213,7 @@ class TableDetail(CreateVia, RetrieveAPIView):
     serializer_class = s.TableSerializer
 
     def get_queryset(self) -> QuerySet:
-        return _property_rows(self, GameTable.objects.select_related("dealer"))
+        return _property_rows(self, selectors.with_decks_in_play(GameTable.objects.all()))
 
 
 def _table_of(request: Request, pk: Any) -> GameTable:
@@ -353,6 +354,16 @@ class DeckDetail(RetrieveAPIView):
         return _property_rows(self, Deck.objects.all())
 
 
+def _gaming_day(request: Request, actor: Any) -> date:
+    """``?gaming_day=YYYY-MM-DD``, or the actor's gaming day today; 400 for anything else."""
+    raw = request.query_params.get("gaming_day")
+    try:
+        return date.fromisoformat(raw) if raw else actor.gaming_day()
+    except ValueError:
+        raise DomainError("gaming_day must be a date YYYY-MM-DD", code="invalid_gaming_day",
+                          field="gaming_day") from None
+
+
 class CardInventory(APIView):
     """The card inventory report of a gaming day: decks received, in play, removed and
     destroyed or cancelled, and every signed step."""
@@ -364,13 +375,7 @@ class CardInventory(APIView):
         OpenApiParameter("gaming_day", str, description="YYYY-MM-DD (default: today's)")])
     def get(self, request: Request) -> Response:
         actor = actor_of(request.user)
-        raw = request.query_params.get("gaming_day")
-        try:
-            day = date.fromisoformat(raw) if raw else actor.gaming_day()
-        except ValueError:
-            raise DomainError("gaming_day must be a date YYYY-MM-DD", code="invalid_gaming_day",
-                              field="gaming_day") from None
-        report = selectors.card_inventory(actor.property, day)
+        report = selectors.card_inventory(actor.property, _gaming_day(request, actor))
         return Response(s.InventoryReportSerializer(report).data)
 
 
@@ -399,7 +404,6 @@ class RoundDetail(RetrieveAPIView):
         if getattr(self, "swagger_fake_view", False):
             return Round.objects.none()
         return Round.objects.filter(table__property=actor_of(self.request.user).property)
-
 
 
 # --- house-banked rounds -------------------------------------------------------------------
@@ -437,8 +441,6 @@ RoundIrregularity = _banked(banked.round_report_irregularity, s.IrregularityInpu
 
 
 def _settle_script(*, actor: Any, **script: Any) -> dict[str, Any]:
-    from tables.reconstruction import cards_as_text
-
     out = banked.round_settle_script(actor=actor, script=script)
     out["events"] = [{"type": e["type"], "data": cards_as_text(e["data"])}
                      for e in out["events"]]
@@ -476,11 +478,9 @@ class RoundReconstruction(APIView):
     @extend_schema(tags=["house-banked rounds"], responses=s.ReconstructionSerializer,
                    operation_id="round_reconstruction")
     def get(self, request: Request, pk: Any) -> Response:
-        from tables.reconstruction import reconstruct
-
         rnd = banked.find_round(actor_of(request.user), pk)
         state, recorded = banked.load(rnd)
-        body = reconstruct(state, recorded, banked.domain_events(recorded))
+        body = reconstruct(state, recorded)
         return Response(s.ReconstructionSerializer({
             "round": rnd.pk, "table": rnd.table_id, "number": rnd.number,
             "version": recorded[-1].version, **body}).data)
@@ -495,14 +495,8 @@ class TableResults(APIView):
     @extend_schema(tags=["tables"], responses=s.TableResultsSerializer, parameters=[
         OpenApiParameter("gaming_day", str, description="YYYY-MM-DD (default: today's)")])
     def get(self, request: Request, pk: Any) -> Response:
-        actor = actor_of(request.user)
         table = _table_of(request, pk)
-        raw = request.query_params.get("gaming_day")
-        try:
-            day = date.fromisoformat(raw) if raw else actor.gaming_day()
-        except ValueError:
-            raise DomainError("gaming_day must be a date YYYY-MM-DD", code="invalid_gaming_day",
-                              field="gaming_day") from None
+        day = _gaming_day(request, actor_of(request.user))
         rows = selectors.table_results(table, day)
         return Response(s.TableResultsSerializer({"table": table.pk, "gaming_day": day,
                                                   "rows": rows}).data)

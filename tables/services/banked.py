@@ -14,6 +14,7 @@ appends it when the dealer closes the round, with the domain's totals, so the li
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,50 +75,86 @@ def awaiting_close(state: RoundState) -> bool:
             and not any(p.unsettled() for p in state.positions.values()))
 
 
+def by_wager(state: RoundState) -> dict[str, dict[str, int]]:
+    """Cents wagered and returned per wager type (every Super on another hand is one
+    type, ``super_on``), sorted by type: what the table results and the simulation add up."""
+    out: dict[str, dict[str, int]] = {}
+    for p in state.positions.values():
+        for w, amount in p.wagered.items():
+            row = out.setdefault("super_on" if w.startswith("super_on_") else w,
+                                 {"wagered": 0, "returned": 0})
+            row["wagered"] += amount
+            row["returned"] += p.returned.get(w, 0)
+    return dict(sorted(out.items()))
+
+
 def closing_event(state: RoundState) -> Event:
     """The domain's ``RoundClosed`` for a settled round, with the totals of each wager type
     (what the table results read model adds up)."""
     rec = Recorder(state)
     domain_close(rec)
     ev = rec.events[-1]
-    by_wager: dict[str, dict[str, int]] = {}
-    for p in state.positions.values():
-        for w, amount in p.wagered.items():
-            kind = "super_on" if w.startswith("super_on_") else w
-            row = by_wager.setdefault(kind, {"wagered": 0, "returned": 0})
-            row["wagered"] += amount
-            row["returned"] += p.returned.get(w, 0)
-    ev["data"]["by_wager"] = dict(sorted(by_wager.items()))
+    ev["data"]["by_wager"] = by_wager(state)
     return ev
 
 
-def load(rnd: Round) -> tuple[RoundState, list[RecordedEvent]]:
-    """The round's state rebuilt from its stream (refused for a round of another game or
-    one opened before banked play was recorded)."""
-    recorded = read_stream(rnd.stream_id)
-    if not recorded or "options" not in recorded[0].data or not is_banked(
-            recorded[0].data.get("game", "")):
+def recorded_by_domain(recorded: list[RecordedEvent]) -> bool:
+    """Whether the stream is a house-banked round the domain opened (a round opened before
+    banked play was recorded has no ``options`` on its RoundOpened)."""
+    return bool(recorded) and "options" in recorded[0].data and is_banked(
+        recorded[0].data.get("game", ""))
+
+
+def load(rnd: Round, recorded: list[RecordedEvent] | None = None
+         ) -> tuple[RoundState, list[RecordedEvent]]:
+    """The round's state rebuilt from its stream (``recorded`` when the caller has read it
+    already); refused for a round of another game or one opened before banked play was
+    recorded."""
+    if recorded is None:
+        recorded = read_stream(rnd.stream_id)
+    if not recorded_by_domain(recorded):
         raise ConflictError("this round is not a house-banked round recorded by the domain",
                             code="not_a_banked_round")
     return rebuild(domain_events(recorded)), recorded
 
 
 def find_round(actor: Actor, round_id: Any) -> Round:
+    """The round ``round_id`` at a table of the actor's property, with its table (the
+    :func:`tables.services.common.found` of a row that has no property of its own)."""
     try:
         return Round.objects.select_related("table").get(
             pk=uuid.UUID(str(round_id)), table__property=actor.property)
     except (ValueError, Round.DoesNotExist):
-        raise NotFound(f"no round {round_id}", code="round_not_found") from None
+        raise _round_not_found(round_id) from None
 
 
-def _run(actor: Actor, round_id: Any, expected_version: int | None, command: dict[str, Any],
+def _round_not_found(round_id: Any) -> NotFound:
+    return NotFound(f"no round {round_id}", code="round_not_found")
+
+
+def lock_round(actor: Actor, round_id: Any, roles: tuple[Role, ...]
+               ) -> tuple[GameTable, Round, str]:
+    """The round's table and the round, locked in that order (the order round_open locks
+    in), and the role the actor acts under at the table; 404 for a round of another
+    property. Every command on a round, and round_close, starts here."""
+    try:
+        key = uuid.UUID(str(round_id))
+        # Lock the table row only ("self"), found through its round in the same query.
+        table = GameTable.objects.select_for_update(of=("self",)).get(
+            rounds__pk=key, property=actor.property)
+    except (ValueError, GameTable.DoesNotExist):
+        raise _round_not_found(round_id) from None
+    rnd = Round.objects.select_for_update().get(pk=key)
+    rnd.table = table
+    return table, rnd, act_at_table(actor, table, *roles)
+
+
+def _run(actor: Actor, round_id: Any, expected_version: int | None,
+         command: dict[str, Any] | Callable[[Round], dict[str, Any]],
          roles: tuple[Role, ...]) -> BankedRound:
+    """``command`` is the domain command, or a function of the locked round giving it."""
     with transaction.atomic():
-        table_id = find_round(actor, round_id).table_id
-        # Table first, then the round: the order round_open locks in.
-        table = GameTable.objects.select_for_update().get(pk=table_id)
-        rnd = Round.objects.select_for_update().get(pk=uuid.UUID(str(round_id)))
-        role = act_at_table(actor, table, *roles)
+        table, rnd, role = lock_round(actor, round_id, roles)
         if rnd.state != RoundRowState.OPEN:
             raise ConflictError("the round is closed", code="round_closed")
         state, recorded = load(rnd)
@@ -128,14 +165,16 @@ def _run(actor: Actor, round_id: Any, expected_version: int | None, command: dic
         if awaiting_close(state):
             raise ConflictError("every wager is settled: close the round",
                                 code="round_settled")
-        state, events = execute(state, command)
+        state, events = execute(state, command(rnd) if callable(command) else command)
         if events and events[-1]["type"] == "RoundClosed":
             events = events[:-1]  # appended by round_close (module docstring)
             state = rebuild(domain_events(recorded) + events)
         appended = record(rnd, [NewEvent(e["type"], e["data"]) for e in events], actor, role,
                           table=table.pk) if events else []
-    rnd.refresh_from_db()
-    return BankedRound(rnd, state, appended[-1].version if appended else version, appended)
+    if appended:
+        # What the inline projection wrote to the row; no need to read it back.
+        rnd.stream_version = version = appended[-1].version
+    return BankedRound(rnd, state, version, appended)
 
 
 def round_state(*, actor: Actor, round_id: Any) -> BankedRound:
@@ -186,10 +225,11 @@ def round_deal_from_shuffle(*, actor: Actor, round_id: Any,
     chapter's order — stacks of five from an automated dealing shoe (589.10(b),
     579.10(b)), otherwise one card at a time (589.8(c), 579.8(d))."""
     deck, _ = shuffled_deck()
-    rnd = find_round(actor, round_id)
-    method = "stacks" if rnd.dealing_method == "automated-shoe" else "by_card"
-    return _run(actor, round_id, expected_version,
-                {"type": "deal", "deck": deck, "method": method}, AT_TABLE)
+
+    def deal(rnd: Round) -> dict[str, Any]:
+        method = "stacks" if rnd.dealing_method == "automated-shoe" else "by_card"
+        return {"type": "deal", "deck": deck, "method": method}
+    return _run(actor, round_id, expected_version, deal, AT_TABLE)
 
 
 def round_decide(*, actor: Actor, round_id: Any, position: int, decision: str,
@@ -244,20 +284,33 @@ def round_report_irregularity(*, actor: Actor, round_id: Any, kind: str,
                 {"type": "report_irregularity", "kind": kind, **extra}, FLOOR_ONLY)
 
 
+def settle(script: Any) -> dict[str, Any]:
+    """:func:`settle_script` on untrusted input: a shape the script reader did not foresee
+    is bad input (400 ``invalid_script``), never a server error. Records nothing."""
+    try:
+        return settle_script(script)
+    except DomainError:
+        raise
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise DomainError(f"the script is malformed: {exc!r}", code="invalid_script") from None
+
+
+def agrees_with_expected(script: Any, result: dict[str, Any]) -> bool | None:
+    """Whether the settlement has the amounts the script's ``expected`` gives (the
+    hand-worked fixtures do); None when it gives none."""
+    expected = script.get("expected") if isinstance(script, dict) else None
+    if not (isinstance(expected, dict) and "returned" in expected):
+        return None
+    return (result["returned"] == expected.get("returned")
+            and result["house_win_cents"] == expected.get("house_win_cents"))
+
+
 def round_settle_script(*, actor: Actor, script: dict[str, Any]) -> dict[str, Any]:
     """The dispute calculator: a whole round from a script, settled by the same domain,
     with nothing recorded."""
     actor.require(*DISPUTE_ROLES)
-    try:
-        result = settle_script(script)
-    except DomainError:
-        raise
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        # The script is untrusted input: a shape the reader did not foresee is bad input.
-        raise DomainError(f"the script is malformed: {exc!r}", code="invalid_script") from None
-    expected = script.get("expected") if isinstance(script, dict) else None
-    if isinstance(expected, dict) and "returned" in expected:
-        result["matches_expected"] = (
-            result["returned"] == expected.get("returned")
-            and result["house_win_cents"] == expected.get("house_win_cents"))
+    result = settle(script)
+    agrees = agrees_with_expected(script, result)
+    if agrees is not None:
+        result["matches_expected"] = agrees
     return result

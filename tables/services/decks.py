@@ -34,14 +34,13 @@ from tables.models import Deck, DeckState, DeckStep, GameTable
 from tables.services.common import (
     act_at_table,
     allowed,
-    found,
     deck_limits,
+    found,
     locked,
     record,
     record_new,
     setup_of,
 )
-
 
 
 def _text(value: Any, field: str, *, limit: int = 60, required: bool = True) -> str:

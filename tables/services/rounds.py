@@ -95,16 +95,13 @@ def _check_deck(table: GameTable, setup: TableSetup, deck: Deck) -> None:
 
 def round_close(*, actor: Actor, round_id: Any) -> Round:
     with transaction.atomic():
-        # the table first, then the round: the order every round command locks in
-        table_id = banked.find_round(actor, round_id).table_id
-        table = GameTable.objects.select_for_update().get(pk=table_id)
-        rnd = Round.objects.select_for_update().get(pk=uuid.UUID(str(round_id)))
-        role = act_at_table(actor, table, Role.DEALER, Role.FLOORPERSON)
+        table, rnd, role = banked.lock_round(actor, round_id, (Role.DEALER, Role.FLOORPERSON))
         if rnd.state != RoundState.OPEN:
             raise ConflictError("the round is already closed", code="round_closed")
         data: dict[str, Any] = {}
-        if banked.is_banked(table.game) and "options" in read_stream(rnd.stream_id)[0].data:
-            state, _ = banked.load(rnd)
+        recorded = read_stream(rnd.stream_id) if banked.is_banked(table.game) else []
+        if banked.recorded_by_domain(recorded):
+            state, _ = banked.load(rnd, recorded)
             # A round nobody wagered on closes empty; otherwise every line must be settled.
             empty = state.phase is Phase.BETTING and not state.positions
             if not (empty or banked.awaiting_close(state)):

@@ -15,7 +15,13 @@ from casino.eventstore.store import NewEvent
 from casino.roles import Role, has_role
 from tables import timers
 from tables.domain.catalogue import get_table_game
-from tables.domain.decks import DealingMethod, Shuffler, check_table_setup, deadline, time_limit
+from tables.domain.decks import (
+    DealingMethod,
+    Shuffler,
+    check_table_setup,
+    deadline,
+    time_limit,
+)
 from tables.models import Deck, DeckState, GameTable, TableStatus
 from tables.services.common import (
     act_at_table,

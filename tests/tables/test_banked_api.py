@@ -19,23 +19,12 @@ from casino.eventstore.store import head, read_stream
 from tables.domain.banked import rebuild
 from tables.models import TableResult
 from tables.services import rounds
+from tests.tables._api import ok as _ok
+from tests.tables._api import problem as _problem
 
 pytestmark = pytest.mark.django_db
 V1 = "/api/v1"
 SCRIPTS = Path(__file__).parent / "banked" / "scripts"
-
-
-def _ok(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, response.content
-    return response.json()
-
-
-def _problem(response: Any, status: int, code: str) -> dict:
-    assert response.status_code == status, response.content
-    assert response["Content-Type"] == "application/problem+json"
-    body = response.json()
-    assert body["code"] == code, body
-    return body
 
 
 def _client(actor: Any) -> APIClient:
@@ -60,6 +49,17 @@ def at_table(crew, staff, open_table, deck_in_play) -> Any:
 def _post(c: APIClient, rid: str, path: str, body: dict | None = None, status: int = 200
           ) -> dict:
     return _ok(c.post(f"{V1}/rounds/{rid}/{path}", body or {}, format="json"), status)
+
+
+def _hilo_dealt(c: APIClient, rid: str, tie: int | None = None) -> None:
+    """Position 1 with an Ante of 10.00 (and a Tie Wager of ``tie``), dealt K-Q-9-3-2
+    against the dealer's J-10-8-6-4: awaiting the player's decision."""
+    _post(c, rid, "wagers/", {"position": 1, "wager": "ante", "amount": 1000})
+    if tie is not None:
+        _post(c, rid, "wagers/", {"position": 1, "wager": "tie", "amount": tie})
+    _post(c, rid, "no-more-bets/")
+    _post(c, rid, "deal/", {"hands": {"1": ["Ks", "Qd", "9c", "3h", "2d"]},
+                            "dealer": ["Jh", "Tc", "8s", "6d", "4c"]})
 
 
 def _returned(reconstruction: dict) -> dict[str, dict[str, int]]:
@@ -157,11 +157,7 @@ def test_hilo_player_wins_both_hands(at_table) -> None:
     house -15.00.
     """
     dealer, floor, rid, _ = at_table("five-card-hi-lo")
-    _post(dealer, rid, "wagers/", {"position": 1, "wager": "ante", "amount": 1000})
-    _post(dealer, rid, "wagers/", {"position": 1, "wager": "tie", "amount": 500})
-    _post(dealer, rid, "no-more-bets/")
-    _post(dealer, rid, "deal/", {"hands": {"1": ["Ks", "Qd", "9c", "3h", "2d"]},
-                                 "dealer": ["Jh", "Tc", "8s", "6d", "4c"]})
+    _hilo_dealt(dealer, rid, tie=500)
     _post(dealer, rid, "decisions/", {"position": 1, "decision": "play"})
     r = _post(dealer, rid, "hands/", {"position": 1, "high": ["Ks", "Qd", "9c"],
                                       "low": ["3h", "2d"]})
@@ -324,10 +320,7 @@ def test_roles_are_checked(lunar_dealt, staff) -> None:
 def test_a_bad_hilo_setting_is_refused(at_table) -> None:
     """§ 579.11(d): three cards high, two low, from the player's own five."""
     dealer, _, rid, _ = at_table("five-card-hi-lo")
-    _post(dealer, rid, "wagers/", {"position": 1, "wager": "ante", "amount": 1000})
-    _post(dealer, rid, "no-more-bets/")
-    _post(dealer, rid, "deal/", {"hands": {"1": ["Ks", "Qd", "9c", "3h", "2d"]},
-                                 "dealer": ["Jh", "Tc", "8s", "6d", "4c"]})
+    _hilo_dealt(dealer, rid)
     _post(dealer, rid, "decisions/", {"position": 1, "decision": "play"})
     _refused(dealer, rid, "hands/", {"position": 1, "high": ["Ks", "Qd"],
                                      "low": ["9c", "3h", "2d"]}, 400, "invalid_setting")
@@ -398,10 +391,7 @@ def _result_rows() -> list[tuple]:
 
 def test_table_results_rebuild_from_the_events(at_table, staff) -> None:
     dealer, floor, rid, tid = at_table("five-card-hi-lo")
-    _post(dealer, rid, "wagers/", {"position": 1, "wager": "ante", "amount": 1000})
-    _post(dealer, rid, "no-more-bets/")
-    _post(dealer, rid, "deal/", {"hands": {"1": ["Ks", "Qd", "9c", "3h", "2d"]},
-                                 "dealer": ["Jh", "Tc", "8s", "6d", "4c"]})
+    _hilo_dealt(dealer, rid)
     _post(dealer, rid, "decisions/", {"position": 1, "decision": "forfeit"})
     _post(dealer, rid, "lock/")
     _ok(dealer.post(f"{V1}/rounds/{rid}/close/"))

@@ -8,22 +8,11 @@ import pytest
 
 from casino.eventstore.store import head
 from tables.domain.rules_options import example_options
+from tests.tables._api import ok as _ok
+from tests.tables._api import problem as _problem
 
 pytestmark = pytest.mark.django_db
 V1 = "/api/v1"
-
-
-def _ok(response: Any, status: int = 200) -> Any:
-    assert response.status_code == status, response.content
-    return response.json()
-
-
-def _problem(response: Any, status: int, code: str) -> dict:
-    assert response.status_code == status, response.content
-    assert response["Content-Type"] == "application/problem+json"
-    body = response.json()
-    assert body["code"] == code, body
-    return body
 
 
 @pytest.fixture

@@ -23,11 +23,14 @@ import sys
 import time
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
+from casino.actors import actor_of
 from casino.domain.cards import format_card
 from casino.domain.errors import DomainError
+from casino.models import Property
 from tables.domain.banked import settle_script
 from tables.domain.banked.simulate import bench_rounds, play_round
 from tables.domain.banked.state import GAMES
@@ -39,6 +42,8 @@ from tables.management.commands.simulate_banked import (
     find_table,
     run_rounds,
 )
+from tables.models import GameTable
+from tables.services import tables
 
 PURE_TARGET = 20_000
 SERVICES_TARGET = 200
@@ -112,15 +117,9 @@ def pure(rounds: int, peer_rounds: int, seed: int, progress: bool = True
 # --- (b) through the services -----------------------------------------------------------------
 
 def scratch_table(game: str) -> Any:
-    """A bench table of ``game`` at the (only) property: configured, dealer assigned, opened
-    and dealt decks by the demo crew on first use; reused afterwards."""
-    from django.contrib.auth import get_user_model
-
-    from casino.actors import actor_of
-    from casino.models import Property
-    from tables.models import GameTable
-    from tables.services import tables
-
+    """A bench table of ``game`` at the (only) property: configured, dealer assigned and
+    opened through the services by the demo crew on first use (its decks are put in play by
+    the runner); reused afterwards."""
     props = list(Property.objects.all()[:2])
     if len(props) != 1:
         raise CommandError("no_property: run `manage.py seed_demo` first" if not props else

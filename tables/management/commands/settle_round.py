@@ -2,7 +2,8 @@
 
 Reads one round script (the JSON format of ``tests/tables/banked/scripts/README.md``) from
 FILE, or from stdin with ``-``, plays it through the pure domain
-(:func:`tables.domain.banked.settle_script`) and prints the settlement as JSON: one line per
+(:func:`tables.domain.banked.settle_script`, by way of :func:`tables.services.banked.settle`
+as the API's dispute calculator does) and prints the settlement as JSON: one line per
 position and wager with what went back and why (the subsection it comes from), the amounts
 returned per position and wager, and the house win. Nothing is recorded: no database row,
 no event.
@@ -24,7 +25,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from casino.domain.errors import DomainError
-from tables.domain.banked import settle_script
+from tables.services import banked
 
 
 def read_script(path: str, stdin: Any = None) -> Any:
@@ -49,24 +50,18 @@ def read_script(path: str, stdin: Any = None) -> Any:
 
 
 def settle(script: Any) -> dict[str, Any]:
-    """The settlement of ``script`` without its internal event list; CommandError naming the
-    problem and its code for a script the domain refuses."""
+    """The settlement of ``script`` (the same as the API's dispute calculator,
+    :func:`tables.services.banked.settle`); CommandError naming the problem and its code
+    for a script the domain refuses."""
     try:
-        result = settle_script(script)
+        result = banked.settle(script)
     except DomainError as exc:
         where = f" ({exc.field})" if getattr(exc, "field", None) else ""
         raise CommandError(f"{exc.code}: {exc.message}{where}".replace("\n", " ")) from None
-    except (KeyError, TypeError, AttributeError) as exc:
-        # A shape settle_script does not check field by field (e.g. a card list that is a
-        # number): still one line, still a code.
-        raise CommandError(f"invalid_script: {type(exc).__name__}: {exc}") from None
-    out = {k: v for k, v in result.items() if k != "events"}
-    expected = script.get("expected") if isinstance(script, dict) else None
-    if isinstance(expected, dict) and "returned" in expected:
-        out["expected_agrees"] = (
-            expected.get("returned") == out["returned"]
-            and expected.get("house_win_cents") == out["house_win_cents"])
-    return out
+    agrees = banked.agrees_with_expected(script, result)
+    if agrees is not None:
+        result["expected_agrees"] = agrees
+    return result
 
 
 class Command(BaseCommand):
@@ -84,8 +79,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         script = read_script(options["file"], self.stdin if hasattr(self, "stdin") else None)
         out = settle(script)
+        events = out.pop("events")
         if options["events"]:
-            out["events"] = settle_script(script)["events"]
+            out["events"] = events
         self.stdout.write(json.dumps(out, indent=None if options["compact"] else 2,
                                      default=_jsonable))
 

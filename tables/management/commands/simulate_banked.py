@@ -14,7 +14,7 @@ Deck control is kept as the chapters want it: the two decks of a pair alternate 
 picks), a deck is counted (52, verified by the floorperson) before it deals once 5 rounds
 have been played since its last count (589.11(g), 671a.11(h), 579.11(m)) unless a counting
 shuffler counts it, and a deck past its time limit (589.3(c)) is removed and a fresh one is
-received, inspected, shuffled and put in play (as ``tables.demo`` does).
+received, inspected, shuffled and put in play (``tables.demo.keep_decks_in_play``).
 
 ``--seed`` seeds the wagers (the Ante is 1, 2 or 5 times the table minimum each round);
 the cards come from the server's secure shuffle and do not repeat.
@@ -37,24 +37,24 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
-from django.utils import timezone
 from tqdm import tqdm
 
 from casino.actors import Actor, actor_of
 from casino.domain.errors import DomainError
 from casino.models import Property
+from tables import selectors
+from tables.demo import keep_decks_in_play
 from tables.domain.banked import Phase, RoundState
 from tables.domain.banked.simulate import SimpleStrategy
 from tables.domain.banked.state import GAMES, LUNAR_GAMES
 from tables.domain.banked.wagers import canonical_options
 from tables.domain.catalogue import get_table_game
-from tables.domain.decks import count_due, expected_deck
-from tables.models import Deck, DeckState, GameTable, TableStatus
+from tables.domain.decks import count_due
+from tables.models import Deck, GameTable, TableStatus
 from tables.services import banked, decks, rounds
 from tables.services.common import setup_of
 from tables.services.rules import rules_in_effect
 
-COLOURS = ("red", "blue")
 MAX_ROUNDS = 10_000_000
 Z95 = 1.959964
 
@@ -93,16 +93,11 @@ class Tally:
     returned: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, state: RoundState) -> None:
-        w: dict[str, int] = {}
-        r: dict[str, int] = {}
-        for p in state.positions.values():
-            for wager, amount in p.wagered.items():
-                kind = "super_on" if wager.startswith("super_on_") else wager
-                w[kind] = w.get(kind, 0) + amount
-                r[kind] = r.get(kind, 0) + p.returned.get(wager, 0)
-        for kind in set(w) | set(self.wagered):
-            self.wagered.setdefault(kind, [0] * self.rounds).append(w.get(kind, 0))
-            self.returned.setdefault(kind, [0] * self.rounds).append(r.get(kind, 0))
+        totals = banked.by_wager(state)
+        for kind in set(totals) | set(self.wagered):
+            row = totals.get(kind, {"wagered": 0, "returned": 0})
+            self.wagered.setdefault(kind, [0] * self.rounds).append(row["wagered"])
+            self.returned.setdefault(kind, [0] * self.rounds).append(row["returned"])
         self.rounds += 1
 
     def combined(self, kinds: tuple[str, ...]) -> tuple[list[int], list[int]]:
@@ -154,55 +149,17 @@ class TableRunner:
         self.counted = self.replaced = self.put_in_play = 0
 
     # deck control --------------------------------------------------------------------
-    def _refresh(self) -> None:
-        self.table = GameTable.objects.get(pk=self.table.pk)
-
-    def _ready_deck(self, colour: str) -> Deck:
-        d, f = self.dealer, self.floor
-        setup = setup_of(self.table)
-        deck = decks.deck_receive(actor=f, table_id=self.table.pk, back_colour=colour,
-                                  batch=f"SIM-{timezone.now():%Y%m%d}")
-        decks.deck_inspect(actor=d, deck_id=deck.pk, defects=[])
-        decks.deck_inspection_verify(actor=f, deck_id=deck.pk, accepted=True)
-        decks.deck_spread(actor=d, deck_id=deck.pk, players=setup.players_to_spread_for)
-        decks.deck_wash(actor=d, deck_id=deck.pk)
-        deck = decks.deck_shuffle(actor=d, deck_id=deck.pk,
-                                  method="automated" if setup.shuffler_working else "manual")
-        if deck.cut_required:
-            deck = decks.deck_cut(actor=d, deck_id=deck.pk, depth=23)
-        self.put_in_play += 1
-        return decks.deck_put_in_play(actor=d, deck_id=deck.pk)
-
-    def keep_decks(self) -> None:
-        """Remove decks past their time limit (589.3(c)) and fill the pair up again."""
-        now = timezone.now()
-        in_play = list(Deck.objects.filter(table=self.table, state=DeckState.IN_PLAY))
-        for deck in in_play:
-            if deck.change_due or (deck.deadline_at and deck.deadline_at <= now):
-                decks.deck_remove(actor=self.floor, deck_id=deck.pk, reason="time-limit")
-                self.replaced += 1
-        wanted = setup_of(self.table).decks_in_play_allowed
-        colours = list(Deck.objects.filter(table=self.table, state=DeckState.IN_PLAY)
-                       .values_list("back_colour", flat=True))
-        for colour in COLOURS:
-            if len(colours) >= wanted:
-                break
-            if colour not in colours:
-                self._ready_deck(colour)
-                colours.append(colour)
-
     def next_deck(self) -> Deck:
         """The deck that deals next (the other one of the pair, 589.3(b)(3)), counted first
-        when its count is due (589.11(g))."""
-        self._refresh()
-        self.keep_decks()
-        pair = list(Deck.objects.filter(table=self.table, state=DeckState.IN_PLAY)
-                    .order_by("entered_play_at"))
-        if not pair:
+        when its count is due (589.11(g)); overdue decks replaced first (589.3(c))."""
+        self.table = GameTable.objects.get(pk=self.table.pk)
+        removed, added = keep_decks_in_play(self.table, self.dealer, self.floor, batch="SIM")
+        self.replaced += len(removed)
+        self.put_in_play += added
+        want = selectors.next_deck(self.table)
+        if want is None:
             raise CommandError(f"no_deck_in_play: table {self.table.name} has no deck in play")
-        last = str(self.table.last_deck_id) if self.table.last_deck_id else None
-        want = expected_deck([str(d.pk) for d in pair], last)
-        deck = next((d for d in pair if str(d.pk) == want), pair[0])
+        deck = Deck.objects.get(pk=want)
         if count_due(setup_of(self.table), deck.rounds_since_count):
             decks.deck_count(actor=self.dealer, deck_id=deck.pk, cards=52)
             decks.deck_count_verify(actor=self.floor, deck_id=deck.pk)
