@@ -22,6 +22,7 @@ button is the one "to the immediate left of the button" (637a.11(d)).
 
 from __future__ import annotations
 
+import inspect
 import random as _random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -131,6 +132,13 @@ class Hand:
         """
         rules = rules_from(rules)
         spec = rules.spec
+        if not isinstance(stacks, Mapping):
+            raise PokerError("stacks must map each seat to its table stakes",
+                             code="invalid_stack", field="stacks")
+        for s in stacks:
+            if not isinstance(s, int) or isinstance(s, bool) or s < 1:
+                raise PokerError(f"seat {s!r} is not a seat number", code="invalid_seat",
+                                 field="stacks")
         seats = sorted(stacks)
         n = len(seats)
         limit = min(spec.max_players, rules.max_players or spec.max_players)
@@ -142,14 +150,11 @@ class Hand:
                              code="too_many_players", field="stacks")
         for s in seats:
             v = stacks[s]
-            if not isinstance(s, int) or isinstance(s, bool) or s < 1:
-                raise PokerError(f"seat {s!r} is not a seat number", code="invalid_seat",
-                                 field="stacks")
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise PokerError(f"seat {s} stack must be whole cents", code="invalid_stack",
                                  field="stacks")
         if spec.uses_button:
-            if button not in stacks:
+            if type(button) is not int or button not in stacks:
                 raise PokerError("the button must be at a seat in the hand (637a.11(c))",
                                  code="invalid_button", field="button")
         elif button is not None:
@@ -159,8 +164,12 @@ class Hand:
             raise PokerError("this table does not offer a Straddle Bet", code="no_straddle",
                              field="straddle")
         if deck is not None:
-            deck = list(deck)
-            if len(deck) != DECK_SIZE or sorted(deck) != _FULL_DECK:
+            try:
+                deck = list(deck)
+                ok = len(deck) == DECK_SIZE and sorted(deck) == _FULL_DECK
+            except TypeError:  # not a list, or of things that are not card numbers
+                ok = False
+            if not ok:
                 raise PokerError("the deck must be the 52 cards, each once",
                                  code="invalid_deck", field="deck")
         if check_stakes:
@@ -288,18 +297,20 @@ class Hand:
         ``{"type": "deal", "cards", "burn"}``, ``{"type": "misdeal"|"void", "reason"}``,
         ``{"type": "card_discard", "card", "reason"}``, ``{"type": "hole_card_exposed", "seat",
         "card", "replacement"}``."""
+        if not isinstance(command, Mapping):
+            raise InvalidAction("a command is an object with a type", field="type")
         kind = command.get("type")
-        args = {k: v for k, v in command.items() if k != "type"}
-        handler = {"act": self.act, "draw": self.draw, "discard": self.discard,
-                   "deal": self.deal, "misdeal": self.misdeal, "void": self.void,
-                   "card_discard": self.card_discard,
-                   "hole_card_exposed": self.hole_card_exposed}.get(kind)
-        if handler is None:
+        signature = _COMMANDS.get(kind) if isinstance(kind, str) else None
+        if signature is None:
             raise InvalidAction(f"unknown command {kind!r}", field="type")
+        args = {k: v for k, v in command.items() if k != "type"}
         try:
-            return handler(**args)
+            # only the argument names are checked here; each command checks its values,
+            # so a TypeError from inside one is a bug, not bad input
+            signature.bind(self, **args)
         except TypeError as exc:
             raise InvalidAction(f"bad arguments for {kind}: {exc}") from None
+        return getattr(self, kind)(**args)
 
     def act(self, seat: int, action: str, amount: int | None = None) -> list[dict[str, Any]]:
         """A betting decision (637a.8(c)): ``fold``, ``check``, ``call``, ``bet`` or
@@ -452,7 +463,11 @@ class Hand:
             order, counts, kinds = self._due[1], self._due[2], self._due[3]
             if not isinstance(cards, Mapping):
                 raise InvalidAction("cards must map each seat to its cards", field="cards")
-            got = {int(k): v for k, v in cards.items()}
+            try:
+                got = {int(k): v for k, v in cards.items()}
+            except (TypeError, ValueError):
+                raise InvalidAction("cards must map each seat number to its cards",
+                                    field="cards") from None
             want = {self._seats[i] for i in order}
             if set(got) != want:
                 raise InvalidAction(f"deal to seats {sorted(want)}, exactly", field="cards")
@@ -519,7 +534,7 @@ class Hand:
         """Declare a misdeal (637a.18(g)): every chip goes back and the cards are
         reshuffled for a new deal."""
         self._check_open()
-        if reason not in MISDEAL_REASONS:
+        if not isinstance(reason, str) or reason not in MISDEAL_REASONS:
             raise InvalidAction(f"a misdeal needs one of the causes of 637a.18(g): "
                                 f"{', '.join(MISDEAL_REASONS)}", field="reason")
         if MISDEAL_REASONS[reason] and len(self._voluntary) >= 2:
@@ -650,8 +665,8 @@ class Hand:
         kinds = d["kinds"]
         if d["street"]:
             self._burn(d["burn"])  # no burn before the first deal (637a.10(c), 637a.11(f))
-        seats = self._seats
-        per = [(seats.index(s), cs) for s, cs in d["cards"]]
+        idx = self._idx
+        per = [(idx[s], cs) for s, cs in d["cards"]]
         # one card at a time around the table (637a.11(f)), so the deck is taken in order
         for r, k in enumerate(kinds):
             target = self._up if k == "up" else self._down
@@ -667,9 +682,7 @@ class Hand:
                 return
         else:
             self._step = self._bet_step[street]
-        if self.phase == DEALING:
-            self.phase = ""
-        self._due = None
+        self._dealt()
 
     def _on_BoardDealt(self, d) -> None:
         self._burn(d["burn"])
@@ -677,15 +690,17 @@ class Hand:
             self._board.append(c)
             self._take(c)
         self._step = self._bet_step[len(self._board) - 2]  # flop 1, turn 2, river 3
-        if self.phase == DEALING:
-            self.phase = ""
-        self._due = None
+        self._dealt()
 
     def _on_CommonCardDealt(self, d) -> None:
         self._burn(d["burn"])
         self._board.append(d["card"])
         self._take(d["card"])
         self._step = self._bet_step[d["street"]]
+        self._dealt()
+
+    def _dealt(self) -> None:
+        """The cards due are out: the dealer's wait (if any) ends."""
         if self.phase == DEALING:
             self.phase = ""
         self._due = None
@@ -695,22 +710,19 @@ class Hand:
         # card) are shuffled into a new stub
         if self._deck is not None:
             self._deck = list(reversed(d["cards"]))
-        back = set(d["cards"])
-        for c in back:
-            self._out.discard(c)
-        self._burns = [c for c in self._burns if c not in back]
-        self._muck = [c for c in self._muck if c not in back]
+        self._back_to_stub(d["cards"])
 
     def _on_DiscardsReshuffled(self, d) -> None:
         # 637a.13(g)(2), 637a.20(h): the discards, not the drawing player's, become the stub
-        cards = d["cards"]
-        back = set(cards)
         if self._deck is not None:
-            self._deck = list(reversed(cards)) + self._deck
-        self._muck = [c for c in self._muck if c not in back]
+            self._deck = list(reversed(d["cards"])) + self._deck
+        self._back_to_stub(d["cards"])
+
+    def _back_to_stub(self, cards: Sequence[int]) -> None:
+        back = set(cards)
+        self._out -= back
         self._burns = [c for c in self._burns if c not in back]
-        for c in cards:
-            self._out.discard(c)
+        self._muck = [c for c in self._muck if c not in back]
 
     def _on_CardBurned(self, d) -> None:
         self._burn(d["card"])
@@ -784,7 +796,7 @@ class Hand:
     def _on_PlayerBet(self, d) -> None:
         i = self._idx[d["seat"]]
         if self.phase == FORCED:  # the bring-in player opens for a full bet instead
-            self._begin_round(0, opener=i, forced_actor=-1)
+            self._begin_round(0, opener=i)
         to = d["to"]
         self._put(i, to - self._bets[i])
         increment = to - self._max_bet
@@ -919,7 +931,7 @@ class Hand:
             raise InvalidAction("cards must be a list of card numbers", field="cards")
         cards = list(cards)
         held = self._down[i] if down_only else self._down[i] + self._up[i]
-        if len(set(cards)) != len(cards) or any(c not in held for c in cards):
+        if any(c not in held for c in cards) or len(set(cards)) != len(cards):
             raise InvalidAction(f"seat {self._seats[i]} does not hold those cards",
                                 code="card_not_held", field="cards")
         return cards
@@ -1004,7 +1016,7 @@ class Hand:
 
     # ------------------------------------------------------------------ betting rounds
 
-    def _begin_round(self, r: int, opener: int, forced_actor: int = -2) -> None:
+    def _begin_round(self, r: int, opener: int, forced_actor: int = -1) -> None:
         rules = self.rules
         self._bet_round = r
         if rules.structure == FIXED_LIMIT:
@@ -1026,9 +1038,7 @@ class Hand:
         live, stacks, pending = self._live, self._stacks, self._pending
         for j in range(self._n):
             pending[j] = live[j] and stacks[j] > 0
-        if forced_actor == -2:
-            pass
-        elif forced_actor >= 0:
+        if forced_actor >= 0:
             # the Forced Bet counts as the bring-in player's action (637a.10(e))
             pending[forced_actor] = False
             self._acted |= 1 << forced_actor
@@ -1066,7 +1076,6 @@ class Hand:
 
     def _draw_round_started(self) -> None:
         self.phase = DRAWING
-        self._drawn = 0
         start = (self._button + 1) % self._n
         for k in range(self._n):
             j = (start + k) % self._n
@@ -1098,10 +1107,8 @@ class Hand:
                     return
                 self._close_round()
                 continue
-            if self.phase in (DRAWING, DEALING, FORCED):
-                return
-            if self.phase == DISCARDING:
-                return
+            if self.phase in (DRAWING, DEALING, FORCED, DISCARDING):
+                return  # a player or the dealer must act
             step = self._plan[self._step]
             kind = step[0]
             if kind == "antes":
@@ -1138,22 +1145,13 @@ class Hand:
                 if self._live_count <= 1:
                     self._step += 1
                     continue
-                self._start_draw(self._bet_step_round(self._step + 1))
+                self._start_draw(self._plan[self._step + 1][1])
                 return
             elif kind == "showdown":
                 self._finish()
 
     def _post_blinds(self) -> None:
-        rules = self.rules
-        n, b = self._n, self._button
-        if n == 2 and rules.heads_up_button_posts_small_blind:
-            posters = [b, (b + 1) % n]
-        else:
-            posters = [(b + 1 + k) % n for k in range(len(rules.blinds_cents))]
-        amounts = list(rules.blinds_cents)
-        if self._straddle:
-            posters.append((posters[-1] + 1) % n)
-            amounts.append(rules.straddle_cents)
+        posters, amounts = _blind_posters(self.rules, self._n, self._button, self._straddle)
         events = []
         for k, (i, a) in enumerate(zip(posters, amounts)):
             # with fewer players than blinds, a player posts only once
@@ -1269,9 +1267,6 @@ class Hand:
                     pos -= 1
             self._emit(_ev("CardsDealt", street=0 if due[0] == "hole"
                            else self._bet_round_of_step(), kinds=kinds, cards=per, burn=burn))
-
-    def _bet_step_round(self, k: int) -> int:
-        return self._plan[k][1]
 
     def _bet_round_of_step(self) -> int:
         """The betting round that follows the current (dealing) step."""
@@ -1503,7 +1498,18 @@ def _forced_amounts(rules: TableRules, spec, seats: list[int], button: int | Non
     n = len(seats)
     if spec.family == STUD:
         return [rules.bring_in_cents] * n  # anyone may hold the lowest up card
-    b = seats.index(button)
+    posters, amounts = _blind_posters(rules, n, seats.index(button), straddle)
+    out = [0] * n
+    for p, a in zip(posters, amounts):
+        out[p] += a
+    return out
+
+
+def _blind_posters(rules: TableRules, n: int, b: int, straddle: bool
+                   ) -> tuple[list[int], list[int]]:
+    """Who posts each Blind Bet (player indices, the button at ``b``) and how much: left
+    of the button in order (637a.11(d)); heads-up the button first if the table says so;
+    then the Straddle Bet left of the last blind (637a.11(e))."""
     if n == 2 and rules.heads_up_button_posts_small_blind:
         posters = [b, (b + 1) % n]
     else:
@@ -1512,30 +1518,22 @@ def _forced_amounts(rules: TableRules, spec, seats: list[int], button: int | Non
     if straddle:
         posters.append((posters[-1] + 1) % n)
         amounts.append(rules.straddle_cents or 0)
-    out = [0] * n
-    for p, a in zip(posters, amounts):
-        out[p] += a
-    return out
+    return posters, amounts
 
 
 def _lowest_card_ace_high(hands: Mapping[int, Sequence[int]]) -> int:
     """Odd chip of a tied 2-7 (or ace-high Badugi) share: the lowest card by suit, the ace
-    counting high; a shared card passes the decision to the next lowest."""
-    ordered = {s: sorted(((c >> 2), (c & 3)) for c in cs) for s, cs in hands.items()}
-    contenders = list(ordered)
-    depth = 0
-    while True:
-        cards = {s: ordered[s][depth] for s in contenders if depth < len(ordered[s])}
-        if not cards:
-            raise _stud.StudError("undecided", code="odd_chip_undecided")
-        low = min(cards.values())
-        contenders = [s for s, c in cards.items() if c == low]
-        if len(contenders) == 1:
-            return contenders[0]
-        depth += 1
+    counting high; a shared card passes the decision to the next lowest. The tie-walk of
+    :func:`casino.domain.hands.stud.odd_chip_low` with an ace-high key: a card's number
+    orders it by rank (ace high) then suit, so the lowest card has the largest ``-c``."""
+    return _stud._odd_chip(hands, lambda c, _hand: -c, "low")
 
 
 _HANDLERS = {name[4:]: fn for name, fn in vars(Hand).items() if name.startswith("_on_")}
+#: the commands :meth:`Hand.execute` runs, by ``type``
+_COMMANDS = {name: inspect.signature(getattr(Hand, name)) for name in (
+    "act", "draw", "discard", "deal", "misdeal", "void", "card_discard",
+    "hole_card_exposed")}
 
 
 def decide(hand: Hand, command: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -20,23 +20,15 @@ import tomllib
 from collections.abc import Mapping
 from typing import Any
 
-from casino.domain.cards import format_card, parse_cards
+from casino.domain.cards import format_card, parse_card
 from poker_room.domain.errors import PokerError
 from poker_room.domain.hand import DEALING, DRAWING, FORCED, Hand
-from poker_room.domain.pokerkit_bridge import PAIRS, VARIANTS
+from poker_room.domain.pokerkit_bridge import PAIRS, VARIANTS, player_order
 from poker_room.domain.rules import FIXED_LIMIT, ODD_CHIP_POSITION, TableRules
 
 
 class PHHError(PokerError):
     code = "invalid_phh"
-
-
-def _order(hand: Hand) -> list[int]:
-    n = len(hand._seats)
-    if hand.spec.uses_button:
-        start = (hand._button + 1) % n
-        return [(start + k) % n for k in range(n)]
-    return list(range(n))
 
 
 def _toml_value(v: Any) -> str:
@@ -57,7 +49,7 @@ def _toml_value(v: Any) -> str:
 def to_phh(hand: Hand) -> str:
     """The hand as PHH TOML text (any game, complete or not)."""
     rules, spec = hand.rules, hand.spec
-    order = _order(hand)
+    order = player_order(hand)
     pnum = {hand._seats[i]: k + 1 for k, i in enumerate(order)}
     n = len(order)
     pair = PAIRS.get((spec.id, rules.structure))
@@ -135,15 +127,44 @@ def to_phh(hand: Hand) -> str:
 
 # ----------------------------------------------------------------------------- replay
 
+def _int_list(phh: Mapping[str, Any], key: str, *, required: bool = False) -> list[int]:
+    v = phh.get(key)
+    if v is None and not required:
+        return []
+    if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool)
+                                          for x in v):
+        raise PHHError(f"{key} must be a list of whole numbers", field=key)
+    return v
+
+
+def _amount(phh: Mapping[str, Any], key: str) -> Any:
+    if key not in phh:
+        raise PHHError(f"{key} is required for this variant", field=key)
+    return phh[key]  # its type and range are checked by TableRules
+
+
+def _check_shape(phh: Any) -> None:
+    """The fields the replay reads have the PHH types: a malformed file is a PHHError."""
+    if not isinstance(phh, Mapping):
+        raise PHHError("a PHH history is a TOML table of fields")
+    _int_list(phh, "starting_stacks", required=True)
+    _int_list(phh, "antes")
+    _int_list(phh, "blinds_or_straddles")
+    actions = phh.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise PHHError("actions must be a list of action strings", field="actions")
+
+
 def rules_for(phh: Mapping[str, Any]) -> TableRules:
     """Our table rules for a PHH history (PA's rules where they differ, module doc)."""
+    _check_shape(phh)
     variant = phh.get("variant")
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise PHHError(f"variant {variant!r} is not one we replay; expected one of "
                        + ", ".join(VARIANTS), field="variant")
     game, structure = VARIANTS[variant]
     n = len(phh["starting_stacks"])
-    antes = [a for a in phh.get("antes", []) if a]
+    antes = [a for a in _int_list(phh, "antes") if a]
     if len(set(antes)) > 1 or (antes and len(antes) != n):
         raise PHHError("PA antes are the same for every player", field="antes")
     d: dict[str, Any] = {"game": game, "structure": structure,
@@ -161,9 +182,10 @@ def rules_for(phh: Mapping[str, Any]) -> TableRules:
         else:
             d["blinds_cents"] = blinds
     if structure == FIXED_LIMIT:
-        d["small_bet_cents"], d["big_bet_cents"] = phh["small_bet"], phh["big_bet"]
+        d["small_bet_cents"], d["big_bet_cents"] = (_amount(phh, "small_bet"),
+                                                    _amount(phh, "big_bet"))
     else:
-        d["min_bet_cents"] = phh["min_bet"]
+        d["min_bet_cents"] = _amount(phh, "min_bet")
     return TableRules.from_dict(d)
 
 
@@ -173,7 +195,7 @@ def _cards(text: str) -> list[int | None]:
     i = 0
     while i < len(text):
         chunk = text[i:i + 2]
-        out.append(None if chunk == "??" else parse_cards(chunk)[0])
+        out.append(None if chunk == "??" else parse_card(chunk))
         i += 2
     return out
 
@@ -181,7 +203,10 @@ def _cards(text: str) -> list[int | None]:
 def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
     """Play a PHH history (a dict or TOML text) through our engine; returns the hand."""
     if isinstance(phh, str):
-        phh = tomllib.loads(phh)
+        try:
+            phh = tomllib.loads(phh)
+        except tomllib.TOMLDecodeError as exc:
+            raise PHHError(f"not TOML: {exc}") from None
     rules = rules_for(phh)
     spec = rules.spec
     stacks_in = phh["starting_stacks"]
@@ -249,14 +274,17 @@ def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
         parts = raw.split("#")[0].split()
         if not parts:
             continue
+        if len(parts) < 2 or (parts[0] == "d"
+                              and len(parts) < {"dh": 4, "db": 3}.get(parts[1], 2)):
+            raise PHHError(f"action {raw!r} is incomplete", field="actions")
         drive()
         if parts[0] == "d":
             if parts[1] == "dh":
-                holes.setdefault(int(parts[2][1:]), []).extend(_cards(parts[3]))
+                holes.setdefault(_player(parts[2], raw), []).extend(_cards(parts[3]))
             elif parts[1] == "db":
                 board.append(_cards(parts[2]))
             continue
-        seat = int(parts[0][1:])
+        seat = _player(parts[0], raw)
         op = parts[1]
         if op == "sm":
             continue  # our showdown shows and mucks by the rules (637a.18(e))
@@ -274,6 +302,8 @@ def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
             la = hand.legal_actions()
             hand.act(seat, "check" if "check" in la["actions"] else "call")
         elif op == "cbr":
+            if len(parts) < 3 or not parts[2].isdigit():
+                raise PHHError(f"action {raw!r} needs the amount bet to", field="actions")
             to = int(parts[2])
             if hand.phase == FORCED:
                 hand.act(seat, "complete", to)
@@ -283,3 +313,12 @@ def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
             raise PHHError(f"unknown action {raw!r}")
     drive()
     return hand
+
+
+def _player(token: str, raw: str) -> int:
+    """``p3`` -> 3."""
+    if len(token) < 2 or token[0] != "p" or not token[1:].isdigit():
+        raise PHHError(f"action {raw!r}: {token!r} is not a player (p1, p2, ...)",
+                       field="actions")
+    return int(token[1:])
+

@@ -56,6 +56,16 @@ def automations():
             A.CHIPS_PULLING)
 
 
+def player_order(hand: Hand) -> list[int]:
+    """Our player index of pokerkit's (and PHH's) p1, p2, ...: from the button's left in
+    button games, from the dealer's left in stud."""
+    n = len(hand._seats)
+    if hand.spec.uses_button:
+        start = (hand._button + 1) % n
+        return [(start + k) % n for k in range(n)]
+    return list(range(n))
+
+
 def game_and_args(hand: Hand) -> tuple[Any, tuple, list[int]]:
     """(pokerkit game class, create_state args after the automations, our player index of
     each pokerkit player)."""
@@ -63,11 +73,7 @@ def game_and_args(hand: Hand) -> tuple[Any, tuple, list[int]]:
     name, _ = PAIRS[(spec.id, rules.structure)]
     cls = getattr(_pk(), name)
     n = len(hand._seats)
-    if spec.uses_button:
-        start = (hand._button + 1) % n
-        order = [(start + k) % n for k in range(n)]
-    else:
-        order = list(range(n))
+    order = player_order(hand)
     stacks = [hand._start[i] for i in order]
     antes = [rules.ante_cents] * n
     if spec.family == "stud":

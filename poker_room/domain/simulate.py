@@ -15,7 +15,7 @@ from poker_room.domain.hand import (
     FORCED,
     Hand,
 )
-from poker_room.domain.rules import TableRules
+from poker_room.domain.rules import TableRules, rules_from
 
 
 def random_action(hand: Hand, rng: random.Random, *, fold_weight: float = 0.15,
@@ -64,8 +64,6 @@ def random_hand(rules: TableRules | Mapping[str, Any], rng: random.Random, *,
                 players: int = 6, stacks: Mapping[int, int] | None = None,
                 **weights: Any) -> Hand:
     """A complete hand with a shuffled deck, random stacks and random decisions."""
-    from poker_room.domain.rules import rules_from
-
     rules = rules_from(rules)
     if stacks is None:
         low = rules.ante_cents + max(rules.blinds_cents or (rules.bring_in_cents,)) * 2 \

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from casino.domain.cards import rank_of, suit_of
 from poker_room.domain.errors import PokerError
 
 
@@ -17,7 +18,10 @@ def initial_button(seats: Sequence[int], cards: Mapping[int, int] | None = None)
         raise PokerError("no players", code="too_few_players")
     if cards is None:
         return max(seats)
-    return max(seats, key=lambda s: (cards[s] >> 2, cards[s] & 3))
+    if any(s not in cards for s in seats):
+        raise PokerError("deal one card to every player for the button",
+                         code="invalid_button_draw", field="cards")
+    return max(seats, key=lambda s: (rank_of(cards[s]), suit_of(cards[s])))
 
 
 def next_button(seats: Sequence[int], button: int) -> int:

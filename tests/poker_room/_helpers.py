@@ -37,6 +37,14 @@ def hand(game: str, stacks: dict[int, int] | None = None, *, button: int | None 
     return Hand.start(rules(game, **kw), stacks, button=button, straddle=straddle)
 
 
+def holdem_dealt(stacks: dict[int, int] | None = None, **kw: Any) -> Hand:
+    """Three-handed Hold'em, button at seat 1, hole cards dealt (seat 2 aces, seat 3
+    kings, seat 1 seven-deuce): the first betting round is on."""
+    h = hand("holdem", stacks, **kw)
+    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    return h
+
+
 def types(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
 
@@ -46,3 +54,13 @@ def call_down(h: Hand) -> None:
     while h.phase == "betting":
         la = h.legal_actions()
         h.act(la["seat"], "check" if "check" in la["actions"] else "call")
+
+
+def stand_pat_to_showdown(h: Hand, seats: tuple[int, ...] = (2, 1)) -> None:
+    """A draw game played out with every player checking or calling and standing pat on
+    each of the three draws (``seats`` in drawing order)."""
+    for _ in range(3):
+        call_down(h)
+        for s in seats:
+            h.draw(s, [], [])
+    call_down(h)

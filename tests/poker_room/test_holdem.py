@@ -16,13 +16,7 @@ from poker_room.domain.errors import (
 )
 from poker_room.domain.hand import Hand
 from poker_room.domain.table import initial_button, next_button
-from tests.poker_room._helpers import C, call_down, hand, rules, types
-
-
-def _flop_ready():
-    h = hand("holdem")
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
-    return h
+from tests.poker_room._helpers import C, call_down, hand, holdem_dealt, rules, types
 
 
 def test_blinds_left_of_button_before_any_card():
@@ -36,7 +30,7 @@ def test_blinds_left_of_button_before_any_card():
 
 def test_hole_cards_dealt_from_left_of_button_button_last():
     """§ 637a.11(f): two rounds face down from the button's left, the button last."""
-    h = _flop_ready()
+    h = holdem_dealt()
     dealt = next(e for e in h.events if e["type"] == "CardsDealt")["data"]
     assert [s for s, _ in dealt["cards"]] == [2, 3, 1]
     assert dealt["burn"] is None  # no burn before the hole cards
@@ -44,7 +38,7 @@ def test_hole_cards_dealt_from_left_of_button_button_last():
 
 def test_preflop_action_starts_left_of_big_blind_and_blind_may_raise():
     """§ 637a.11(g): first to act is left of the blinds; the blind keeps the option."""
-    h = _flop_ready()
+    h = holdem_dealt()
     assert h.to_act == 1
     h.act(1, "call")
     h.act(2, "call")
@@ -64,7 +58,7 @@ def test_straddle_acts_last_preflop():
 def test_flop_turn_river_each_after_a_burn_and_first_left_of_button_acts():
     """§ 637a.11(h): burn, three community cards, first active player left of the
     button opens; § 637a.11(i) the turn and § 637a.11(j) the river, each after a burn."""
-    h = _flop_ready()
+    h = holdem_dealt()
     call_down(h)
     assert h.phase == "dealing"
     h.deal(C("2d3d4d"), burn=C("9h")[0])
@@ -79,7 +73,7 @@ def test_flop_turn_river_each_after_a_burn_and_first_left_of_button_acts():
 
 def test_showdown_best_five_of_seven_wins():
     """§ 637a.11(k): any five of the two hole cards and five community cards."""
-    h = _flop_ready()
+    h = holdem_dealt()
     for board in (C("2d3d4d"), C("5h"), C("Jh")):
         call_down(h)
         h.deal(board)
@@ -93,7 +87,7 @@ def test_showdown_best_five_of_seven_wins():
 def test_board_plays_pot_shared_equally():
     """§ 637a.11(k): when the five community cards are every player's best hand, the
     pot is shared equally; § 637a.6(e) equal hands tie."""
-    h = _flop_ready()
+    h = holdem_dealt()
     for board in (C("ThJhQh"), C("Kh"), C("Ah")):
         call_down(h)
         h.deal(board)
@@ -114,7 +108,7 @@ def test_button_rotates_clockwise_and_starts_right_of_dealer_or_by_card():
 
 def test_out_of_turn_action_refused_and_state_unchanged():
     """§ 637a.8(c): a statement binds the player whose turn it is; others are refused."""
-    h = _flop_ready()
+    h = holdem_dealt()
     before = h.snapshot()
     with pytest.raises(NotYourTurn) as exc:
         h.act(2, "call")
@@ -124,8 +118,7 @@ def test_out_of_turn_action_refused_and_state_unchanged():
 
 def test_bet_below_minimum_and_above_limit_refused():
     """§ 637a.8(k): the posted minimum and maximum bets."""
-    h = hand("holdem", structure="no_limit")
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt(structure="no_limit")
     before = h.snapshot()
     with pytest.raises(BetBelowMinimum) as low:
         h.act(1, "raise", 300)
@@ -137,8 +130,7 @@ def test_bet_below_minimum_and_above_limit_refused():
 
 def test_table_stakes_only_bet_what_is_on_the_table():
     """§ 637a.8(b)(1): a player bets only the table stakes in front of him."""
-    h = hand("holdem", {1: 1_000, 2: 10_000, 3: 10_000}, structure="no_limit")
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt({1: 1_000, 2: 10_000, 3: 10_000}, structure="no_limit")
     assert h.legal_actions()["max_to"] == 1_000
 
 
@@ -152,7 +144,7 @@ def test_player_without_forced_bets_and_minimum_cannot_play():
 
 def test_bet_cannot_be_increased_after_it_is_made():
     """§ 637a.8(f): once made, a bet is complete; the next act is someone else's."""
-    h = _flop_ready()
+    h = holdem_dealt()
     h.act(1, "raise", 400)
     with pytest.raises(NotYourTurn):
         h.act(1, "raise", 600)
@@ -162,8 +154,7 @@ def test_amount_recorded_is_the_amount_bet():
     """§ 637a.8(d), § 637a.8(e): the bet recorded is the amount placed in the pot;
     § 637a.8(h) chips in the pot stay there (only the uncalled part ever returns);
     § 637a.8(i) a bet is what is announced, not a larger chip."""
-    h = hand("holdem", structure="no_limit")
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt(structure="no_limit")
     ev = h.act(1, "raise", 650)[0]
     assert ev["data"] == {"seat": 1, "amount": 650, "to": 650}
 
@@ -171,8 +162,7 @@ def test_amount_recorded_is_the_amount_bet():
 def test_raise_after_check_allowed_unless_posted():
     """§ 637a.8(j): a player may raise after checking unless posted otherwise."""
     for allowed in (True, False):
-        h = hand("holdem", check_raise_allowed=allowed)
-        h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+        h = holdem_dealt(check_raise_allowed=allowed)
         call_down(h)
         h.deal(C("2d3d4d"))
         h.act(2, "check")
@@ -184,8 +174,7 @@ def test_raise_after_check_allowed_unless_posted():
 def test_raise_cap_reached():
     """§ 637a.8(k): the posted maximum number of raises; § 637a.8(g) raising continues
     within the posted limits."""
-    h = hand("holdem", max_raises=2)
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt(max_raises=2)
     h.act(1, "raise")
     h.act(2, "raise")
     before = h.snapshot()
@@ -197,7 +186,7 @@ def test_raise_cap_reached():
 
 def test_fixed_limit_small_then_big_bet():
     """§ 637a.8(k): fixed-limit bets are the small bet early and the big bet later."""
-    h = _flop_ready()
+    h = holdem_dealt()
     call_down(h)
     h.deal(C("2d3d4d"))
     assert h.legal_actions()["min_to"] == 200
@@ -208,7 +197,7 @@ def test_fixed_limit_small_then_big_bet():
 
 def test_action_after_the_hand_ended_refused():
     """§ 637a.7(d): the pot goes to the bettor nobody calls; then the hand is over."""
-    h = _flop_ready()
+    h = holdem_dealt()
     h.act(1, "fold")
     h.act(2, "fold")
     assert h.is_complete and h.result["winners"] == [3]
@@ -242,7 +231,7 @@ def test_at_most_ten_players_and_at_least_two():
 
 def test_high_hand_only():
     """§ 637a.11(a): Hold'em is played for the high hand only (one share)."""
-    h = _flop_ready()
+    h = holdem_dealt()
     for board in (C("2d3d4d"), C("5h"), C("Jh")):
         call_down(h)
         h.deal(board)
@@ -263,7 +252,7 @@ def test_games_offered_are_the_637a_games():
 
 def test_events_name_each_step_in_order():
     """§ 637a.7(e)(2): the dealer indicates the action; the events are that record."""
-    h = _flop_ready()
+    h = holdem_dealt()
     assert types(h.events)[:4] == ["HandStarted", "BlindPosted", "BlindPosted", "CardsDealt"]
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from poker_room.domain.errors import CardAlreadyDealt, InvalidAction
 from poker_room.domain.hand import Hand
-from tests.poker_room._helpers import C, call_down, hand, rules
+from tests.poker_room._helpers import C, call_down, hand, holdem_dealt, rules
 
 DECK = list(range(51, -1, -1))  # top card first: 51 (As), 50 (Ah), ...
 
@@ -45,8 +45,7 @@ def test_a_second_card_face_up_in_the_deck_calls_for_a_misdeal():
 def test_card_dealt_off_the_table_may_not_be_used():
     """§ 637a.18(o): a card dealt off the table goes to the discards and cannot be dealt
     again this round."""
-    h = hand("holdem")
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt()
     h.card_discard(C("9h")[0], "dealt_off_table")
     call_down(h)
     with pytest.raises(CardAlreadyDealt):

@@ -22,7 +22,7 @@ from poker_room.domain.rake import (
 )
 from poker_room.domain.rules import TableRules
 from poker_room.domain.simulate import random_hand
-from tests.poker_room._helpers import C, call_down, hand, rules
+from tests.poker_room._helpers import C, call_down, hand, holdem_dealt, rules
 
 PCT = {"kind": "percentage", "percent_bp": 1000, "cap_cents": 400, "unit_cents": 100}
 
@@ -67,8 +67,7 @@ def test_rake_from_pot_and_side_pots_in_proportion():
 
 
 def _uncalled_hand(timing):
-    h = hand("holdem", rake={**PCT, "timing": timing, "unit_cents": 1})
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt(rake={**PCT, "timing": timing, "unit_cents": 1})
     h.act(1, "raise")
     h.act(2, "fold")
     h.act(3, "fold")
@@ -145,13 +144,11 @@ def test_three_all_ins_make_side_pots():
 def test_misdeal_returns_every_chip_only_before_two_voluntary_bets():
     """§ 637a.18(g)(1)-(4): a misdeal returns the cards for a reshuffle and every chip;
     a wrong start or a missed player only before two players bet voluntarily."""
-    h = hand("holdem")
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt()
     h.act(1, "call")
     h.misdeal("wrong_starting_position")
     assert h.is_complete and h.stacks == {1: 10_000, 2: 10_000, 3: 10_000}
-    h = hand("holdem")
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt()
     h.act(1, "call")
     h.act(2, "call")
     with pytest.raises(Exception) as exc:
@@ -164,8 +161,7 @@ def test_misdeal_returns_every_chip_only_before_two_voluntary_bets():
 def test_void_round_returns_chips_and_rake():
     """§ 637a.18(i): missing or extra cards void the round and every chip goes back;
     § 637a.18(h) play otherwise continues."""
-    h = hand("holdem", rake={**PCT, "timing": "progressive", "unit_cents": 1})
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt(rake={**PCT, "timing": "progressive", "unit_cents": 1})
     call_down(h)
     h.deal(C("2d3d4d"))
     assert h.pot < 600  # rake taken as play progresses
@@ -203,8 +199,7 @@ def test_replaying_events_rebuilds_the_hand():
     h = random_hand(rules("omaha-hilo8"), rng, players=5)
     again = Hand.from_events(json.loads(json.dumps(h.events)))
     assert again.snapshot() == h.snapshot()
-    h = hand("holdem")
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt()
     before = h.snapshot()
     events = decide(h, {"type": "act", "seat": 1, "action": "fold"})
     assert events[0]["type"] == "PlayerFolded" and h.snapshot() == before
@@ -255,8 +250,7 @@ def test_not_participating_dealer_and_rankings():
 def test_blind_obligation_stands_when_the_player_folds():
     """§ 637a.18(l)(2): throwing away the cards does not take back a Blind Bet;
     § 637a.18(f) a folded hand cannot win."""
-    h = hand("holdem")
-    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    h = holdem_dealt()
     h.act(1, "raise")
     h.act(2, "fold")
     h.act(3, "fold")

@@ -9,7 +9,7 @@ from poker_room.domain.errors import InvalidRules, PokerError
 from poker_room.domain.hand import Hand
 from poker_room.domain.kill import next_kill_active
 from poker_room.domain.rules import TableRules
-from tests.poker_room._helpers import C, call_down, hand, rules
+from tests.poker_room._helpers import C, call_down, hand, rules, stand_pat_to_showdown
 
 
 def _board_game(game, holes, board, **kw):
@@ -139,11 +139,7 @@ def test_triple_draw_three_draws_and_four_rounds_2_7_low_wins():
     the ace is high and a straight counts (637a.20(k)(3)); at most seven players."""
     h = hand("triple-draw-27", players=2)
     h.deal({2: C("7s5d4h3c2c"), 1: C("As2d3h4s5s")})
-    for _ in range(3):
-        call_down(h)
-        h.draw(2, [], [])
-        h.draw(1, [], [])
-    call_down(h)
+    stand_pat_to_showdown(h)
     assert h.result["winners"] == [2]
     assert sum(e["type"] == "CardBurned" for e in h.events) == 3
     with pytest.raises(PokerError):
@@ -154,11 +150,7 @@ def test_triple_draw_a5_and_tie_split():
     """§ 637a.20(k)(1)-(2), (4): A-5 low, straights ignored; a tie splits the pot."""
     h = hand("triple-draw-a5", players=2)
     h.deal({2: C("As2d3h4s5s"), 1: C("Ac2c3c4c5d")})
-    for _ in range(3):
-        call_down(h)
-        h.draw(2, [], [])
-        h.draw(1, [], [])
-    call_down(h)
+    stand_pat_to_showdown(h)
     assert sorted(h.result["winners"]) == [1, 2]
 
 
@@ -166,21 +158,13 @@ def test_badeucey_halves_and_badacey():
     """§ 637a.20(l)(1)-(2): half to the best 2-7 (or A-5) hand, half to the best Badugi."""
     h = hand("badeucey", players=2)
     h.deal({2: C("7s5d4h3c2c"), 1: C("2s3d4c5hKc")})
-    for _ in range(3):
-        call_down(h)
-        h.draw(2, [], [])
-        h.draw(1, [], [])
-    call_down(h)
+    stand_pat_to_showdown(h)
     shares = {e["data"]["share"]: e["data"]["seat"] for e in h.events
               if e["type"] == "PotAwarded"}
     assert shares == {"2-7": 2, "badugi": 1}
     h = hand("badacey", players=2)
     h.deal({2: C("As2d3h4c5c"), 1: C("9s9d9h9cKc")})
-    for _ in range(3):
-        call_down(h)
-        h.draw(2, [], [])
-        h.draw(1, [], [])
-    call_down(h)
+    stand_pat_to_showdown(h)
     assert h.result["winners"] == [2]
 
 
@@ -189,11 +173,7 @@ def test_badugi_showdown_without_four_card_hands():
     three-card hand wins (637a.21(k)(2)); nine players at most."""
     h = hand("badugi", players=3)
     h.deal({2: C("As2s3d4h"), 3: C("5c6c7d8h"), 1: C("KsKdKhKc")})
-    for _ in range(3):
-        call_down(h)
-        for s in (2, 3, 1):
-            h.draw(s, [], [])
-    call_down(h)
+    stand_pat_to_showdown(h, (2, 3, 1))
     assert h.result["winners"] == [2]  # A-3-4 three-card hand beats 5-7-8
     with pytest.raises(PokerError):
         Hand.start(rules("badugi"), {s: 10_000 for s in range(1, 11)}, button=1)
