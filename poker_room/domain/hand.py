@@ -1337,7 +1337,9 @@ class Hand:
             scooped_by = winners_all
         pot = self._pot_total
         scooped = len(scooped_by) == 1
-        kill_next = next_kill_active(rules, self.kill_active, pot_cents=pot,
+        # the kill's qualifying pot is the Pot of 637a.1: what is awarded, after the rake
+        # and the jackpot contributions
+        kill_next = next_kill_active(rules, self.kill_active, pot_cents=sum(net),
                                      scooped=scooped, split_high_low=split_hl)
         self._emit(_ev("HandCompleted", pot=pot, rake=self._rake_taken,
                        contributions=[[f, a] for f, a in jp if a],

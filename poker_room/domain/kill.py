@@ -15,7 +15,8 @@ def next_kill_active(rules: TableRules, active: bool, *, pot_cents: int, scooped
                      split_high_low: bool) -> bool:
     """Whether the next hand is played with the kill limits.
 
-    ``pot_cents`` is the hand's pot (uncalled bet returned); ``scooped`` says one player
+    ``pot_cents`` is the hand's Pot as 637a.1 defines it: what is awarded, after the rake
+    and any jackpot contributions (the uncalled bet returned); ``scooped`` says one player
     won every chip of it; ``split_high_low`` says some pot was divided between a high and
     a different low winner.
     """

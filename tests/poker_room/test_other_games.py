@@ -201,3 +201,25 @@ def test_omaha_hilo8_side_pot_without_a_qualifying_low_goes_to_the_high_hand():
                      e["data"]["amount"]) for e in h.events if e["type"] == "PotAwarded")
     assert awards == [(0, 2, "high", 600), (0, 3, "low", 600), (1, 2, "whole", 400)]
     assert h.stacks == {1: 9_400, 2: 10_400, 3: 600}
+
+
+def test_kill_qualifying_pot_is_counted_after_the_rake():
+    """§ 637a.12(n), § 637a.1 "Pot" and "Kill option": the Pot is what is awarded, the
+    rake taken out. Both players put in 1,200 (2,400); the qualifying pot is 2,300. With
+    no rake seat 2 scoops 2,400 and the kill starts; with a 10 % rake (240) the Pot is
+    2,160 and it does not."""
+    def play(**kw):
+        h = hand("omaha-hilo8", {1: 10_000, 2: 10_000}, players=2, kill="kill",
+                 kill_qualifying_pot_cents=2_300, **kw)
+        h.deal({2: C("AsAdKsKd"), 1: C("QcQdJcJd")})
+        call_down(h)  # 200 each
+        for cards in (C("TcJhQh"), C("Td"), C("Kh")):
+            h.deal(cards)
+            first = h.legal_actions()["seat"]
+            h.act(first, "bet")
+            h.act(3 - first, "call")  # +200, +400, +400
+        return h.result
+    plain = play()
+    assert plain["winners"] == [2] and plain["kill_next"] is True
+    raked = play(rake={"kind": "percentage", "percent_bp": 1_000})
+    assert raked["rake"] == 240 and raked["kill_next"] is False
