@@ -59,9 +59,6 @@ class PotRake:
                 if levels and (pot <= levels[-1][0] or take <= levels[-1][1]):
                     raise InvalidRules("rake.levels must rise in both pot and rake",
                                        field=f"rake.levels[{i}]")
-                if take * 10 > pot:  # never more than 10 % of the pot it applies to
-                    raise InvalidRules(f"rake.levels[{i}] takes more than 10 % of its pot",
-                                       field=f"rake.levels[{i}].rake_cents")
                 levels.append((pot, take))
         elif percent == 0:
             raise InvalidRules("rake.percent_bp is required for a percentage rake",
@@ -84,8 +81,9 @@ def rake_for_pot(rule: PotRake | None, pot_cents: int) -> int:
     """The total rake of a round of play whose pot (all pots together, the uncalled final
     bet already returned, 637a.17(d)) is ``pot_cents``.
 
-    The result never exceeds the cap or 10 % of the pot, and is a whole number of
-    ``unit_cents``; the function is monotone in the pot, so taking the difference after
+    The result never exceeds the cap (a percentage is at most 10 % by construction,
+    637a.17(b)(1); the levels of an incremental rake, 637a.17(b)(2), have no such limit)
+    and is a whole number of ``unit_cents``; the function is monotone in the pot, so taking the difference after
     each betting round (637a.17(b)(1)(i)) ends at the same total as taking it once at the
     end (637a.17(b)(1)(ii)).
     """
@@ -100,8 +98,7 @@ def rake_for_pot(rule: PotRake | None, pot_cents: int) -> int:
                 rake = level_rake
     if rule.cap_cents is not None:
         rake = min(rake, rule.cap_cents)
-    rake -= rake % rule.unit_cents
-    return min(rake, pot_cents * MAX_PERCENT_BP // 10_000)
+    return rake - rake % rule.unit_cents
 
 
 def allocate(total: int, pots: Sequence[int]) -> list[int]:

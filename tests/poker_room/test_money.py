@@ -45,6 +45,15 @@ def test_incremental_rake_by_levels():
                                                                               200, 200]
 
 
+def test_incremental_rake_levels_are_not_held_to_ten_percent():
+    """§ 637a.17(b)(2): the 10 % limit of § 637a.17(b)(1) is for a percentage rake; a
+    level of $2 at a $10 pot (20 %) is taken in full, the maximum per round still
+    applies (§ 637a.17(a)(3))."""
+    r = PotRake.from_dict({"kind": "incremental", "cap_cents": 300, "levels": [
+        {"pot_cents": 1_000, "rake_cents": 200}, {"pot_cents": 2_000, "rake_cents": 400}]})
+    assert [rake_for_pot(r, p) for p in (1_000, 1_999, 2_000)] == [200, 200, 300]
+
+
 def test_time_charges_per_player_per_table_and_interval():
     """§ 637a.17(b)(3)(i)-(v): hourly by the limits, per player (inactive players too) or
     per table, assessed every 20 or 30 minutes."""
