@@ -48,7 +48,9 @@ class Actor:
                              start_hour=self.property.gaming_day_start_hour)
 
     def metadata(self, *, role: str | None = None, **extra: Any) -> dict[str, Any]:
+        # ``property`` scopes every read of the log to the caller's property (issue 11).
         meta: dict[str, Any] = {"actor": self.username,
+                                "property": self.property.licence_number,
                                 "gaming_day": self.gaming_day().isoformat()}
         if role:
             meta["role"] = role

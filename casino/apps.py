@@ -14,6 +14,10 @@ class CasinoConfig(AppConfig):
         from casino.eventstore import projections  # noqa: F401  registers built-ins
         from casino.eventstore.store import register_stream_type
 
-        register_stream_type("staff")
+        # staff: enrolment, roles, credentials, deactivation (casino.services.staff);
+        # property: the certificate holder's own record; login: lock-outs, unlocks and
+        # tokens (casino.services.logins).
+        for stream_type in ("staff", "property", "login"):
+            register_stream_type(stream_type)
         # Groups are (re)created after every migrate and flush, so they always exist.
         post_migrate.connect(roles.ensure_role_groups, sender=self)

@@ -1,0 +1,9 @@
+"""Core services: the only writers of staff, roles, credentials, logins and the property.
+
+Every change is an event as well as a row, so the audit trail says who changed what,
+under which role, and who approved it.
+"""
+
+from casino.services.staff import STAFF_STREAM, actor_metadata, staff_enrol
+
+__all__ = ["STAFF_STREAM", "actor_metadata", "staff_enrol"]
