@@ -31,6 +31,8 @@ class Actor:
     property: Property
     credential_number: str = ""
     system: bool = False
+    #: a compliance officer granted every property's event log (StaffProfile.group_wide)
+    group_wide: bool = False
 
     def has(self, *roles: Role | str) -> bool:
         return bool(self.roles & {str(r) for r in roles})
@@ -66,8 +68,10 @@ def actor_of(user: Any) -> Actor:
     staff = getattr(user, "staff", None) if user is not None else None
     if staff is None:
         raise NoStaffProfile("this login is not enrolled as staff of a property")
-    return Actor(username=user.get_username(), user_id=user.pk, roles=user_roles(user),
-                 property=staff.property, credential_number=staff.credential_number)
+    roles = user_roles(user)
+    return Actor(username=user.get_username(), user_id=user.pk, roles=roles,
+                 property=staff.property, credential_number=staff.credential_number,
+                 group_wide=staff.group_wide and Role.COMPLIANCE.value in roles)
 
 
 def system_actor(property: Property, name: str) -> Actor:

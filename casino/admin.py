@@ -1,17 +1,23 @@
-"""Admin: staff, roles and the property are managed here; events are shown read-only to
-everyone, superusers included (DESIGN §3: no one edits the record)."""
+"""Admin: everything is read-only to everyone, superusers included.
+
+Events and ledgers: no one edits the record (DESIGN §3). Staff, roles, credentials and
+the property: they change only through the staff services, each change an event with a
+second person's approval where the rules ask for one (issue 11) — the API under
+``/api/v1/staff/``. The admin shows them, with the pending role grants."""
 
 from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
 
 from casino.models import (
     DailyEventCount,
     Event,
     ProjectionCheckpoint,
     Property,
+    RoleGrant,
     StaffProfile,
     StreamSummary,
 )
@@ -62,7 +68,7 @@ class DailyEventCountAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Property)
-class PropertyAdmin(admin.ModelAdmin):
+class PropertyAdmin(ReadOnlyAdmin):
     list_display = ("name", "licence_number", "time_zone", "gaming_day_start_hour")
 
 
@@ -71,14 +77,22 @@ class StaffProfileInline(admin.StackedInline):
     can_delete = False
     extra = 0
 
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
 
 User = get_user_model()
 admin.site.unregister(User)
+admin.site.unregister(Group)
 
 
 @admin.register(User)
-class StaffUserAdmin(UserAdmin):
-    """Users with their Board credential; roles are the groups."""
+class StaffUserAdmin(ReadOnlyAdmin, UserAdmin):
+    """Users with their Board credential; roles are the groups. Read-only: enrol, grant,
+    revoke, deactivate and reset through the staff API, which records each as an event."""
 
     inlines = [StaffProfileInline]
     list_display = ("username", "first_name", "last_name", "is_active", "roles")
@@ -88,7 +102,19 @@ class StaffUserAdmin(UserAdmin):
         return ", ".join(obj.groups.values_list("name", flat=True))
 
 
+@admin.register(Group)
+class RoleGroupAdmin(ReadOnlyAdmin, GroupAdmin):
+    """The role groups (one per role); membership changes only through role grants."""
+
+
 @admin.register(StaffProfile)
-class StaffProfileAdmin(admin.ModelAdmin):
-    list_display = ("user", "credential_number", "property", "display_name")
+class StaffProfileAdmin(ReadOnlyAdmin):
+    list_display = ("user", "credential_number", "property", "display_name", "group_wide")
     search_fields = ("credential_number", "user__username", "display_name")
+
+
+@admin.register(RoleGrant)
+class RoleGrantAdmin(ReadOnlyAdmin):
+    list_display = ("staff", "role", "state", "requested_by", "requested_at", "decided_by",
+                    "decided_at")
+    list_filter = ("state", "role")

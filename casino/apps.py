@@ -10,7 +10,7 @@ class CasinoConfig(AppConfig):
     verbose_name = "Casino core"
 
     def ready(self) -> None:
-        from casino import roles
+        from casino import roles, staff_guard
         from casino.eventstore import projections  # noqa: F401  registers built-ins
         from casino.eventstore.store import register_stream_type
 
@@ -21,3 +21,4 @@ class CasinoConfig(AppConfig):
             register_stream_type(stream_type)
         # Groups are (re)created after every migrate and flush, so they always exist.
         post_migrate.connect(roles.ensure_role_groups, sender=self)
+        staff_guard.install()

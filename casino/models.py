@@ -10,8 +10,8 @@ from django.db import models
 
 from casino.eventstore.models import DailyEventCount, Event, ProjectionCheckpoint, StreamSummary
 
-__all__ = ["Property", "StaffProfile", "Event", "ProjectionCheckpoint", "StreamSummary",
-           "DailyEventCount"]
+__all__ = ["Property", "StaffProfile", "RoleGrant", "Event", "ProjectionCheckpoint",
+           "StreamSummary", "DailyEventCount"]
 
 
 def _default_time_zone() -> str:
@@ -54,6 +54,50 @@ class StaffProfile(models.Model):
     credential_number = models.CharField(max_length=50, unique=True,
                                          help_text="Gaming Control Board credential number.")
     display_name = models.CharField(max_length=200, blank=True)
+    group_wide = models.BooleanField(
+        default=False, help_text="A compliance officer who reads every property's event log "
+                                 "(granted with the compliance role, by two people).")
 
     def __str__(self) -> str:
         return f"{self.display_name or self.user.get_username()} ({self.credential_number})"
+
+
+class RoleGrant(models.Model):
+    """A request to give a member of staff a role, and its decision by a second person.
+
+    Written only by :mod:`casino.services.staff`, each change with its event in the staff
+    member's stream (``RoleGrantRequested``, ``RoleGranted``, ``RoleGrantRejected``).
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+
+    id = models.UUIDField(primary_key=True)
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    staff = models.ForeignKey(StaffProfile, on_delete=models.PROTECT, related_name="grants")
+    role = models.CharField(max_length=50)
+    group_wide = models.BooleanField(default=False)
+    reason = models.CharField(max_length=1000)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    requested_by = models.CharField(max_length=150)
+    requested_at = models.DateTimeField()
+    decided_by = models.CharField(max_length=150, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.CharField(max_length=1000, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        constraints = [
+            # At most one open request per person and role.
+            models.UniqueConstraint(fields=["staff", "role"],
+                                    condition=models.Q(state="pending"),
+                                    name="role_grant_one_pending"),
+            models.CheckConstraint(condition=models.Q(state__in=["pending", "approved",
+                                                                 "rejected"]),
+                                   name="role_grant_state_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role} for {self.staff} ({self.state})"

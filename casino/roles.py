@@ -22,6 +22,8 @@ class Role(StrEnum):
     COMPLIANCE = "compliance"
     SECURITY = "security"
     ADMIN = "admin"
+    #: counts the drop and jackpot boxes; never a cashier or dealer (casino.domain.segregation)
+    COUNT_TEAM = "count_team"
 
 
 ALL_ROLES = tuple(Role)
@@ -31,8 +33,11 @@ def ensure_role_groups(**_: Any) -> None:
     """post_migrate hook: one group per role."""
     from django.contrib.auth.models import Group
 
-    for role in Role:
-        Group.objects.get_or_create(name=role.value)
+    from casino.staff_guard import staff_change
+
+    with staff_change():  # the groups are the role names themselves, not a grant
+        for role in Role:
+            Group.objects.get_or_create(name=role.value)
 
 
 def user_roles(user: Any) -> frozenset[str]:

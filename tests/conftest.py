@@ -107,23 +107,23 @@ _seq = itertools.count(1)
 
 @pytest.fixture
 def demo_property(db: None):  # noqa: ANN201
-    from casino.models import Property
+    from casino.services import property_register
 
-    return Property.objects.get_or_create(licence_number="PA-TEST-1",
-                                          defaults={"name": "Test Casino"})[0]
+    return property_register(licence_number="PA-TEST-1", name="Test Casino", system="test")
 
 
 @pytest.fixture
 def make_staff(db: None, demo_property) -> Callable:  # noqa: ANN001
     """``make_staff("compliance")`` → a user holding that role (or none: ``make_staff()``)."""
-    from casino.roles import Role
-    from casino.services import staff_enrol
+    from casino.services import staff_bootstrap
 
-    def make(*roles: str, username: str | None = None):  # noqa: ANN202
+    def make(*roles: str, username: str | None = None, property=None,  # noqa: ANN001, ANN202
+             admin_site: bool = False, group_wide: bool = False):
         n = next(_seq)
-        profile = staff_enrol(property=demo_property, username=username or f"user{n}",
-                              password="test-pass-123", credential_number=f"T-{n:05d}",
-                              roles=[Role(r) for r in roles], actor="test")
+        profile = staff_bootstrap(property=property or demo_property,
+                                  username=username or f"user{n}", password="test-pass-123",
+                                  credential_number=f"T-{n:05d}", roles=roles, system="test",
+                                  admin_site=admin_site, group_wide=group_wide)
         return profile.user
 
     return make
@@ -143,3 +143,10 @@ def api_as(make_staff: Callable) -> Callable:
         return c
 
     return client
+
+
+@pytest.fixture
+def admin_user(make_staff: Callable):  # noqa: ANN201
+    """pytest-django's ``admin_user``, enrolled through the staff services (a login made
+    any other way is refused by casino.staff_guard)."""
+    return make_staff("admin", username="admin", admin_site=True)

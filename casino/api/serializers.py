@@ -26,10 +26,12 @@ class EventPageSerializer(serializers.Serializer):
 
 class ChainReportSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
-    count = serializers.IntegerField(help_text="events that link correctly")
+    count = serializers.IntegerField(help_text="events of the scope that link correctly")
     head_hash = serializers.CharField()
     first_bad_position = serializers.IntegerField(allow_null=True)
     reason = serializers.CharField(allow_blank=True)
+    scope = serializers.CharField(help_text="the licence number whose events were counted, "
+                                            "or \"all\" for a group-wide officer")
 
 
 class MeSerializer(serializers.Serializer):

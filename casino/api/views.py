@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino import health
+from casino.actors import actor_of
 from casino.api.pagination import page_response, parse_paging
 from casino.api.serializers import (
     ChainReportSerializer,
@@ -48,7 +49,7 @@ class EventListView(APIView):
     def get(self, request: Request) -> Response:
         from_position, limit = parse_paging(request.query_params)
         events = selectors.events_page(
-            from_position=from_position, limit=limit,
+            actor=actor_of(request.user), from_position=from_position, limit=limit,
             stream_id=request.query_params.get("stream_id") or None,
             stream_type=request.query_params.get("stream_type") or None,
             event_type=request.query_params.get("type") or None)
@@ -56,29 +57,34 @@ class EventListView(APIView):
 
 
 class StreamEventsView(APIView):
-    """Every event of one stream, in version order. Compliance and finance only."""
+    """Every event of one stream, in version order. Compliance and finance only; a stream
+    of another property is 404 ``stream_not_found``."""
 
     permission_classes = [roles_required(Role.COMPLIANCE, Role.FINANCE)]
 
     @extend_schema(parameters=PAGING, responses=EventPageSerializer, tags=["events"])
     def get(self, request: Request, stream_id: str) -> Response:
         from_position, limit = parse_paging(request.query_params)
-        events = selectors.events_page(from_position=from_position, limit=limit,
-                                       stream_id=stream_id)
-        if not events and from_position == 1:
+        actor = actor_of(request.user)
+        if not selectors.stream_visible(actor=actor, stream_id=stream_id):
             raise NotFound(f"no stream {stream_id!r}", code="stream_not_found")
+        events = selectors.events_page(actor=actor, from_position=from_position, limit=limit,
+                                       stream_id=stream_id)
         return page_response(request, events, limit)
 
 
 class ChainVerificationView(APIView):
     """Re-compute the SHA-256 chain over every event and report the first broken link.
-    Compliance only."""
+    Compliance only. ``count`` counts the caller's property's events (every property's
+    for a group-wide officer); a break anywhere is reported, by position only."""
 
     permission_classes = [roles_required(Role.COMPLIANCE)]
 
     @extend_schema(responses=ChainReportSerializer, tags=["events"])
     def get(self, request: Request) -> Response:
-        report = verify_chain()
+        actor = actor_of(request.user)
+        report = verify_chain(property=None if actor.group_wide
+                              else actor.property.licence_number)
         return Response(ChainReportSerializer(report).data)
 
 

@@ -27,3 +27,10 @@ class ConflictError(DomainError):
 
     code = "conflict"
     status = 409
+
+
+class NotFoundError(DomainError):
+    """No such row for this caller — including one of another property (HTTP 404)."""
+
+    code = "not_found"
+    status = 404

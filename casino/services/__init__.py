@@ -4,6 +4,13 @@ Every change is an event as well as a row, so the audit trail says who changed w
 under which role, and who approved it.
 """
 
-from casino.services.staff import STAFF_STREAM, actor_metadata, staff_enrol
+from casino.services.staff import (
+    STAFF_STREAM,
+    actor_metadata,
+    property_register,
+    staff_bootstrap,
+    staff_enrol,
+)
 
-__all__ = ["STAFF_STREAM", "actor_metadata", "staff_enrol"]
+__all__ = ["STAFF_STREAM", "actor_metadata", "property_register", "staff_bootstrap",
+           "staff_enrol"]

@@ -10,8 +10,6 @@ from typing import Any, ClassVar
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView, RetrieveAPIView
 from rest_framework.renderers import JSONRenderer, StaticHTMLRenderer
 from rest_framework.request import Request
@@ -19,11 +17,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
+from casino.api.commands import Command, command
 from casino.api.pagination import page_response, parse_paging
 from casino.api.serializers import EventPageSerializer
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore import selectors as event_selectors
 from casino.roles import ALL_ROLES, Role, roles_required
+from casino.scoping import property_row, property_rows
 from tables import selectors
 from tables.api import serializers as s
 from tables.domain.signage import signage_for
@@ -34,49 +34,6 @@ from tables.services import banked, decks, rounds, rules, tables
 TABLE_STAFF = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY,
                Role.COMPLIANCE, Role.ADMIN)
 AUDIT = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.COMPLIANCE, Role.SECURITY)
-
-
-class Command(APIView):
-    """POST a command: ``input`` validates the body, ``run`` calls the service with the
-    actor, the URL's id and the body, ``output`` serializes what it returns."""
-
-    input: ClassVar[type[serializers.Serializer]] = s.EmptyInput
-    output: ClassVar[type[serializers.Serializer]]
-    created: ClassVar[bool] = False
-
-    def run(self, actor: Any, pk: Any, data: dict[str, Any]) -> Any:
-        raise NotImplementedError
-
-    def post(self, request: Request, pk: Any = None) -> Response:
-        body = self.input(data=request.data)
-        body.is_valid(raise_exception=True)
-        result = self.run(actor_of(request.user), pk, dict(body.validated_data))
-        return Response(self.output(result).data,
-                        status=status.HTTP_201_CREATED if self.created else status.HTTP_200_OK)
-
-
-def command(service: Callable[..., Any], *, roles: tuple[Role, ...], input: type, output: type,
-            id_arg: str | None, tag: str, doc: str, created: bool = False,
-            rename: dict[str, str] | None = None) -> type[Command]:
-    """A Command view for ``service``: the URL's id goes to ``id_arg``, body fields to the
-    keyword arguments of the same name (or as ``rename`` maps them)."""
-    def run(self: Command, actor: Any, pk: Any, data: dict[str, Any]) -> Any:
-        kwargs = {(rename or {}).get(k, k): v for k, v in data.items()}
-        if id_arg:
-            kwargs[id_arg] = pk
-        return service(actor=actor, **kwargs)
-
-    view = type(f"{service.__name__}_view", (Command,), {
-        "__doc__": doc, "permission_classes": [roles_required(*roles)], "input": input,
-        "output": output, "created": created, "run": run})
-    def post(self: Command, request: Request, pk: Any = None) -> Response:
-        return Command.post(self, request, pk)
-
-    # A function of its own per view: extend_schema annotates the function object.
-    view.post = extend_schema(request=input, responses={201 if created else 200: output},
-                              tags=[tag], summary=doc.split(".")[0],
-                              operation_id=service.__name__)(post)
-    return view
 
 
 class CreateVia:
@@ -100,10 +57,10 @@ def write_via(cmd: type[Command], *, method: str = "post") -> Callable[..., Resp
                          summary=(cmd.__doc__ or "").split(".")[0])(handler)
 
 
-def _property_rows(view: Any, qs: QuerySet) -> QuerySet:
+def _property_rows(view: Any, qs: QuerySet, via: str = "property") -> QuerySet:
     if getattr(view, "swagger_fake_view", False):
         return qs.none()  # schema generation: no staff member behind the request
-    return qs.filter(property=actor_of(view.request.user).property)
+    return property_rows(qs, actor_of(view.request.user), via=via)
 
 
 # --- Rules Submissions -----------------------------------------------------------------
@@ -217,10 +174,7 @@ class TableDetail(CreateVia, RetrieveAPIView):
 
 
 def _table_of(request: Request, pk: Any) -> GameTable:
-    table = GameTable.objects.filter(pk=pk, property=actor_of(request.user).property).first()
-    if table is None:
-        raise NotFound(f"no table {pk}", code="table_not_found")
-    return table
+    return property_row(GameTable.objects.all(), actor_of(request.user), pk, what="table")
 
 
 class TableSignage(APIView):
@@ -257,15 +211,16 @@ class StreamHistory(APIView):
 
     permission_classes = [roles_required(*AUDIT)]
     model: ClassVar[type] = GameTable
+    what: ClassVar[str] = "table"
 
     @extend_schema(responses=EventPageSerializer, tags=["history"], parameters=[
         OpenApiParameter("from_position", int), OpenApiParameter("limit", int)])
     def get(self, request: Request, pk: Any) -> Response:
-        obj = self.model.objects.filter(pk=pk, property=actor_of(request.user).property).first()
-        if obj is None:
-            raise NotFound(f"no {self.model._meta.verbose_name} {pk}", code="not_found")
+        obj = property_row(self.model.objects.all(), actor_of(request.user), pk,
+                           what=self.what)
         from_position, limit = parse_paging(request.query_params)
-        events = event_selectors.events_page(from_position=from_position, limit=limit,
+        events = event_selectors.events_page(actor=actor_of(request.user),
+                                             from_position=from_position, limit=limit,
                                              stream_id=obj.stream_id)
         return page_response(request, events, limit)
 
@@ -276,6 +231,7 @@ class TableHistory(StreamHistory):
 
 class DeckHistory(StreamHistory):
     model = Deck
+    what = "deck"
 
 
 # --- decks -----------------------------------------------------------------------------
@@ -401,9 +357,7 @@ class RoundDetail(RetrieveAPIView):
     serializer_class = s.RoundSerializer
 
     def get_queryset(self) -> QuerySet:
-        if getattr(self, "swagger_fake_view", False):
-            return Round.objects.none()
-        return Round.objects.filter(table__property=actor_of(self.request.user).property)
+        return _property_rows(self, Round.objects.all(), via="table__property")
 
 
 # --- house-banked rounds -------------------------------------------------------------------

@@ -13,7 +13,6 @@ appends it when the dealer closes the round, with the domain's totals, so the li
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,13 +24,14 @@ from casino.domain.cards import shuffled_deck
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent, RecordedEvent, read_stream
 from casino.roles import Role
+from casino.scoping import property_row
 from tables.domain.banked import execute, rebuild, settle_script
 from tables.domain.banked.events import Event, Recorder
 from tables.domain.banked.payouts import close as domain_close
 from tables.domain.banked.state import GAMES, Phase, RoundState
 from tables.models import GameTable, Round
 from tables.models import RoundState as RoundRowState
-from tables.services.common import NotFound, act_at_table, record
+from tables.services.common import act_at_table, record
 
 AT_TABLE = (Role.DEALER, Role.FLOORPERSON)
 FLOOR_ONLY = (Role.FLOORPERSON,)
@@ -121,15 +121,8 @@ def load(rnd: Round, recorded: list[RecordedEvent] | None = None
 def find_round(actor: Actor, round_id: Any) -> Round:
     """The round ``round_id`` at a table of the actor's property, with its table (the
     :func:`tables.services.common.found` of a row that has no property of its own)."""
-    try:
-        return Round.objects.select_related("table").get(
-            pk=uuid.UUID(str(round_id)), table__property=actor.property)
-    except (ValueError, Round.DoesNotExist):
-        raise _round_not_found(round_id) from None
-
-
-def _round_not_found(round_id: Any) -> NotFound:
-    return NotFound(f"no round {round_id}", code="round_not_found")
+    return property_row(Round.objects.select_related("table"), actor, round_id,
+                        what="round", via="table__property")
 
 
 def lock_round(actor: Actor, round_id: Any, roles: tuple[Role, ...]
@@ -137,14 +130,10 @@ def lock_round(actor: Actor, round_id: Any, roles: tuple[Role, ...]
     """The round's table and the round, locked in that order (the order round_open locks
     in), and the role the actor acts under at the table; 404 for a round of another
     property. Every command on a round, and round_close, starts here."""
-    try:
-        key = uuid.UUID(str(round_id))
-        # Lock the table row only ("self"), found through its round in the same query.
-        table = GameTable.objects.select_for_update(of=("self",)).get(
-            rounds__pk=key, property=actor.property)
-    except (ValueError, GameTable.DoesNotExist):
-        raise _round_not_found(round_id) from None
-    rnd = Round.objects.select_for_update().get(pk=key)
+    # Lock the table row only ("self"), found through its round in the same query.
+    table = property_row(GameTable.objects.select_for_update(of=("self",)), actor, round_id,
+                         what="round", field="rounds__pk")
+    rnd = Round.objects.select_for_update().get(pk=round_id)
     rnd.table = table
     return table, rnd, act_at_table(actor, table, *roles)
 

@@ -3,7 +3,6 @@ lock it, check a step is allowed, and record events with who did it."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -12,9 +11,10 @@ from django.db import models
 from django_fsm import can_proceed
 
 from casino.actors import Actor
-from casino.domain.errors import ConflictError, DomainError
+from casino.domain.errors import ConflictError, DomainError, NotFoundError
 from casino.eventstore.store import NewEvent, RecordedEvent, Stream, append
 from casino.roles import Role
+from casino.scoping import property_row
 from tables.domain.catalogue import get_table_game
 from tables.domain.decks import DealingMethod, Shuffler, TableSetup
 from tables.models import GameTable
@@ -24,46 +24,29 @@ M = TypeVar("M", bound=models.Model)
 STREAM_TYPE = {"RulesSubmission": "rules_submission", "GameTable": "table", "Deck": "deck",
                "Round": "round"}
 
-
-class NotFound(DomainError):
-    code = "not_found"
-    status = 404
-
+NotFound = NotFoundError  # the name the tables services have used
 
 class NotAssignedToTable(DomainError):
     code = "not_assigned_to_table"
     status = 403
 
-
 def found(model: type[M], pk: Any, actor: Actor, *, what: str) -> M:
     """Like :func:`locked` without the lock (to learn which other row to lock first)."""
     return _get(model.objects.all(), pk, actor, what)
-
 
 def locked(model: type[M], pk: Any, actor: Actor, *, what: str) -> M:
     """The row ``pk`` of the actor's property, locked until the transaction ends; 404 with
     ``<what>_not_found`` for anything else (another property's rows are not shown)."""
     return _get(model.objects.select_for_update(), pk, actor, what)
 
-
 def _get(rows: Any, pk: Any, actor: Actor, what: str) -> Any:
-    missing = NotFound(f"no {what.replace('_', ' ')} {pk}", code=f"{what}_not_found")
-    try:
-        key = uuid.UUID(str(pk))
-    except ValueError:
-        raise missing from None
-    try:
-        return rows.get(pk=key, property=actor.property)
-    except rows.model.DoesNotExist:
-        raise missing from None
-
+    return property_row(rows, actor, pk, what=what)
 
 def allowed(obj: models.Model, transition: Callable[[], None], *, code: str,
             message: str) -> None:
     """409 ``code`` unless the django-fsm ``transition`` may run from the row's state."""
     if not can_proceed(transition):
         raise ConflictError(message, code=code)
-
 
 def record(obj: models.Model, events: Sequence[NewEvent], actor: Actor, role: str | None, *,
            idempotency_key: str | None = None, **meta: Any) -> list[RecordedEvent]:
@@ -73,13 +56,11 @@ def record(obj: models.Model, events: Sequence[NewEvent], actor: Actor, role: st
     return append(stream, obj.stream_version, list(events),  # type: ignore[attr-defined]
                   actor.metadata(role=role, **meta), idempotency_key=idempotency_key)
 
-
 def record_new(stream_type: str, stream_id: str, events: Sequence[NewEvent], actor: Actor,
                role: str | None, **meta: Any) -> list[RecordedEvent]:
     """Start a new stream (expected version 0)."""
     return append(Stream(stream_type, stream_id), 0, list(events),
                   actor.metadata(role=role, **meta))
-
 
 def setup_of(table: GameTable) -> TableSetup:
     return TableSetup(game=get_table_game(table.game),
@@ -88,10 +69,8 @@ def setup_of(table: GameTable) -> TableSetup:
                       shuffler_out_of_order=table.shuffler_out_of_order,
                       shoe_out_of_order=table.shoe_out_of_order)
 
-
 def deck_limits() -> dict[str, int]:
     return dict(settings.DECK_LIMIT_SECONDS)
-
 
 def act_at_table(actor: Actor, table: GameTable, *roles: Role) -> str:
     """The role the actor acts under at ``table``. Dealers act only at the table they are

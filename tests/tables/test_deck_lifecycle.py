@@ -206,12 +206,12 @@ def test_a_dealer_acts_only_at_their_own_table(crew, staff, open_table) -> None:
 
 def test_a_deck_of_another_property_is_not_found(crew, open_table, staff) -> None:
     from casino.actors import Actor
-    from casino.models import Property
+    from casino.services import property_register
 
     table = open_table("holdem")
     deck = decks.deck_receive(actor=crew["floor"], table_id=table.pk, back_colour="red",
                               batch="B")
-    elsewhere = Property.objects.create(name="Elsewhere", licence_number="PA-OTHER")
+    elsewhere = property_register(name="Elsewhere", licence_number="PA-OTHER", system="test")
     stranger: Any = Actor(**{**crew["floor"].__dict__, "property": elsewhere})
     with pytest.raises(DomainError) as err:
         decks.deck_remove(actor=stranger, deck_id=deck.pk, reason="defect")

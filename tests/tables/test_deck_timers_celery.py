@@ -16,9 +16,8 @@ from casino.actors import actor_of
 from casino.celery import app
 from casino.domain.errors import ConflictError
 from casino.eventstore.store import read_stream
-from casino.models import Property
 from casino.roles import Role
-from casino.services import staff_enrol
+from casino.services import property_register, staff_bootstrap
 from tables.domain.rules_options import example_options
 from tables.models import Deck
 from tables.services import decks, rounds, rules, tables
@@ -62,13 +61,13 @@ def beat(tmp_path: Any) -> Iterator[EmbeddedService]:
 def poker_table(short_limits: None) -> dict[str, Any]:
     """An open Hold'em table with rules in effect, its dealer, and two decks ready."""
     app.control.purge()
-    prop = Property.objects.create(name="Timer Casino", licence_number="PA-TIMER")
+    prop = property_register(name="Timer Casino", licence_number="PA-TIMER", system="test")
     people = {}
     for n, (name, role) in enumerate([("admin", Role.ADMIN), ("comp", Role.COMPLIANCE),
                                       ("appr", Role.COMPLIANCE), ("floor", Role.FLOORPERSON),
                                       ("dealer", Role.DEALER)]):
-        profile = staff_enrol(property=prop, username=f"t-{name}", password="x" * 12,
-                              credential_number=f"TM-{n}", roles=[role], actor="test")
+        profile = staff_bootstrap(property=prop, username=f"t-{name}", password="x" * 12,
+                                  credential_number=f"TM-{n}", roles=[role], system="test")
         people[name] = actor_of(profile.user)
     rs = rules.rules_draft(actor=people["comp"], game="holdem", options=example_options("holdem"))
     rules.rules_submit(actor=people["comp"], rules_id=rs.pk)

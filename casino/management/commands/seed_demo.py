@@ -12,9 +12,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from casino.models import Property
 from casino.roles import Role
-from casino.services import staff_enrol
+from casino.services import property_register, staff_bootstrap
 
 DEMO_LICENCE = "PA-DEMO-0001"
 
@@ -29,8 +28,11 @@ class Command(BaseCommand):
             for line in logins_file.read_text().splitlines():
                 name, _, password = line.partition(" ")
                 saved[name] = password
-        prop, _ = Property.objects.get_or_create(
-            licence_number=DEMO_LICENCE, defaults={"name": "Demo Riverfront Casino"})
+        # The property, each login, its role and the admin's superuser flag are events
+        # (PropertyRegistered, StaffEnrolled, RoleGranted, AdminSiteAccessSet) by
+        # system:seed_demo.
+        prop = property_register(licence_number=DEMO_LICENCE, name="Demo Riverfront Casino",
+                                 system="seed_demo")
         User = get_user_model()
         # A second compliance officer, so that a demo Rules Submission can be approved by
         # someone other than its submitter (four eyes).
@@ -39,13 +41,10 @@ class Command(BaseCommand):
         for n, (username, role) in enumerate(logins, start=1):
             if not User.objects.filter(username=username).exists():
                 saved[username] = secrets.token_urlsafe(9)
-                staff_enrol(property=prop, username=username, password=saved[username],
-                            credential_number=f"DEMO-{n:04d}", roles=[role],
-                            display_name=f"Demo {role.value.replace('_', ' ')}",
-                            actor="system:seed_demo")
-                if role is Role.ADMIN:
-                    User.objects.filter(username=username).update(is_staff=True,
-                                                                   is_superuser=True)
+                staff_bootstrap(property=prop, username=username, password=saved[username],
+                                credential_number=f"DEMO-{n:04d}", roles=[role],
+                                display_name=f"Demo {role.value.replace('_', ' ')}",
+                                system="seed_demo", admin_site=role is Role.ADMIN)
         logins_file.parent.mkdir(parents=True, exist_ok=True)
         logins_file.write_text("".join(f"{u} {p}\n" for u, p in sorted(saved.items())))
         logins_file.chmod(0o600)

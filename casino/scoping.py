@@ -1,0 +1,54 @@
+"""The one way to scope a read to the caller's property (issue 11; DESIGN §5).
+
+Every view, selector and service that reads rows or events of a property goes through
+here, so "another property's rows are not shown" is written once: a row of another
+property is answered exactly like a row that does not exist (404), never 403, so its
+existence is not disclosed either.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from casino.actors import Actor
+from casino.domain.errors import NotFoundError
+
+
+def property_rows(rows: QuerySet, actor: Actor, *, via: str = "property") -> QuerySet:
+    """``rows`` of the actor's property; ``via`` is the path to the property
+    (``"table__property"`` for a round)."""
+    return rows.filter(**{via: actor.property})
+
+
+def property_row(rows: QuerySet, actor: Actor, pk: Any, *, what: str,
+                 via: str = "property", field: str = "pk",
+                 parse: Callable[[Any], Any] = uuid.UUID) -> Any:
+    """The row whose ``field`` is ``pk`` at the actor's property, or 404
+    ``<what>_not_found`` — for a malformed key and for another property's row alike."""
+    missing = NotFoundError(f"no {what.replace('_', ' ')} {pk}", code=f"{what}_not_found")
+    try:
+        key = parse(str(pk))
+        return property_rows(rows, actor, via=via).get(**{field: key})
+    except (TypeError, ValueError, OverflowError, rows.model.DoesNotExist):
+        raise missing from None
+
+
+def whole_number(text: str) -> int:
+    """A key that is a database integer (a login's id): 1 to 2**63 - 1."""
+    value = int(text)
+    if not 0 < value < 2**63:
+        raise ValueError(text)
+    return value
+
+
+def event_rows(events: QuerySet, actor: Actor) -> QuerySet:
+    """Events the actor may read: those recorded for their property, or every property's
+    for a compliance officer granted the whole group (``StaffProfile.group_wide``).
+    Events record their property in ``metadata["property"]`` (``Actor.metadata``)."""
+    if actor.group_wide:
+        return events
+    return events.filter(Q(metadata__property=actor.property.licence_number))
