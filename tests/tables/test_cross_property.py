@@ -1,0 +1,216 @@
+"""Another property's staff against every operation of the API (issue 11, finding 1).
+
+The operations come from the OpenAPI schema itself, so an endpoint added later is in the
+matrix without anyone remembering it: a path parameter the matrix cannot fill fails the
+test until it is taught which of property A's rows to aim at. Staff of property B, each
+role in turn, aim every read and every command at property A's tables, decks, rounds,
+Rules Submissions, staff, role requests and streams. Nothing of A may come back and
+nothing of A may change.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from casino.actors import Actor
+from casino.models import Event, RoleGrant
+from casino.roles import Role
+from casino.services import property_register, staff
+from tables.demo import deck_ready
+from tables.services import rounds
+
+pytestmark = pytest.mark.django_db
+A_LICENCE = "PA-TEST-1"  # the demo_property fixture's
+
+
+@pytest.fixture
+def property_a(crew: dict[str, Actor], open_table: Callable, make_staff: Callable
+               ) -> dict[str, Any]:
+    """Property A with a table, a deck in play, a round, Rules Submissions, staff and a
+    pending role request: every kind of row a URL can name."""
+    table = open_table("five-card-hi-lo")
+    deck = deck_ready(table, crew["dealer"], crew["floor"], "red", batch="A")
+    rnd = rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=deck.pk)
+    newcomer = make_staff(username="a-newcomer")
+    grant = staff.role_grant_request(actor=crew["admin"], staff_id=newcomer.pk,
+                                     role="floorperson", reason="training done")
+    return {"table": str(table.pk), "deck": str(deck.pk), "round": str(rnd.pk),
+            "rules": _rules_id(table), "staff": str(crew["dealer"].user_id),
+            "grant": str(grant.pk), "stream": table.stream_id,
+            "dealer": crew["dealer"].username,
+            "credentials": [a.credential_number for a in crew.values()]}
+
+
+def _rules_id(table: Any) -> str:
+    from tables.models import RulesSubmission
+
+    return str(RulesSubmission.objects.filter(property=table.property, game=table.game)
+               .values_list("pk", flat=True).first())
+
+
+@pytest.fixture
+def property_b_staff(make_staff: Callable) -> dict[str, APIClient]:
+    """Property B's staff, one login per role (and one group-wide officer kept apart)."""
+    other = property_register(licence_number="PA-OTHER-2", name="Other Casino", system="test")
+    clients = {}
+    for role in Role:
+        c = APIClient()
+        c.force_authenticate(make_staff(role.value, property=other))
+        clients[role.value] = c
+    return clients
+
+
+# Which of A's rows a path aims at, by the path's first segment after /api/v1/.
+TARGET = {"rules-submissions": "rules", "tables": "table", "decks": "deck", "rounds": "round",
+          "staff": "staff", "role-grants": "grant", "streams": "stream"}
+
+
+def _operations() -> list[tuple[str, str, dict]]:
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    ops = []
+    for path, item in schema["paths"].items():
+        for method, op in item.items():
+            if method in ("get", "post", "patch", "put", "delete"):
+                ops.append((path, method, op))
+    return ops, schema
+
+
+def _fill_path(path: str, ids: dict[str, Any]) -> str:
+    params = re.findall(r"{([^}]+)}", path)
+    if not params:
+        return path
+    first = path.removeprefix("/api/v1/").split("/")[0]
+    assert first in TARGET, (f"{path}: the cross-property matrix does not know which of "
+                             f"property A's rows {first}/ names; add it to TARGET")
+    return re.sub(r"{[^}]+}", ids[TARGET[first]], path)
+
+
+def _resolve(schema: dict, node: dict) -> dict:
+    while "$ref" in node:
+        node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+    return node
+
+
+# Body fields that name a row: aimed at property A's.
+ID_FIELDS = {"table": "table", "table_id": "table", "deck": "deck", "deck_id": "deck",
+             "round": "round", "dealer": "dealer"}
+
+
+def _value(schema: dict, name: str, prop: dict, ids: dict[str, Any]) -> Any:
+    prop = _resolve(schema, prop)
+    if name in ID_FIELDS:
+        return ids[ID_FIELDS[name]]
+    if "enum" in prop:
+        return prop["enum"][0]
+    if "oneOf" in prop or "allOf" in prop:
+        return _value(schema, name, (prop.get("oneOf") or prop["allOf"])[0], ids)
+    kind = prop.get("type")
+    return {"integer": 1, "number": 1, "boolean": False, "array": [], "object": {}}.get(
+        kind, "x" * max(1, prop.get("minLength", 1)))
+
+
+def _body(schema: dict, op: dict, ids: dict[str, Any]) -> dict:
+    """A body of the operation's shape: every field filled, rows aimed at property A."""
+    content = op.get("requestBody", {}).get("content", {})
+    media = content.get("application/json")
+    if media is None:
+        return {}
+    shape = _resolve(schema, media["schema"])
+    return {name: _value(schema, name, prop, ids)
+            for name, prop in shape.get("properties", {}).items()
+            if not prop.get("readOnly")}
+
+
+def _a_marks(ids: dict[str, Any]) -> list[str]:
+    """Text that only property A's rows contain: their ids, A's licence number and, as
+    JSON strings, its staff's usernames and credential numbers."""
+    rows = [ids[k] for k in ("table", "deck", "round", "rules", "grant", "stream")]
+    people = [json.dumps(v) for v in [ids["dealer"], *ids["credentials"]]]
+    return rows + people + [A_LICENCE]
+
+
+def test_every_operation_refuses_another_propertys_staff(property_a, property_b_staff) -> None:  # noqa: ANN001
+    """No property's staff reads or changes another property's records (issue 11)."""
+    ops, schema = _operations()
+    assert len(ops) > 40  # the whole API, not a stub
+    events_of_a = Event.objects.filter(metadata__property=A_LICENCE).count()
+    marks = _a_marks(property_a)
+    seen = []
+    for path, method, op in ops:
+        url = _fill_path(path, property_a)
+        body = _body(schema, op, property_a) if method != "get" else None
+        for role, client in property_b_staff.items():
+            response = getattr(client, method)(url, body, format="json") \
+                if body is not None else client.get(url)
+            seen.append((method, path, role, response.status_code))
+            assert response.status_code < 500, (method, url, role, response.content)
+            text = response.content.decode(errors="replace")
+            if response.status_code < 300:
+                leaked = [m for m in marks if m in text and m not in url]
+                assert not leaked, (method, url, role, leaked)
+            if "{" in path and response.status_code < 300:
+                pytest.fail(f"{method.upper()} {url} answered {response.status_code} to "
+                            f"property B's {role}")
+    assert Event.objects.filter(metadata__property=A_LICENCE).count() == events_of_a
+    assert RoleGrant.objects.get(pk=property_a["grant"]).state == "pending"
+    # Every path with an id was tried by every role: 404 (not found) or 403 (role) only.
+    statuses = {code for _, path, _, code in seen if "{" in path}
+    assert statuses <= {400, 403, 404, 405, 409, 415}, statuses
+
+
+def test_another_propertys_log_is_not_readable(property_a, property_b_staff) -> None:  # noqa: ANN001
+    """Finding 1: events/, streams/{id}/events/ and events/chain/ answered with every
+    property's events, usernames and credential numbers included."""
+    officer = property_b_staff["compliance"]
+    page = officer.get("/api/v1/events/", {"limit": 1000}).json()
+    assert page["results"], "B's own events are shown"
+    assert {e["metadata"]["property"] for e in page["results"]} == {"PA-OTHER-2"}
+    staff_page = officer.get("/api/v1/events/", {"stream_type": "staff", "limit": 1000}).json()
+    assert property_a["dealer"] not in json.dumps(staff_page)
+    stream = officer.get(f"/api/v1/streams/{property_a['stream']}/events/")
+    assert (stream.status_code, stream.json()["code"]) == (404, "stream_not_found")
+    later = officer.get(f"/api/v1/streams/{property_a['stream']}/events/",
+                        {"from_position": 2})
+    assert later.status_code == 404
+    chain = officer.get("/api/v1/events/chain/").json()
+    assert chain["ok"] is True and chain["scope"] == "PA-OTHER-2"
+    assert chain["count"] == Event.objects.filter(metadata__property="PA-OTHER-2").count()
+    assert chain["count"] < Event.objects.count()
+
+
+def test_a_group_wide_compliance_officer_reads_every_property(property_a, make_staff) -> None:  # noqa: ANN001
+    """The whole group's compliance role, granted by two people, sees both logs."""
+    group = property_register(licence_number="PA-GROUP", name="Group office", system="test")
+    officer = make_staff("compliance", property=group, group_wide=True)
+    c = APIClient()
+    c.force_authenticate(officer)
+    stream = c.get(f"/api/v1/streams/{property_a['stream']}/events/")
+    assert stream.status_code == 200
+    chain = c.get("/api/v1/events/chain/").json()
+    assert chain["scope"] == "all" and chain["count"] == Event.objects.count()
+
+
+def test_group_wide_is_only_for_compliance_and_needs_two_people(crew, make_staff) -> None:  # noqa: ANN001
+    from casino.domain.errors import DomainError
+
+    person = make_staff()
+    with pytest.raises(DomainError) as refused:
+        staff.role_grant_request(actor=crew["admin"], staff_id=person.pk, role="finance",
+                                 reason="audit", group_wide=True)
+    assert refused.value.code == "invalid_input"
+    grant = staff.role_grant_request(actor=crew["admin"], staff_id=person.pk,
+                                     role="compliance", reason="group audit", group_wide=True)
+    staff.role_grant_approve(actor=crew["compliance"], grant_id=grant.pk)
+    person.staff.refresh_from_db()
+    assert person.staff.group_wide is True
+    kinds = list(Event.objects.filter(stream_id=f"staff-{person.pk}")
+                 .values_list("type", flat=True))
+    assert kinds[-2:] == ["RoleGranted", "StaffScopeChanged"]
