@@ -21,10 +21,17 @@ from casino.models import (
     StaffProfile,
     StreamSummary,
 )
+from casino.scoping import EVENTS, GROUP_ONLY, UNSCOPED, admin_rows
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """No add, change or delete for anyone; viewing needs the model's view permission."""
+    """No add, change or delete for anyone; viewing needs the model's view permission, and
+    lists only the viewer's property's rows (``property_path``, casino.scoping)."""
+
+    property_path: str = "property"
+
+    def get_queryset(self, request: Any) -> Any:
+        return admin_rows(super().get_queryset(request), request.user, self.property_path)
 
     def has_add_permission(self, request: Any, obj: Any = None) -> bool:
         return False
@@ -41,6 +48,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):
+    property_path = EVENTS
     list_display = ("position", "recorded_at", "stream_type", "stream_id", "version", "type")
     list_filter = ("stream_type", "type")
     search_fields = ("=stream_id", "=event_id", "type")
@@ -51,11 +59,13 @@ class EventAdmin(ReadOnlyAdmin):
 
 @admin.register(ProjectionCheckpoint)
 class ProjectionCheckpointAdmin(ReadOnlyAdmin):
+    property_path = UNSCOPED
     list_display = ("name", "position", "updated_at")
 
 
 @admin.register(StreamSummary)
 class StreamSummaryAdmin(ReadOnlyAdmin):
+    property_path = GROUP_ONLY
     list_display = ("stream_id", "stream_type", "version", "last_type", "last_recorded_at")
     list_filter = ("stream_type",)
     search_fields = ("=stream_id",)
@@ -63,12 +73,14 @@ class StreamSummaryAdmin(ReadOnlyAdmin):
 
 @admin.register(DailyEventCount)
 class DailyEventCountAdmin(ReadOnlyAdmin):
+    property_path = GROUP_ONLY
     list_display = ("gaming_day", "stream_type", "event_type", "count")
     list_filter = ("gaming_day", "stream_type")
 
 
 @admin.register(Property)
 class PropertyAdmin(ReadOnlyAdmin):
+    property_path = "pk"
     list_display = ("name", "licence_number", "time_zone", "gaming_day_start_hour")
 
 
@@ -96,6 +108,7 @@ class StaffUserAdmin(ReadOnlyAdmin, UserAdmin):
 
     inlines = [StaffProfileInline]
     list_display = ("username", "first_name", "last_name", "is_active", "roles")
+    property_path = "staff__property"
 
     @admin.display(description="roles")
     def roles(self, obj: Any) -> str:
@@ -105,6 +118,8 @@ class StaffUserAdmin(ReadOnlyAdmin, UserAdmin):
 @admin.register(Group)
 class RoleGroupAdmin(ReadOnlyAdmin, GroupAdmin):
     """The role groups (one per role); membership changes only through role grants."""
+
+    property_path = UNSCOPED
 
 
 @admin.register(StaffProfile)

@@ -52,3 +52,30 @@ def event_rows(events: QuerySet, actor: Actor) -> QuerySet:
     if actor.group_wide:
         return events
     return events.filter(Q(metadata__property=actor.property.licence_number))
+
+
+#: ``property_path`` of a model the whole group shares or that holds no property's data.
+UNSCOPED = "unscoped"
+#: ``property_path`` of a technical read model that names every property's streams: only
+#: a group-wide officer sees it.
+GROUP_ONLY = "group-only"
+#: ``property_path`` of the event log itself.
+EVENTS = "events"
+
+
+def admin_rows(rows: QuerySet, user: Any, property_path: str) -> QuerySet:
+    """What the (read-only) admin site lists for ``user``: the same scoping as the API.
+    A login that is not staff of a property sees nothing."""
+    from casino.actors import NoStaffProfile, actor_of
+
+    try:
+        actor = actor_of(user)
+    except NoStaffProfile:
+        return rows.none()
+    if property_path == UNSCOPED:
+        return rows
+    if property_path == GROUP_ONLY:
+        return rows if actor.group_wide else rows.none()
+    if property_path == EVENTS:
+        return event_rows(rows, actor)
+    return property_rows(rows, actor, via=property_path)

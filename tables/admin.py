@@ -78,6 +78,7 @@ class DeckAdmin(HistoryAdmin):
 
 @admin.register(Round)
 class RoundAdmin(HistoryAdmin):
+    property_path = "table__property"
     list_display = ("table", "number", "state", "deck", "rules_version_number", "opened_at")
     list_filter = ("state",)
 

@@ -39,6 +39,8 @@ class MeSerializer(serializers.Serializer):
     roles = serializers.ListField(child=serializers.CharField())
     credential_number = serializers.CharField(allow_null=True)
     property = serializers.CharField(allow_null=True)
+    licence_number = serializers.CharField(allow_null=True)
+    group_wide = serializers.BooleanField(help_text="reads every property's event log")
 
 
 class HealthSerializer(serializers.Serializer):

@@ -19,6 +19,7 @@ from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent
 from casino.models import Property
 from casino.roles import Role
+from casino.scoping import property_rows
 from tables.domain.catalogue import get_table_game
 from tables.domain.rules_options import validate_options
 from tables.models import RulesState, RulesSubmission
@@ -48,7 +49,7 @@ def rules_draft(*, actor: Actor, game: str, options: Any, notes: str = "") -> Ru
     with transaction.atomic():
         # Serialize numbering per property: the property row is the lock.
         Property.objects.select_for_update().get(pk=actor.property.pk)
-        last = RulesSubmission.objects.filter(property=actor.property, game=game).aggregate(
+        last = property_rows(RulesSubmission.objects.filter(game=game), actor).aggregate(
             n=Max("version_number"))["n"] or 0
         rules_id = uuid.uuid4()
         record_new("rules_submission", f"rules-{rules_id}", [NewEvent(

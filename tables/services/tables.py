@@ -13,6 +13,7 @@ from casino.actors import Actor
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent
 from casino.roles import Role, has_role
+from casino.scoping import property_rows
 from tables import timers
 from tables.domain.catalogue import get_table_game
 from tables.domain.decks import (
@@ -148,8 +149,8 @@ def table_assign_dealer(*, actor: Actor, table_id: Any, dealer: str) -> GameTabl
     with transaction.atomic():
         table = locked(GameTable, table_id, actor, what="table")
         role = act_at_table(actor, table, Role.FLOORPERSON)
-        user = get_user_model().objects.filter(username=dealer,
-                                               staff__property=actor.property).first()
+        user = property_rows(get_user_model().objects.filter(username=dealer), actor,
+                             via="staff__property").first()
         if user is None or not user.is_active or not has_role(user, Role.DEALER):
             raise DomainError(f"{dealer!r} is not a dealer of this property", code="not_a_dealer",
                               field="dealer")

@@ -283,3 +283,32 @@ def test_the_demo_property_logins_roles_and_superuser_flag_are_events(settings, 
     assert _types(admin) == ["StaffEnrolled", "RoleGranted", "AdminSiteAccessSet"]
     assert _stream(admin)[1].data["basis"] == "bootstrap"
     assert Event.objects.filter(type="StaffEnrolled").count() == len(Role) + 1
+
+
+def test_the_first_two_people_are_bootstrapped_and_no_more(monkeypatch) -> None:  # noqa: ANN001
+    """A new installation: the first administrator and compliance officer come from the
+    command (as events); a third is refused — from then on, two people per grant."""
+    from django.core.management import CommandError, call_command
+
+    monkeypatch.setenv("STAFF_BOOTSTRAP_PASSWORD", "first-long-secret-1")
+    out = open("/dev/null", "w")
+    call_command("staff_bootstrap", "--licence", "PA-NEW-1", "--property-name", "New Casino",
+                 "--username", "first_admin", "--credential-number", "GCB-A1",
+                 "--role", "admin", stdout=out)
+    call_command("staff_bootstrap", "--licence", "PA-NEW-1", "--username", "first_officer",
+                 "--credential-number", "GCB-C1", "--role", "compliance", stdout=out)
+    with pytest.raises(CommandError, match="already has an administrator"):
+        call_command("staff_bootstrap", "--licence", "PA-NEW-1", "--username", "third",
+                     "--credential-number", "GCB-C2", "--role", "compliance", stdout=out)
+    granted = Event.objects.filter(type="RoleGranted", metadata__property="PA-NEW-1")
+    assert sorted(e.data["role"] for e in granted) == ["admin", "compliance"]
+    assert {e.metadata["actor"] for e in granted} == {"system:staff_bootstrap"}
+
+
+def test_createsuperuser_is_refused(monkeypatch) -> None:  # noqa: ANN001
+    from django.core.management import call_command
+
+    monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", "a-long-secret-7")
+    with pytest.raises(StaffChangeOutsideService):
+        call_command("createsuperuser", "--noinput", "--username", "root",
+                     "--email", "root@example.org")

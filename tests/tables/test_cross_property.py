@@ -214,3 +214,18 @@ def test_group_wide_is_only_for_compliance_and_needs_two_people(crew, make_staff
     kinds = list(Event.objects.filter(stream_id=f"staff-{person.pk}")
                  .values_list("type", flat=True))
     assert kinds[-2:] == ["RoleGranted", "StaffScopeChanged"]
+
+
+def test_the_admin_site_lists_only_the_viewers_property(property_a, make_staff, client) -> None:  # noqa: ANN001
+    """The read-only admin is scoped like the API: B's administrator finds none of A's
+    tables, rounds, events or staff there."""
+    other = property_register(licence_number="PA-OTHER-3", name="Third Casino", system="test")
+    client.force_login(make_staff("admin", property=other, admin_site=True))
+    for url in ("/admin/tables/gametable/", "/admin/tables/round/", "/admin/tables/deck/",
+                "/admin/casino/event/", "/admin/auth/user/", "/admin/casino/rolegrant/"):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        text = page.content.decode()
+        assert not [m for m in _a_marks(property_a)[:6] if m in text], url
+    assert client.get(f"/admin/tables/gametable/{property_a['table']}/change/").status_code \
+        in (302, 404)
