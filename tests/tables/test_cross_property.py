@@ -229,3 +229,16 @@ def test_the_admin_site_lists_only_the_viewers_property(property_a, make_staff, 
         assert not [m for m in _a_marks(property_a)[:6] if m in text], url
     assert client.get(f"/admin/tables/gametable/{property_a['table']}/change/").status_code \
         in (302, 404)
+
+
+def test_every_event_of_the_demo_carries_its_property(settings, tmp_path) -> None:  # noqa: ANN001
+    """The scoping of the log rests on it: every service records the property."""
+    from django.core.management import call_command
+
+    settings.VAR_DIR = tmp_path
+    null = open("/dev/null", "w")
+    call_command("seed_demo", stdout=null)
+    call_command("seed_demo_tables", stdout=null)
+    assert Event.objects.count() > 100
+    without = Event.objects.exclude(metadata__property="PA-DEMO-0001")
+    assert list(without.values_list("stream_id", "type")[:5]) == []
