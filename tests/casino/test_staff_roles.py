@@ -312,3 +312,33 @@ def test_createsuperuser_is_refused(monkeypatch) -> None:  # noqa: ANN001
     with pytest.raises(StaffChangeOutsideService):
         call_command("createsuperuser", "--noinput", "--username", "root",
                      "--email", "root@example.org")
+
+
+# --- behind the services' back: verify_staff --------------------------------------------
+
+def test_roles_changed_behind_the_services_back_are_found(people) -> None:  # noqa: ANN001
+    """An UPDATE no Django signal sees (the database owner's) is still caught: the rows
+    no longer agree with the staff events."""
+    from django.core.management import CommandError, call_command
+    from django.contrib.auth import get_user_model
+
+    from casino.staff_audit import staff_drift
+
+    admin, officer, newcomer = people["admin"], people["compliance"], people["newcomer"]
+    grant = _request(_client(admin), newcomer, "floorperson").json()
+    _client(officer).post(f"/api/v1/role-grants/{grant['id']}/approve/")
+    _client(officer).post(f"/api/v1/staff/{people['dealer'].pk}/deactivate/",
+                          {"reason": "left"}, format="json")
+    assert staff_drift() == []
+    call_command("verify_staff", stdout=open("/dev/null", "w"))
+
+    User = get_user_model()
+    User.groups.through.objects.create(user=admin,
+                                       group=Group.objects.get(name="compliance"))
+    User.objects.filter(pk=newcomer.pk).update(is_superuser=True)
+    drift = staff_drift()
+    assert f"{admin.username}: holds compliance, which no RoleGranted event gave" in drift
+    assert f"{newcomer.username}: is_superuser is True, the events say False" in drift
+    with pytest.raises(CommandError, match="2 difference"):
+        call_command("verify_staff", stdout=open("/dev/null", "w"),
+                     stderr=open("/dev/null", "w"))
