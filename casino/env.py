@@ -66,6 +66,17 @@ def env_timezone(name: str, default: str) -> str:
     return raw
 
 
+def env_file(name: str) -> Path | None:
+    """A path to an existing file, or None when the variable is unset or empty."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    path = Path(raw)
+    if not path.is_file():
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a readable file")
+    return path
+
+
 def env_database(name: str, default_sqlite: Path) -> dict:
     import dj_database_url
 

@@ -1,8 +1,10 @@
 """Core Celery tasks."""
 
+from datetime import date, datetime
+
 from celery import shared_task
 
-from casino.eventstore import projections
+from casino.eventstore import digests, projections
 
 
 @shared_task(name="casino.run_async_projections", acks_late=True,
@@ -11,3 +13,18 @@ def run_async_projections() -> dict[str, int]:
     """Catch every async projection up to the head. Safe to run twice: each projection's
     checkpoint is locked and advanced in the transaction that writes its rows."""
     return projections.catch_up_all()
+
+
+@shared_task(name="casino.digest_write", acks_late=True,
+             autoretry_for=(digests.DigestUnavailable,), retry_backoff=True, max_retries=5)
+def digest_write(reason: str = "periodic", gaming_day: str | None = None,
+                 now: str | None = None) -> list[str]:
+    """Sign the log's head into the digest store outside the database (DESIGN §3), and
+    close each gaming day that has ended. Safe to run twice: nothing is written while the
+    head has not moved since the newest digest, and a day is closed once. ``gaming_day``
+    (YYYY-MM-DD) and ``now`` (ISO 8601 with offset) are text, as task arguments are.
+    Returns the names of the digests written."""
+    written = digests.write_due(
+        reason=reason, gaming_day=date.fromisoformat(gaming_day) if gaming_day else None,
+        now=datetime.fromisoformat(now) if now else None)
+    return [digests.digest_name(d) for d in written]

@@ -51,6 +51,13 @@ class RulesSubmission(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     superseded_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT,
                                       related_name="+")
+    # Withdrawal (four eyes for a version in effect): who asked, why and when; kept on the
+    # withdrawn version. A one-step withdrawal (a version never in effect) fills them with
+    # the one officer who withdrew it.
+    withdrawal_requested_by = models.CharField(max_length=150, blank=True)
+    withdrawal_reason = models.TextField(blank=True)
+    withdrawal_requested_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.CharField(max_length=150, blank=True)  # who confirmed it
     created_at = models.DateTimeField()
     stream_version = models.PositiveIntegerField(default=0)
 
@@ -62,6 +69,14 @@ class RulesSubmission(models.Model):
             models.UniqueConstraint(fields=["property", "game"],
                                     condition=models.Q(state="in_effect"),
                                     name="rules_one_in_effect"),
+            # A withdrawal is asked for only of a version in effect, and ends with it
+            # withdrawn (or superseded, which ends the request: the fields are cleared).
+            models.CheckConstraint(condition=models.Q(withdrawal_requested_by="")
+                                   | models.Q(state__in=["in_effect", "withdrawn"]),
+                                   name="rules_withdrawal_request_state"),
+            models.CheckConstraint(condition=models.Q(withdrawn_by="")
+                                   | models.Q(state="withdrawn"),
+                                   name="rules_withdrawn_by_state"),
         ]
         ordering = ["game", "-version_number"]
 
@@ -71,6 +86,12 @@ class RulesSubmission(models.Model):
     @builtins.property
     def stream_id(self) -> str:
         return f"rules-{self.id}"
+
+    @builtins.property
+    def withdrawal_pending(self) -> bool:
+        """A compliance officer has asked to withdraw this version in effect and no second
+        officer has confirmed (or anyone cancelled) it yet."""
+        return self.state == RulesState.IN_EFFECT and bool(self.withdrawal_requested_by)
 
     @transition(field=state, source=RulesState.DRAFT, target=RulesState.DRAFT)
     def revise(self) -> None: ...
@@ -91,10 +112,24 @@ class RulesSubmission(models.Model):
                 target=RulesState.SUPERSEDED)
     def supersede(self) -> None: ...
 
+    # A version no table depends on is withdrawn in one step.
     @transition(field=state, source=[RulesState.DRAFT, RulesState.SUBMITTED,
-                                     RulesState.APPROVED, RulesState.IN_EFFECT],
+                                     RulesState.APPROVED],
                 target=RulesState.WITHDRAWN)
     def withdraw(self) -> None: ...
+
+    # A version in effect: one compliance officer asks, it stays in effect...
+    @transition(field=state, source=RulesState.IN_EFFECT, target=RulesState.IN_EFFECT)
+    def request_withdrawal(self) -> None: ...
+
+    # ... until the request is cancelled,
+    @transition(field=state, source=RulesState.IN_EFFECT, target=RulesState.IN_EFFECT)
+    def cancel_withdrawal(self) -> None: ...
+
+    # ... or another officer confirms it and it leaves effect. (Events recorded before the
+    # two-step withdrawal withdrew a version in effect in one step; they replay here too.)
+    @transition(field=state, source=RulesState.IN_EFFECT, target=RulesState.WITHDRAWN)
+    def confirm_withdrawal(self) -> None: ...
 
 
 class TableStatus(models.TextChoices):

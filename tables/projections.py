@@ -28,6 +28,7 @@ from tables.models import (
     DeckStep,
     GameTable,
     Round,
+    RulesState,
     RulesSubmission,
     TableResult,
 )
@@ -84,6 +85,30 @@ def _revised_by(e: RecordedEvent) -> list[str]:
 def _superseded_by(e: RecordedEvent) -> RulesSubmission | None:
     by = e.data.get("superseded_by")
     return RulesSubmission.objects.get(pk=by) if by else None
+
+
+_NO_REQUEST: dict[str, Callable[[RecordedEvent], Any]] = {
+    "withdrawal_requested_by": lambda e: "", "withdrawal_reason": lambda e: "",
+    "withdrawal_requested_at": lambda e: None}
+
+
+def rules_withdrawn(e: RecordedEvent) -> None:
+    """A version leaves for good. In effect, it leaves by the second officer's confirmation
+    of a request (or, in events recorded before the two-step withdrawal, by one officer);
+    any other version by one officer's withdrawal. The event names who asked, why and when;
+    an event without them was asked and confirmed by its actor at its time."""
+    rs = _rules(e)
+    if rs.state == RulesState.IN_EFFECT:
+        rs.confirm_withdrawal()
+    else:
+        rs.withdraw()
+    d, actor = e.data, e.metadata["actor"]
+    rs.withdrawal_reason = d.get("reason", "")
+    rs.withdrawal_requested_by = d.get("requested_by") or actor
+    rs.withdrawal_requested_at = _when(d.get("requested_at")) or e.recorded_at
+    rs.withdrawn_by = actor
+    rs.ended_at = e.recorded_at
+    _save(rs, e.version)
 
 
 # --- tables ----------------------------------------------------------------------------
@@ -280,9 +305,14 @@ HANDLERS: dict[str, Callable[[RecordedEvent], None]] = {
                                           effective_at=lambda e: _when(e.data["effective_at"])),
     "RulesSubmissionTookEffect": rules_step("take_effect",
                                             took_effect_at=lambda e: _when(e.data["at"])),
+    # Superseding a version ends any withdrawal asked of it.
     "RulesSubmissionSuperseded": rules_step("supersede", ended_at=lambda e: _when(e.data["at"]),
-                                            superseded_by=_superseded_by),
-    "RulesSubmissionWithdrawn": rules_step("withdraw", ended_at=_now),
+                                            superseded_by=_superseded_by, **_NO_REQUEST),
+    "RulesSubmissionWithdrawalRequested": rules_step(
+        "request_withdrawal", withdrawal_requested_by=lambda e: e.metadata["actor"],
+        withdrawal_reason=lambda e: e.data["reason"], withdrawal_requested_at=_now),
+    "RulesSubmissionWithdrawalCancelled": rules_step("cancel_withdrawal", **_NO_REQUEST),
+    "RulesSubmissionWithdrawn": rules_withdrawn,
     "TableConfigured": table_configured,
     "TableReconfigured": table_reconfigured,
     "TableOpened": table_step("open"),

@@ -60,7 +60,7 @@ class GrantRequestInput(serializers.Serializer):
         help_text="compliance only: read every property's event log")
 
 
-class ReasonInput(serializers.Serializer):
+class StaffReasonInput(serializers.Serializer):
     reason = _text(1000)
 
 
@@ -88,5 +88,5 @@ class DoneSerializer(serializers.Serializer):
     done = serializers.BooleanField()
 
 
-class EmptyInput(serializers.Serializer):
+class StaffEmptyInput(serializers.Serializer):
     """No body."""

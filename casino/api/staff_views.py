@@ -39,17 +39,17 @@ RoleGrantRequest = command(staff.role_grant_request, roles=MANAGERS, input=s.Gra
                            created=True,
                            doc="Ask for a role for a member of staff (never oneself); a "
                                "second admin or compliance officer approves it.")
-RoleGrantApprove = command(staff.role_grant_approve, roles=MANAGERS, input=s.EmptyInput,
+RoleGrantApprove = command(staff.role_grant_approve, roles=MANAGERS, input=s.StaffEmptyInput,
                            output=s.RoleGrantSerializer, id_arg="grant_id", tag=TAG,
                            doc="Approve a role request: not by the person who asked, not by "
                                "the person who receives it.")
-RoleGrantReject = command(staff.role_grant_reject, roles=MANAGERS, input=s.ReasonInput,
+RoleGrantReject = command(staff.role_grant_reject, roles=MANAGERS, input=s.StaffReasonInput,
                           output=s.RoleGrantSerializer, id_arg="grant_id", tag=TAG,
                           doc="Turn a role request down, with the reason.")
 RoleRevoke = command(staff.role_revoke, roles=MANAGERS, input=s.RevokeInput,
                      output=s.StaffSerializer, id_arg="staff_id", tag=TAG,
                      doc="Take a role away, with the reason.")
-StaffDeactivate = command(staff.staff_deactivate, roles=MANAGERS, input=s.ReasonInput,
+StaffDeactivate = command(staff.staff_deactivate, roles=MANAGERS, input=s.StaffReasonInput,
                           output=s.StaffSerializer, id_arg="staff_id", tag=TAG,
                           doc="Deactivate a login (never one's own); its tokens are revoked.")
 CredentialNumberChange = command(staff.staff_credential_number_change, roles=(Role.ADMIN,),

@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from casino.api.digest_views import DigestSerializer
 from casino.domain.cards import format_card
 from tables import selectors
 from tables.domain.catalogue import GAMES
@@ -26,7 +30,34 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
         model = RulesSubmission
         fields = ["id", "game", "version_number", "state", "options", "notes", "drafted_by",
                   "revised_by", "submitted_by", "approved_by", "effective_at", "took_effect_at",
-                  "ended_at", "superseded_by", "created_at", "stream_id", "stream_version"]
+                  "ended_at", "superseded_by", "withdrawal_requested_by", "withdrawal_reason",
+                  "withdrawal_requested_at", "withdrawn_by", "created_at", "stream_id",
+                  "stream_version"]
+
+
+class RulesNoticeSerializer(serializers.Serializer):
+    """What a table is told about its game's rules leaving effect."""
+
+    code = serializers.CharField(
+        help_text="rules_withdrawn: the last version in effect was withdrawn and none is in "
+                  "effect (rounds are refused, 409 no_rules_in_effect); "
+                  "rules_withdrawal_pending: a withdrawal of the version in effect awaits a "
+                  "second compliance officer")
+    rules_submission = serializers.UUIDField()
+    version_number = serializers.IntegerField()
+    reason = serializers.CharField()
+    requested_by = serializers.CharField()
+    requested_at = serializers.DateTimeField(allow_null=True)
+    confirmed_by = serializers.CharField(allow_null=True)
+    withdrawn_at = serializers.DateTimeField(allow_null=True)
+
+
+class TableListSerializer(serializers.ListSerializer):
+    """A page of tables, their rules notices read with one query for the page."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        return super().to_representation(selectors.with_rules_notices(
+            data.all() if hasattr(data, "all") else data))
 
 
 class TableSerializer(serializers.ModelSerializer):
@@ -36,17 +67,26 @@ class TableSerializer(serializers.ModelSerializer):
     next_deck = serializers.SerializerMethodField(
         help_text="the deck in play that deals the next round (the decks alternate, "
                   "589.3(b)(3), 637a.3(a)); null when no deck is in play")
+    rules_notice = serializers.SerializerMethodField(
+        help_text="null, or the withdrawal of the game's Rules Submission: pending (a "
+                  "second compliance officer must confirm) or done (no rules in effect)")
     stream_id = serializers.CharField()
 
     class Meta:
         model = GameTable
         fields = ["id", "name", "game", "positions", "dealing_method", "shuffler",
                   "shuffler_out_of_order", "shoe_out_of_order", "status", "dealer",
-                  "rounds_played", "last_deck", "next_deck", "current_round", "created_at",
-                  "stream_id", "stream_version"]
+                  "rounds_played", "last_deck", "next_deck", "current_round", "rules_notice",
+                  "created_at", "stream_id", "stream_version"]
+        list_serializer_class = TableListSerializer
 
     def get_next_deck(self, table: GameTable) -> str | None:
         return selectors.next_deck(table)
+
+    @extend_schema_field(RulesNoticeSerializer(allow_null=True))
+    def get_rules_notice(self, table: GameTable) -> dict[str, Any] | None:
+        notice = selectors.rules_notice(table)
+        return RulesNoticeSerializer(notice).data if notice else None
 
 
 class DeckSerializer(serializers.ModelSerializer):
@@ -92,6 +132,9 @@ class InventoryReportSerializer(serializers.Serializer):
     removed = DeckStepSerializer(many=True)
     destroyed = DeckStepSerializer(many=True)
     signatures = DeckStepSerializer(many=True, help_text="every signed step of the day")
+    digest = DigestSerializer(allow_null=True, help_text=(
+        "the signed digest of the event log anchoring this day: its close digest, else "
+        "the first made after it ended, else the newest; null when none is stored"))
 
 
 class SignLineSerializer(serializers.Serializer):

@@ -1,5 +1,6 @@
 """Rules Submissions (601a.2): draft → submitted → approved by a second compliance officer
-→ in effect from its effective time → superseded by the next version, or withdrawn.
+→ in effect from its effective time → superseded by the next version, or withdrawn (a
+version in effect only when a second compliance officer confirms one's request).
 
 A version that has left the draft is never edited; a change is a new version.
 """
@@ -27,6 +28,17 @@ from tables.services.common import allowed, locked, record, record_new
 
 FILERS = (Role.COMPLIANCE, Role.ADMIN)
 PAST_TOLERANCE = timedelta(minutes=5)
+
+
+class NoRulesInEffect(ConflictError):
+    """409 ``no_rules_in_effect``, carrying the table's ``rules_notice`` (why: the last
+    version in effect was withdrawn, and by whom) into the problem body."""
+
+    code = "no_rules_in_effect"
+
+    def __init__(self, game: str, *, rules_notice: Any = None) -> None:
+        super().__init__(f"no Rules Submission for {game} is in effect")
+        self.extra = {"rules_notice": rules_notice}
 
 
 def _text(value: Any, field: str, *, required: bool = False, limit: int = 4000) -> str:
@@ -178,8 +190,11 @@ def _take_effect(rs: RulesSubmission, at: datetime, actor: Actor) -> None:
                               "before_taking_effect": True})], actor, None)
         return
     if current is not None:
+        # A withdrawal asked of the version superseded simply ends with it.
+        ended = {"withdrawal_request_ended": True} if current.withdrawal_pending else {}
         record(current, [NewEvent("RulesSubmissionSuperseded",
-                                  {"at": at.isoformat(), "superseded_by": str(rs.pk)})],
+                                  {"at": at.isoformat(), "superseded_by": str(rs.pk),
+                                   **ended})],
                actor, None)
     record(rs, [NewEvent("RulesSubmissionTookEffect", {"at": at.isoformat()})], actor, None)
 
@@ -206,9 +221,85 @@ def rules_activate_due(*, property: Property, game: str | None = None,
 
 
 def rules_withdraw(*, actor: Actor, rules_id: Any, reason: str) -> RulesSubmission:
-    return _compliance_step(actor, rules_id, reason, transition="withdraw",
-                            event="RulesSubmissionWithdrawn",
-                            refusal=" and cannot be withdrawn")
+    """Withdraw a version, with a reason.
+
+    A version no table depends on (draft, submitted, approved but not yet in effect) is
+    withdrawn at once. A version **in effect** is not: tables of its game would be left
+    without rules, so like its approval (601a.2) it takes two compliance officers. This
+    records the request (``RulesSubmissionWithdrawalRequested``) and the version stays in
+    effect until another officer confirms (:func:`rules_withdraw_confirm`) or anyone
+    cancels (:func:`rules_withdraw_cancel`). One request at a time.
+    """
+    role = actor.require(Role.COMPLIANCE)
+    reason = _text(reason, "reason", required=True)
+    with transaction.atomic():
+        rs = locked(RulesSubmission, rules_id, actor, what="rules_submission")
+        if rs.state != RulesState.IN_EFFECT:
+            allowed(rs, rs.withdraw, code="rules_wrong_state",
+                    message=f"version {rs.version_number} is {rs.state} and cannot be withdrawn")
+            record(rs, [NewEvent("RulesSubmissionWithdrawn", {"reason": reason})], actor, role)
+        else:
+            if rs.withdrawal_pending:
+                raise ConflictError(
+                    f"{rs.withdrawal_requested_by} has already asked to withdraw version "
+                    f"{rs.version_number}; a second compliance officer confirms or anyone "
+                    "cancels it", code="withdrawal_already_requested")
+            allowed(rs, rs.request_withdrawal, code="rules_wrong_state",
+                    message=f"version {rs.version_number} is {rs.state}")
+            record(rs, [NewEvent("RulesSubmissionWithdrawalRequested", {"reason": reason})],
+                   actor, role)
+    return RulesSubmission.objects.get(pk=rs.pk)
+
+
+def _pending_withdrawal(actor: Actor, rules_id: Any) -> RulesSubmission:
+    """The locked version, refused with 409 ``withdrawal_not_requested`` unless a
+    withdrawal of it (in effect) is waiting for a second officer."""
+    rs = locked(RulesSubmission, rules_id, actor, what="rules_submission")
+    if not rs.withdrawal_pending:
+        raise ConflictError(f"no withdrawal of version {rs.version_number} ({rs.state}) is "
+                            "waiting for confirmation", code="withdrawal_not_requested")
+    return rs
+
+
+def rules_withdraw_confirm(*, actor: Actor, rules_id: Any) -> RulesSubmission:
+    """A second compliance officer confirms the requested withdrawal of a version in
+    effect: it leaves effect now, and rounds of its game are refused until another
+    version takes effect.
+
+    Four eyes (601a.2): only the officer who asked is barred from confirming. The officer
+    who approved the version may confirm (approving it and ending it are not one
+    person's say: someone else asked). The event carries the request (reason, who, when)
+    so that it reads alone.
+    """
+    role = actor.require(Role.COMPLIANCE)
+    with transaction.atomic():
+        rs = _pending_withdrawal(actor, rules_id)
+        if actor.username == rs.withdrawal_requested_by:
+            raise ConflictError("the officer who asked for the withdrawal may not confirm it; "
+                                "another compliance officer must",
+                                code="withdrawal_by_requester")
+        allowed(rs, rs.confirm_withdrawal, code="rules_wrong_state",
+                message=f"version {rs.version_number} is {rs.state}")
+        asked_at = rs.withdrawal_requested_at
+        record(rs, [NewEvent("RulesSubmissionWithdrawn", {
+            "reason": rs.withdrawal_reason, "requested_by": rs.withdrawal_requested_by,
+            "requested_at": asked_at.isoformat() if asked_at else None})], actor, role)
+    return RulesSubmission.objects.get(pk=rs.pk)
+
+
+def rules_withdraw_cancel(*, actor: Actor, rules_id: Any, reason: str) -> RulesSubmission:
+    """Cancel a requested withdrawal, with a reason; the version stays in effect. Any
+    compliance officer may, the one who asked included: keeping rules in effect needs no
+    second pair of eyes."""
+    role = actor.require(Role.COMPLIANCE)
+    reason = _text(reason, "reason", required=True)
+    with transaction.atomic():
+        rs = _pending_withdrawal(actor, rules_id)
+        allowed(rs, rs.cancel_withdrawal, code="rules_wrong_state",
+                message=f"version {rs.version_number} is {rs.state}")
+        record(rs, [NewEvent("RulesSubmissionWithdrawalCancelled", {"reason": reason})],
+               actor, role)
+    return RulesSubmission.objects.get(pk=rs.pk)
 
 
 def rules_in_effect(property: Property, game: str) -> RulesSubmission | None:

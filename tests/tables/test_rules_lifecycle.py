@@ -147,8 +147,11 @@ def test_an_older_version_due_after_a_newer_one_never_takes_effect(crew) -> None
 
 
 def test_withdrawn_version_leaves_no_rules_in_effect(crew) -> None:
+    """A version in effect leaves on a second officer's confirmation
+    (tests/tables/test_rules_withdrawal.py has the rest)."""
     rs = rules.rules_approve(actor=crew["approver"], rules_id=_submitted(crew).pk)
     rules.rules_withdraw(actor=crew["approver"], rules_id=rs.pk, reason="game discontinued")
+    rules.rules_withdraw_confirm(actor=crew["compliance"], rules_id=rs.pk)
     assert rules.rules_in_effect(crew["admin"].property, "lunar-poker-589") is None
     with pytest.raises(ConflictError):
         rules.rules_submit(actor=crew["compliance"], rules_id=rs.pk)
