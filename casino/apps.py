@@ -22,3 +22,6 @@ class CasinoConfig(AppConfig):
         # Groups are (re)created after every migrate and flush, so they always exist.
         post_migrate.connect(roles.ensure_role_groups, sender=self)
         staff_guard.install()
+        from casino.services import logins
+
+        logins.connect_signals()

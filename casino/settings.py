@@ -4,6 +4,7 @@ Embedded default: SQLite and a file-based Celery broker under ``var/`` — no se
 Production: ``DATABASE_URL`` (PostgreSQL, psycopg 3) and ``CELERY_BROKER_URL`` (Redis).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 from casino import env
@@ -26,7 +27,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",  # API tokens that expire and can be revoked (issue 11)
+    "axes",  # login lock-outs per account and per address (issue 11)
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI assets served locally: no CDN needed
@@ -38,6 +40,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: an oversized body is a 413 before anything (a login check included) runs.
+    "casino.api.middleware.RequestSizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -46,7 +50,33 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a locked-out login into casino.api.login_views.lockout_response.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# --- logins: lock-outs and expiring tokens -------------------------------------------
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out account or address
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Locked separately per account and per address: guessing one account's password from
+# many addresses, or many accounts' from one address, both stop at the limit.
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = env.env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1, maximum=100)
+AXES_COOLOFF_TIME = timedelta(
+    minutes=env.env_int("LOGIN_LOCKOUT_MINUTES", 30, minimum=1, maximum=7 * 24 * 60))
+AXES_LOCKOUT_CALLABLE = "casino.api.login_views.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(
+        hours=env.env_int("API_TOKEN_TTL_HOURS", 10, minimum=1, maximum=24 * 30)),
+    "AUTO_REFRESH": False,
+    "AUTH_HEADER_PREFIX": "Token",
+}
+
+# Largest request body accepted (bytes); over it every URL answers 413 request_too_large.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.env_int("REQUEST_MAX_BYTES", 1024 * 1024, minimum=1024)
 
 ROOT_URLCONF = "casino.urls"
 WSGI_APPLICATION = "casino.wsgi.application"
@@ -97,12 +127,13 @@ STORAGES = {
 # --- REST framework -----------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # Deny by default: every view must name the roles it admits (casino.roles).
     "DEFAULT_PERMISSION_CLASSES": ["casino.roles.DenyAll"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's AutoSchema plus the problem+json errors each operation can give.
+    "DEFAULT_SCHEMA_CLASS": "casino.api.schema.ProblemAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "casino.api.problems.problem_exception_handler",
     "DEFAULT_PARSER_CLASSES": [
@@ -110,7 +141,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # limit 1-1000, offset 0-1,000,000; anything else is 400 invalid_paging.
+    "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -169,8 +201,19 @@ DECK_LIMIT_SECONDS = {
 DECK_CHANGE_WARNING_SECONDS = env.env_int("DECK_CHANGE_WARNING_SECONDS", 15 * 60, minimum=0)
 TIMER_SWEEP_SECONDS = env.env_int("TIMER_SWEEP_SECONDS", 60, minimum=1, maximum=3600)
 
+# Digests of the event log, signed and kept outside the database (DESIGN §3; README "The
+# event store"). The key files are checked at start-up; without a signing key one is
+# generated once under VAR_DIR (production must point at a key the database host lacks).
+DIGEST_DIR = Path(env.env_str("DIGEST_DIR", "") or VAR_DIR / "digests")
+DIGEST_SIGNING_KEY_FILE = env.env_file("DIGEST_SIGNING_KEY_FILE")
+DIGEST_PUBLIC_KEY_FILE = env.env_file("DIGEST_PUBLIC_KEY_FILE")
+DIGEST_INTERVAL_SECONDS = env.env_int("DIGEST_INTERVAL_SECONDS", 300, minimum=10, maximum=86400)
+
 CELERY_BEAT_SCHEDULE: dict = {
     "async-projections-sweep": {"task": "casino.run_async_projections", "schedule": 60.0},
+    # A periodic digest of the log's head, and each ended gaming day's close digest.
+    "event-digests": {"task": "casino.digest_write",
+                      "schedule": float(DIGEST_INTERVAL_SECONDS)},
     # Deck-change deadlines and Rules Submissions due to take effect whose timer message
     # was lost are caught here.
     "tables-timer-sweep": {"task": "tables.timer_sweep",

@@ -40,6 +40,14 @@ def _postgres_only(request: pytest.FixtureRequest) -> None:
         pytest.skip("needs PostgreSQL: run with DATABASE_URL=postgres://... (bin/test does)")
 
 
+@pytest.fixture(autouse=True)
+def _own_digest_dir(settings, tmp_path_factory: pytest.TempPathFactory) -> None:  # noqa: ANN001
+    """Each test its own digest store: digests live outside the database, so the
+    database's reset between tests does not clear them, and a digest one test wrote
+    would otherwise fail ``verify_events`` in the next (casino.eventstore.digests)."""
+    settings.DIGEST_DIR = tmp_path_factory.mktemp("digests")
+
+
 # --- committed data -----------------------------------------------------------------
 
 @pytest.fixture(scope="session")
@@ -131,14 +139,15 @@ def make_staff(db: None, demo_property) -> Callable:  # noqa: ANN001
 
 @pytest.fixture
 def api_as(make_staff: Callable) -> Callable:
-    """``api_as("finance")`` → a DRF APIClient authenticated by token as a new user."""
-    from rest_framework.authtoken.models import Token
+    """``api_as("finance")`` → a DRF APIClient authenticated by an API token (knox, as
+    ``POST auth/token/`` issues them) as a new user."""
+    from knox.models import AuthToken
     from rest_framework.test import APIClient
 
     def client(*roles: str) -> APIClient:
         user = make_staff(*roles)
         c = APIClient()
-        c.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        c.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=user)[1]}")
         c.user = user
         return c
 

@@ -1,9 +1,14 @@
 from django.urls import path
 
-from casino.api import staff_views, views
+from casino.api import digest_views, login_views, staff_views, views
 
 urlpatterns = [
-    path("auth/token/", views.TokenView.as_view(), name="auth-token"),
+    path("auth/token/", login_views.TokenView.as_view(), name="auth-token"),
+    path("auth/logout/", login_views.Logout.as_view(), name="auth-logout"),
+    path("auth/logout-all/", login_views.LogoutAll.as_view(), name="auth-logout-all"),
+    path("logins/unlock/", login_views.LoginUnlock.as_view(), name="login-unlock"),
+    path("staff/<int:pk>/tokens/revoke/", login_views.StaffTokensRevoke.as_view(),
+         name="staff-tokens-revoke"),
     path("me/", views.MeView.as_view(), name="me"),
     path("me/password/", staff_views.PasswordChange.as_view(), name="me-password"),
     path("staff/", staff_views.StaffList.as_view(), name="staff-list"),
@@ -25,6 +30,7 @@ urlpatterns = [
          name="role-grant-reject"),
     path("events/", views.EventListView.as_view(), name="event-list"),
     path("events/chain/", views.ChainVerificationView.as_view(), name="event-chain"),
+    path("events/digests/", digest_views.DigestListView.as_view(), name="event-digests"),
     path("streams/<str:stream_id>/events/", views.StreamEventsView.as_view(),
          name="stream-events"),
 ]

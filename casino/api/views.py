@@ -5,11 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers
-from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import AuthenticationFailed, NotFound
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,7 +14,7 @@ from rest_framework.views import APIView
 
 from casino import health
 from casino.actors import actor_of
-from casino.api.pagination import page_response, parse_paging
+from casino.api.pagination import KEYSET_PAGING_PARAMETERS, page_response, parse_paging
 from casino.api.serializers import (
     ChainReportSerializer,
     EventPageSerializer,
@@ -28,10 +25,7 @@ from casino.eventstore import selectors
 from casino.eventstore.verify import verify_chain
 from casino.roles import ALL_ROLES, Role, roles_required, user_roles
 
-PAGING = [
-    OpenApiParameter("from_position", int, description="first global position (default 1)"),
-    OpenApiParameter("limit", int, description="at most this many events (1-1000, default 100)"),
-]
+PAGING = KEYSET_PAGING_PARAMETERS  # from_position and limit, with their bounds
 
 
 class EventListView(APIView):
@@ -101,35 +95,9 @@ class MeView(APIView):
             "roles": sorted(user_roles(request.user)),
             "credential_number": staff.credential_number if staff else None,
             "property": staff.property.name if staff else None,
+            "licence_number": staff.property.licence_number if staff else None,
+            "group_wide": bool(staff and staff.group_wide),
         })
-
-
-class TokenView(APIView):
-    """Exchange a username and password for an API token (``Authorization: Token …``)."""
-
-    permission_classes = [AllowAny]
-    authentication_classes: list = []
-
-    def get_authenticate_header(self, request: Request) -> str:
-        return "Token"  # so a wrong password is 401, not 403
-
-    @extend_schema(
-        request=inline_serializer("TokenRequest", {"username": serializers.CharField(),
-                                                   "password": serializers.CharField()}),
-        responses=inline_serializer("TokenResponse", {"token": serializers.CharField()}),
-        tags=["auth"])
-    def post(self, request: Request) -> Response:
-        data = request.data if isinstance(request.data, dict) else {}
-        username, password = data.get("username"), data.get("password")
-        if not isinstance(username, str) or not isinstance(password, str):
-            raise serializers.ValidationError(
-                {"username": ["required"], "password": ["required"]})
-        user = authenticate(request._request, username=username, password=password)
-        if user is None or not user.is_active:
-            raise AuthenticationFailed("wrong username or password",
-                                       code="authentication_failed")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
 
 
 class HealthView(APIView):
@@ -145,4 +113,4 @@ class HealthView(APIView):
 
 
 __all__ = ["EventListView", "StreamEventsView", "ChainVerificationView", "MeView",
-           "TokenView", "HealthView"]
+           "HealthView"]

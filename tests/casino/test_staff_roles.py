@@ -265,8 +265,13 @@ def test_a_login_is_never_deleted(make_staff) -> None:  # noqa: ANN001
 
 
 def test_logging_in_is_not_a_change(make_staff, client) -> None:  # noqa: ANN001
-    user = make_staff("dealer")
-    assert client.login(username=user.username, password="test-pass-123")
+    """Logging in writes last_login (and may re-hash the password): not refused."""
+    user = make_staff("dealer", admin_site=True)
+    page = client.post("/admin/login/", {"username": user.username,
+                                         "password": "test-pass-123", "next": "/admin/"})
+    assert page.status_code == 302 and page["Location"] == "/admin/"
+    user.refresh_from_db()
+    assert user.last_login is not None
 
 
 # --- the demo ------------------------------------------------------------------------------

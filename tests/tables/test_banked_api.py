@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.forms.models import model_to_dict
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from casino.eventstore import projections
@@ -30,7 +30,7 @@ SCRIPTS = Path(__file__).parent / "banked" / "scripts"
 def _client(actor: Any) -> APIClient:
     user = get_user_model().objects.get(username=actor.username)
     c = APIClient()
-    c.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    c.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=user)[1]}")
     return c
 
 

@@ -1,0 +1,148 @@
+"""Logins over the API: a token for a username and password, logging out, lifting a
+lock-out, revoking someone's tokens, and the answer to a locked-out login
+(:mod:`casino.services.logins`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import authenticate
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import AuthenticationFailed, Throttled
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.api.commands import command
+from casino.api.problems import PROBLEM_CONTENT_TYPE, problem
+from casino.roles import Role
+from casino.services import logins
+
+TAG = "auth"
+
+
+def _retry_after() -> int:
+    return int(settings.AXES_COOLOFF_TIME.total_seconds())
+
+
+def lockout_response(request: HttpRequest, original_response: Any = None,
+                     credentials: Any = None) -> HttpResponse:
+    """What a locked-out login gets (axes' ``AXES_LOCKOUT_CALLABLE``): 429 problem+json
+    ``login_locked_out`` on the API, a plain page elsewhere (the admin's login form)."""
+    minutes = _retry_after() // 60
+    detail = (f"too many failed logins: this account or address is locked for {minutes} "
+              "minutes, or until an administrator or compliance officer unlocks it")
+    headers = {"Retry-After": str(_retry_after())}
+    if request.path.startswith("/api/"):
+        return JsonResponse(problem(429, "login_locked_out", detail), status=429,
+                            content_type=PROBLEM_CONTENT_TYPE, headers=headers)
+    return HttpResponse(f"<h1>Login locked</h1><p>{detail}.</p>", status=429,
+                        headers=headers)
+
+
+class LockedOut(Throttled):
+    default_code = "login_locked_out"
+
+
+class TokenRequest(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class TokenResponse(serializers.Serializer):
+    token = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True,
+                                       help_text="after this the token answers 401")
+
+
+class TokenView(APIView):
+    """Exchange a username and password for an API token (``Authorization: Token …``)
+    that expires after ``API_TOKEN_TTL_HOURS``. Repeated failures lock the account and
+    the address (429 ``login_locked_out``)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    problem_codes = {401: ["authentication_failed"], 429: ["login_locked_out"]}
+
+    def get_authenticate_header(self, request: Request) -> str:
+        return "Token"  # so a wrong password is 401, not 403
+
+    @extend_schema(request=TokenRequest, responses={200: TokenResponse}, tags=[TAG],
+                   operation_id="auth_token")
+    def post(self, request: Request) -> Response:
+        body = TokenRequest(data=request.data)
+        body.is_valid(raise_exception=True)
+        user = authenticate(request._request, username=body.validated_data["username"],
+                            password=body.validated_data["password"])
+        if getattr(request._request, "axes_locked_out", False):
+            raise LockedOut(wait=_retry_after(), detail="too many failed logins: locked")
+        if user is None or not user.is_active:
+            raise AuthenticationFailed("wrong username or password",
+                                       code="authentication_failed")
+        token, expiry = logins.token_issue(user)
+        return Response({"token": token, "expiry": expiry})
+
+
+class RevokedSerializer(serializers.Serializer):
+    revoked = serializers.IntegerField()
+
+
+class Logout(APIView):
+    """Revoke the token this request was made with."""
+
+    permission_classes = [IsAuthenticated]
+    everywhere = False
+    problem_codes = {409: ["no_token"]}
+
+    @extend_schema(request=None, responses={200: RevokedSerializer}, tags=[TAG],
+                   operation_id="auth_logout")
+    def post(self, request: Request) -> Response:
+        count = logins.token_logout(user=request.user, token=request.auth,
+                                    everywhere=self.everywhere)
+        return Response({"revoked": count})
+
+
+class LogoutAll(Logout):
+    """Revoke every token of mine, on every device."""
+
+    everywhere = True
+
+    @extend_schema(request=None, responses={200: RevokedSerializer}, tags=[TAG],
+                   operation_id="auth_logout_all")
+    def post(self, request: Request) -> Response:
+        return super().post(request)
+
+
+class UnlockInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150, required=False, allow_blank=True)
+    ip_address = serializers.IPAddressField(required=False, allow_blank=True)
+    reason = serializers.CharField(max_length=1000)
+
+
+class UnlockSerializer(serializers.Serializer):
+    username = serializers.CharField(allow_null=True)
+    ip_address = serializers.CharField(allow_null=True)
+    attempts_reset = serializers.IntegerField()
+
+
+class RevokeInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=1000)
+
+
+class StaffRevokedSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    revoked = serializers.IntegerField()
+
+
+LoginUnlock = command(logins.login_unlock, roles=logins.UNLOCKERS, input=UnlockInput,
+                      output=UnlockSerializer, id_arg=None, tag=TAG,
+                      doc="Lift a lock-out of an account or an address before it ends "
+                          "(never one's own).")
+StaffTokensRevoke = command(logins.staff_tokens_revoke, roles=(Role.ADMIN,),
+                            input=RevokeInput, output=StaffRevokedSerializer,
+                            id_arg="staff_id", tag=TAG,
+                            doc="Revoke every API token of a member of staff.")

@@ -1,0 +1,183 @@
+"""Logins (issue 11, finding 5): repeated failures lock an account and, separately, an
+address; the lock-out and the unlock are events; tokens expire and can be revoked by
+their owner and by an administrator, each an event."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+from knox.models import AuthToken
+from rest_framework.test import APIClient
+
+from casino.eventstore.store import read_stream
+from casino.services.logins import login_stream_id
+
+pytestmark = pytest.mark.django_db
+TOKEN_URL = "/api/v1/auth/token/"
+PASSWORD = "test-pass-123"  # make_staff's
+
+
+def _login(username: str, password: str, address: str = "10.0.0.1") -> Any:
+    return APIClient(REMOTE_ADDR=address).post(TOKEN_URL, {"username": username,
+                                                           "password": password},
+                                               format="json")
+
+
+def _types(stream_id: str) -> list[str]:
+    return [e.type for e in read_stream(stream_id)]
+
+
+def _client(user: Any) -> APIClient:
+    c = APIClient()
+    c.force_authenticate(user)
+    return c
+
+
+def test_the_right_password_is_refused_once_the_account_is_locked(make_staff) -> None:  # noqa: ANN001
+    """200 wrong passwords then the right one were all accepted for checking."""
+    user = make_staff("dealer", username="pit-dealer")
+    limit = settings.AXES_FAILURE_LIMIT
+    for n in range(limit - 1):  # each from a new address: only the account's count grows
+        assert _login(user.username, "wrong", f"10.1.0.{n}").status_code == 401
+    # The failure that reaches the limit is answered with the lock-out itself.
+    assert _login(user.username, "wrong", "10.1.0.99").status_code == 429
+    locked = _login(user.username, PASSWORD, "10.1.9.9")
+    assert locked.status_code == 429
+    assert locked["Content-Type"] == "application/problem+json"
+    assert locked.json()["code"] == "login_locked_out"
+    assert int(locked["Retry-After"]) == int(settings.AXES_COOLOFF_TIME.total_seconds())
+    events = read_stream(login_stream_id(username=user.username))
+    lockouts = [e for e in events if e.type == "LoginLockedOut"]
+    assert len(lockouts) == 1  # once, not again for each refused attempt
+    assert lockouts[0].data["failures"] == limit
+    assert lockouts[0].metadata["property"] == "PA-TEST-1"
+    assert "TokenIssued" not in _types(login_stream_id(username=user.username))
+
+
+def test_an_address_is_locked_across_accounts(make_staff) -> None:  # noqa: ANN001
+    """Guessing many accounts' passwords from one address stops at the limit too."""
+    victims = [make_staff("dealer") for _ in range(settings.AXES_FAILURE_LIMIT)]
+    for victim in victims[:-1]:
+        assert _login(victim.username, "wrong", "10.2.0.1").status_code == 401
+    assert _login(victims[-1].username, "wrong", "10.2.0.1").status_code == 429
+    fresh = make_staff("dealer")
+    assert _login(fresh.username, PASSWORD, "10.2.0.1").status_code == 429
+    assert _login(fresh.username, PASSWORD, "10.2.0.2").status_code == 200
+    assert "LoginLockedOut" in _types(login_stream_id(ip_address="10.2.0.1"))
+
+
+def _lock(username: str) -> None:
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        _login(username, "wrong", f"10.3.0.{n}")
+
+
+def test_an_administrator_unlocks_and_it_is_recorded(make_staff) -> None:  # noqa: ANN001
+    user, admin = make_staff("dealer"), make_staff("admin")
+    _lock(user.username)
+    assert _login(user.username, PASSWORD, "10.3.1.1").status_code == 429
+    answer = _client(admin).post("/api/v1/logins/unlock/", {
+        "username": user.username, "reason": "called the cage, identity checked"},
+        format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["attempts_reset"] >= settings.AXES_FAILURE_LIMIT
+    assert _login(user.username, PASSWORD, "10.3.1.1").status_code == 200
+    unlocked = [e for e in read_stream(login_stream_id(username=user.username))
+                if e.type == "LoginUnlocked"][0]
+    assert unlocked.data["by"] == admin.username
+    assert unlocked.metadata["role"] == "admin"
+
+
+def test_nobody_unlocks_themselves_and_a_dealer_unlocks_nobody(make_staff) -> None:  # noqa: ANN001
+    officer, dealer = make_staff("compliance"), make_staff("dealer")
+    _lock(officer.username)
+    own = _client(officer).post("/api/v1/logins/unlock/", {
+        "username": officer.username, "reason": "me"}, format="json")
+    assert (own.status_code, own.json()["code"]) == (409, "self_unlock")
+    by_dealer = _client(dealer).post("/api/v1/logins/unlock/", {
+        "username": officer.username, "reason": "x"}, format="json")
+    assert (by_dealer.status_code, by_dealer.json()["code"]) == (403, "role_required")
+    neither = _client(make_staff("admin")).post("/api/v1/logins/unlock/", {"reason": "x"},
+                                                format="json")
+    assert (neither.status_code, neither.json()["code"]) == (400, "invalid_input")
+    assert _login(officer.username, PASSWORD, "10.3.2.1").status_code == 429
+
+
+def _token(user: Any) -> tuple[APIClient, str]:
+    body = _login(user.username, PASSWORD, "10.4.0.1").json()
+    c = APIClient()
+    c.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
+    return c, body["token"]
+
+
+def test_tokens_expire(make_staff) -> None:  # noqa: ANN001
+    """API tokens never expired; now they carry an expiry and answer 401 after it."""
+    user = make_staff("compliance")
+    body = _login(user.username, PASSWORD).json()
+    expiry = timezone.datetime.fromisoformat(body["expiry"].replace("Z", "+00:00"))
+    ttl = settings.REST_KNOX["TOKEN_TTL"]
+    assert abs((expiry - timezone.now()) - ttl) < timedelta(minutes=1)
+    c = APIClient()
+    c.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
+    assert c.get("/api/v1/me/").status_code == 200
+    AuthToken.objects.filter(user=user).update(expiry=timezone.now() - timedelta(seconds=1))
+    assert c.get("/api/v1/me/").status_code == 401
+    issued = [e for e in read_stream(login_stream_id(username=user.username))
+              if e.type == "TokenIssued"]
+    assert issued and body["token"] not in str(issued[0].data)
+    assert body["token"].startswith(issued[0].data["token_key"])
+
+
+def test_the_owner_logs_out_one_token_or_all(make_staff) -> None:  # noqa: ANN001
+    user = make_staff("floorperson")
+    first, _ = _token(user)
+    second, _ = _token(user)
+    third, _ = _token(user)
+    assert first.post("/api/v1/auth/logout/").json() == {"revoked": 1}
+    assert first.get("/api/v1/me/").status_code == 401
+    assert second.get("/api/v1/me/").status_code == 200
+    assert second.post("/api/v1/auth/logout-all/").json() == {"revoked": 2}
+    assert third.get("/api/v1/me/").status_code == 401
+    revoked = [e.data for e in read_stream(login_stream_id(username=user.username))
+               if e.type == "TokenRevoked"]
+    assert [(r["count"], r["reason"]) for r in revoked] == [(1, "logout"),
+                                                            (2, "logout everywhere")]
+
+
+def test_an_administrator_revokes_someones_tokens(make_staff, demo_property) -> None:  # noqa: ANN001
+    from casino.services import property_register
+
+    user, admin = make_staff("dealer"), make_staff("admin")
+    c, _ = _token(user)
+    answer = _client(admin).post(f"/api/v1/staff/{user.pk}/tokens/revoke/",
+                                 {"reason": "lost terminal"}, format="json")
+    assert answer.json() == {"username": user.username, "revoked": 1}
+    assert c.get("/api/v1/me/").status_code == 401
+    other = property_register(licence_number="PA-ELSE", name="Else", system="test")
+    stranger = make_staff("admin", property=other)
+    refused = _client(stranger).post(f"/api/v1/staff/{user.pk}/tokens/revoke/",
+                                     {"reason": "x"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (404, "staff_not_found")
+
+
+def test_deactivation_revokes_tokens(make_staff: Callable) -> None:
+    user, officer = make_staff("dealer"), make_staff("compliance")
+    c, _ = _token(user)
+    _client(officer).post(f"/api/v1/staff/{user.pk}/deactivate/", {"reason": "left"},
+                          format="json")
+    assert c.get("/api/v1/me/").status_code == 401
+    assert not AuthToken.objects.filter(user=user).exists()
+
+
+def test_the_admin_login_page_is_locked_too(make_staff, client) -> None:  # noqa: ANN001
+    user = make_staff("admin", admin_site=True)
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post("/admin/login/", {"username": user.username, "password": "wrong"},
+                    REMOTE_ADDR="10.5.0.1")
+    page = client.post("/admin/login/", {"username": user.username, "password": PASSWORD},
+                       REMOTE_ADDR="10.5.0.2")
+    assert page.status_code == 429
