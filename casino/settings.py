@@ -66,7 +66,10 @@ AXES_FAILURE_LIMIT = env.env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1, maximum=10
 AXES_COOLOFF_TIME = timedelta(
     minutes=env.env_int("LOGIN_LOCKOUT_MINUTES", 30, minimum=1, maximum=7 * 24 * 60))
 AXES_LOCKOUT_CALLABLE = "casino.api.login_views.lockout_response"
-AXES_RESET_ON_SUCCESS = True
+# Off: with per-address lock-outs axes would forget every failure *from the address* on
+# anyone's successful login there. casino.services.logins.reset_own_failures forgets
+# only the account's own. Addresses are REMOTE_ADDR: AXES_IPWARE_* are left default.
+AXES_RESET_ON_SUCCESS = False
 AXES_VERBOSE = False
 REST_KNOX = {
     "TOKEN_TTL": timedelta(

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate
+from django.contrib.auth.signals import user_logged_in
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -83,6 +84,9 @@ class TokenView(APIView):
         if user is None or not user.is_active:
             raise AuthenticationFailed("wrong username or password",
                                        code="authentication_failed")
+        # As Django's login() and knox's LoginView do: last_login, and the account's own
+        # failures forgotten (casino.services.logins.on_user_logged_in).
+        user_logged_in.send(sender=user.__class__, request=request._request, user=user)
         token, expiry = logins.token_issue(user)
         return Response({"token": token, "expiry": expiry})
 

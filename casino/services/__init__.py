@@ -4,6 +4,13 @@ Every change is an event as well as a row, so the audit trail says who changed w
 under which role, and who approved it.
 """
 
+from casino.services.logins import (
+    login_unlock,
+    reset_own_failures,
+    staff_tokens_revoke,
+    token_issue,
+    token_logout,
+)
 from casino.services.staff import (
     STAFF_STREAM,
     actor_metadata,
@@ -13,4 +20,5 @@ from casino.services.staff import (
 )
 
 __all__ = ["STAFF_STREAM", "actor_metadata", "property_register", "staff_bootstrap",
-           "staff_enrol"]
+           "staff_enrol", "login_unlock", "reset_own_failures", "staff_tokens_revoke",
+           "token_issue", "token_logout"]

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 
 from casino.actors import Actor
@@ -69,20 +70,71 @@ def _meta(actor: str, licence: str | None, **extra: Any) -> dict[str, Any]:
 
 # --- lock-outs (django-axes) ------------------------------------------------------------
 
-def login_locked_out(*, username: str | None, ip_address: str | None, failures: int) -> None:
-    """Record a lock-out as axes declares it (``LoginLockedOut``), once: when the failures
-    reach the limit, not again for every refused attempt while it lasts."""
-    if failures != settings.AXES_FAILURE_LIMIT:
-        return
-    until = timezone.now() + settings.AXES_COOLOFF_TIME
-    licence = _property_of(username)
-    data = {"username": username or "", "ip_address": ip_address or "", "failures": failures,
-            "until": until.isoformat()}
-    meta = _meta("system:login-lockout", licence)
-    _record(login_stream_id(username=username), NewEvent("LoginLockedOut", data), meta)
-    if ip_address:
-        _record(login_stream_id(ip_address=ip_address), NewEvent("LoginLockedOut", data),
-                meta)
+LOCKED_OUT, UNLOCKED = "LoginLockedOut", "LoginUnlocked"
+
+
+def _failures(request: Any, **match: str) -> int:
+    """Failures counted against one lock-out parameter (an account or an address) within
+    the cool-off. axes' signal gives only the larger of the two counts, which does not
+    say *which* of them reached the limit; its database handler's rows do."""
+    from axes.attempts import get_cool_off_threshold
+    from axes.models import AccessAttempt
+
+    rows = AccessAttempt.objects.filter(attempt_time__gte=get_cool_off_threshold(request),
+                                        **match)
+    return rows.aggregate(n=Sum("failures_since_start"))["n"] or 0
+
+
+def _lockout_on_record(stream_id: str) -> bool:
+    """Whether the stream already records this lock-out: its last lock-out or unlock is
+    a lock-out less than a cool-off old. Every refused attempt while locked re-sends
+    axes' signal; the record says it once (again after a cool-off, if attempts go on and
+    axes keeps the lock)."""
+    from casino.eventstore.models import Event
+
+    last = (Event.objects.filter(stream_id=stream_id, type__in=(LOCKED_OUT, UNLOCKED))
+            .order_by("-version").values("type", "recorded_at").first())
+    return bool(last and last["type"] == LOCKED_OUT
+                and last["recorded_at"] > timezone.now() - settings.AXES_COOLOFF_TIME)
+
+
+def _record_lockout(stream_id: str, data: dict[str, Any], meta: dict[str, Any]) -> None:
+    """Append ``LoginLockedOut`` unless already on record; a concurrent refusal that
+    appended first is seen on the retry, so the lock-out is recorded once."""
+    for attempt in range(5):
+        if _lockout_on_record(stream_id):
+            return
+        try:
+            append(Stream(LOGIN_STREAM, stream_id), stream_version(stream_id),
+                   [NewEvent(LOCKED_OUT, data)], meta)
+            return
+        except ConcurrencyError:
+            if attempt == 4:
+                raise
+
+
+def login_locked_out(*, username: str | None, ip_address: str | None,
+                     account_failures: int, address_failures: int) -> list[str]:
+    """Record each lock-out axes has just imposed (``LoginLockedOut``): the account's in
+    ``login-<username>`` under the staff member's property, the address's in
+    ``login-ip-<address>`` with no property (an address is no one property's: only a
+    group-wide compliance officer reads it). Returns the streams written to."""
+    limit = settings.AXES_FAILURE_LIMIT
+    until = (timezone.now() + settings.AXES_COOLOFF_TIME).isoformat()
+    written = []
+    if username and account_failures >= limit:
+        stream = login_stream_id(username=username)
+        _record_lockout(stream, {"username": username, "ip_address": ip_address or "",
+                                 "failures": account_failures, "until": until},
+                        _meta("system:login-lockout", _property_of(username)))
+        written.append(stream)
+    if ip_address and address_failures >= limit:
+        stream = login_stream_id(ip_address=ip_address)
+        _record_lockout(stream, {"username": username or "", "ip_address": ip_address,
+                                 "failures": address_failures, "until": until},
+                        _meta("system:login-lockout", None))
+        written.append(stream)
+    return written
 
 
 def login_unlock(*, actor: Actor, username: Any = None, ip_address: Any = None,
@@ -90,8 +142,6 @@ def login_unlock(*, actor: Actor, username: Any = None, ip_address: Any = None,
     """Lift a lock-out of an account and/or an address before its cool-off ends
     (``LoginUnlocked``). Nobody unlocks themselves (``self_unlock``); an account of
     another property is 404 ``staff_not_found``."""
-    from axes.utils import reset
-
     role = actor.require(*UNLOCKERS)
     username = username or None
     ip_address = ip_address or None
@@ -105,19 +155,36 @@ def login_unlock(*, actor: Actor, username: Any = None, ip_address: Any = None,
     licence = _property_of(username)
     if licence is not None and licence != actor.property.licence_number:
         raise NotFoundError(f"no staff {username}", code="staff_not_found")
-    reset_count = 0
     with transaction.atomic():
-        if username:
-            reset_count += reset(username=username)
-        if ip_address:
-            reset_count += reset(ip=ip_address)
-        data = {"username": username or "", "ip_address": ip_address or "",
-                "by": actor.username, "reason": reason.strip(), "attempts_reset": reset_count}
-        meta = actor.metadata(role=role)
-        stream = (login_stream_id(username=username) if username
-                  else login_stream_id(ip_address=ip_address))
-        _record(stream, NewEvent("LoginUnlocked", data), meta)
-    return {"username": username, "ip_address": ip_address, "attempts_reset": reset_count}
+        account = _unlock_one(actor, role, reason.strip(), username=username)
+        address = _unlock_one(actor, role, reason.strip(), ip_address=ip_address)
+    return {"username": username, "ip_address": ip_address,
+            "attempts_reset": account + address}
+
+
+def _unlock_one(actor: Actor, role: str, reason: str, **target: str | None) -> int:
+    """Reset axes' failures of one account or one address and append ``LoginUnlocked``
+    to its own stream (the stream its lock-out was recorded in); nothing when the
+    target was not named."""
+    from axes.utils import reset
+
+    (field, value), = target.items()
+    if not value:
+        return 0
+    count = reset(**{"username" if field == "username" else "ip": value})
+    data = {field: value, "by": actor.username, "reason": reason, "attempts_reset": count}
+    _record(login_stream_id(**target), NewEvent(UNLOCKED, data), actor.metadata(role=role))
+    return count
+
+
+def reset_own_failures(user: Any) -> int:
+    """After a successful login, forget that account's own failures — and only those.
+    axes' ``AXES_RESET_ON_SUCCESS`` would also forget every failure *from the address*,
+    so anyone with a login could wipe the count of their guesses at a colleague's
+    password by logging in as themself between guesses (settings: it is off)."""
+    from axes.utils import reset
+
+    return reset(username=user.get_username())
 
 
 # --- tokens (django-rest-knox) ----------------------------------------------------------
@@ -129,7 +196,7 @@ def token_issue(user: Any) -> tuple[str, datetime | None]:
 
     instance, token = get_token_model().objects.create(user=user)
     _record(login_stream_id(username=user.get_username()), NewEvent("TokenIssued", {
-        "username": user.get_username(), "token_key": instance.token_key[:8],
+        "username": user.get_username(), "token_key_prefix": instance.token_key[:8],
         "expiry": instance.expiry.isoformat() if instance.expiry else None}),
         _meta(user.get_username(), _property_of(user.get_username())))
     return token, instance.expiry
@@ -176,20 +243,32 @@ def staff_tokens_revoke(*, actor: Actor, staff_id: Any, reason: Any) -> dict[str
 
 def on_user_locked_out(sender: Any, request: Any = None, username: str | None = None,
                        ip_address: str | None = None, **_: Any) -> None:
-    """axes' ``user_locked_out`` signal: record it. A failure to record is logged, not
-    raised: the lock-out itself stands either way."""
-    failures = getattr(request, "axes_failures_since_start", settings.AXES_FAILURE_LIMIT)
+    """axes' ``user_locked_out`` signal: record which lock-outs it imposed. A failure to
+    record is logged, not raised: the lock-out itself stands either way."""
     try:
-        login_locked_out(username=username, ip_address=ip_address, failures=failures)
+        login_locked_out(
+            username=username, ip_address=ip_address,
+            account_failures=_failures(request, username=username) if username else 0,
+            address_failures=_failures(request, ip_address=ip_address) if ip_address else 0)
     except Exception:
         log.exception("could not record the lock-out of %s / %s", username, ip_address)
 
 
+def on_user_logged_in(sender: Any, request: Any = None, user: Any = None, **_: Any) -> None:
+    """Django's ``user_logged_in`` (admin, /api-auth/login/, and the token view, which
+    sends it): the account's own failures start again from nothing."""
+    if user is not None:
+        reset_own_failures(user)
+
+
 def connect_signals() -> None:
     from axes.signals import user_locked_out
+    from django.contrib.auth.signals import user_logged_in
 
     user_locked_out.connect(on_user_locked_out, dispatch_uid="casino_login_locked_out")
+    user_logged_in.connect(on_user_logged_in, dispatch_uid="casino_login_reset_own")
 
 
 __all__ = ["login_locked_out", "login_unlock", "token_issue", "token_logout",
-           "staff_tokens_revoke", "login_stream_id", "connect_signals"]
+           "staff_tokens_revoke", "login_stream_id", "reset_own_failures",
+           "connect_signals"]

@@ -18,9 +18,9 @@ from rest_framework.views import APIView
 
 from casino.actors import actor_of
 from casino.api.commands import Command, command
-from casino.api.pagination import page_response, parse_paging
+from casino.api.pagination import KEYSET_PAGING_PARAMETERS, page_response, parse_paging
 from casino.api.serializers import EventPageSerializer
-from casino.domain.errors import ConflictError, DomainError
+from casino.domain.errors import DomainError
 from casino.eventstore import selectors as event_selectors
 from casino.roles import ALL_ROLES, Role, roles_required
 from casino.scoping import property_row, property_rows
@@ -86,7 +86,21 @@ RulesApprove = command(rules.rules_approve, roles=(Role.COMPLIANCE,), input=s.Ap
                            "write or submit it); it takes effect at effective_at or now.")
 RulesWithdraw = command(rules.rules_withdraw, roles=(Role.COMPLIANCE,), input=s.ReasonInput,
                         output=s.RulesSubmissionSerializer, id_arg="rules_id",
-                        tag="rules submissions", doc="Withdraw a version.")
+                        tag="rules submissions",
+                        doc="Withdraw a version. One not in effect is withdrawn at once; for "
+                            "the version in effect this asks for its withdrawal, which a "
+                            "second compliance officer confirms (withdraw/confirm/).")
+RulesWithdrawConfirm = command(rules.rules_withdraw_confirm, roles=(Role.COMPLIANCE,),
+                               input=s.EmptyInput, output=s.RulesSubmissionSerializer,
+                               id_arg="rules_id", tag="rules submissions",
+                               doc="Confirm the requested withdrawal of the version in effect "
+                                   "(by a compliance officer other than the one who asked); "
+                                   "it leaves effect and rounds of its game are refused.")
+RulesWithdrawCancel = command(rules.rules_withdraw_cancel, roles=(Role.COMPLIANCE,),
+                              input=s.ReasonInput, output=s.RulesSubmissionSerializer,
+                              id_arg="rules_id", tag="rules submissions",
+                              doc="Cancel the requested withdrawal of the version in effect "
+                                  "(any compliance officer); it stays in effect.")
 
 
 @extend_schema_view(get=extend_schema(tags=["rules submissions"]))
@@ -183,6 +197,7 @@ class TableSignage(APIView):
 
     permission_classes = [roles_required(*ALL_ROLES)]
     renderer_classes = [JSONRenderer, StaticHTMLRenderer]
+    problem_codes = {409: ["no_rules_in_effect"]}  # for the schema (casino.api.schema)
 
     @extend_schema(tags=["tables"], responses=s.SignageSerializer, parameters=[
         OpenApiParameter("format", str, enum=["json", "html"])])
@@ -190,8 +205,9 @@ class TableSignage(APIView):
         table = _table_of(request, pk)
         rs = rules.rules_in_effect(table.property, table.game)
         if rs is None:
-            raise ConflictError(f"no Rules Submission for {table.game} is in effect",
-                                code="no_rules_in_effect")
+            notice = selectors.rules_notice(table)
+            raise rules.NoRulesInEffect(
+                table.game, rules_notice=s.RulesNoticeSerializer(notice).data if notice else None)
         sign = {"table": table.name, "rules_version_number": rs.version_number,
                 "rules_submission": str(rs.pk), "effective_since": rs.took_effect_at,
                 **signage_for(table.game, rs.options)}
@@ -213,8 +229,8 @@ class StreamHistory(APIView):
     model: ClassVar[type] = GameTable
     what: ClassVar[str] = "table"
 
-    @extend_schema(responses=EventPageSerializer, tags=["history"], parameters=[
-        OpenApiParameter("from_position", int), OpenApiParameter("limit", int)])
+    @extend_schema(responses=EventPageSerializer, tags=["history"],
+                   parameters=KEYSET_PAGING_PARAMETERS)
     def get(self, request: Request, pk: Any) -> Response:
         obj = property_row(self.model.objects.all(), actor_of(request.user), pk,
                            what=self.what)

@@ -219,7 +219,11 @@ def test_signage_without_rules_in_effect_is_a_409(team) -> None:
     rs = _ok(team["dealer"].get(f"{V1}/rules-submissions/?game=badugi"))["results"][0]
     _ok(team["approver"].post(f"{V1}/rules-submissions/{rs['id']}/withdraw/",
                               {"reason": "discontinued"}, format="json"))
-    _problem(team["dealer"].get(f"{V1}/tables/{table['id']}/signage"), 409, "no_rules_in_effect")
+    _ok(team["dealer"].get(f"{V1}/tables/{table['id']}/signage"))  # asked, not yet confirmed
+    _ok(team["compliance"].post(f"{V1}/rules-submissions/{rs['id']}/withdraw/confirm/"))
+    body = _problem(team["dealer"].get(f"{V1}/tables/{table['id']}/signage"), 409,
+                    "no_rules_in_effect")
+    assert body["rules_notice"]["code"] == "rules_withdrawn"
 
 
 def test_inventory_report_api(team) -> None:
