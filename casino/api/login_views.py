@@ -133,7 +133,7 @@ class UnlockSerializer(serializers.Serializer):
     attempts_reset = serializers.IntegerField()
 
 
-class RevokeInput(serializers.Serializer):
+class TokensRevokeInput(serializers.Serializer):
     reason = serializers.CharField(max_length=1000)
 
 
@@ -147,6 +147,9 @@ LoginUnlock = command(logins.login_unlock, roles=logins.UNLOCKERS, input=UnlockI
                       doc="Lift a lock-out of an account or an address before it ends "
                           "(never one's own).")
 StaffTokensRevoke = command(logins.staff_tokens_revoke, roles=(Role.ADMIN,),
-                            input=RevokeInput, output=StaffRevokedSerializer,
+                            input=TokensRevokeInput, output=StaffRevokedSerializer,
                             id_arg="staff_id", tag=TAG,
                             doc="Revoke every API token of a member of staff.")
+# The services' own refusals, for the schema (casino.api.schema.ProblemAutoSchema).
+LoginUnlock.problem_codes = {404: ["staff_not_found"], 409: ["self_unlock"]}
+StaffTokensRevoke.problem_codes = {404: ["staff_not_found"]}

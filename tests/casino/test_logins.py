@@ -57,6 +57,9 @@ def test_the_right_password_is_refused_once_the_account_is_locked(make_staff) ->
     assert lockouts[0].data["failures"] == limit
     assert lockouts[0].metadata["property"] == "PA-TEST-1"
     assert "TokenIssued" not in _types(login_stream_id(username=user.username))
+    # The account is locked, not the address the limit happened to be reached from.
+    assert "LoginLockedOut" not in _types(login_stream_id(ip_address="10.1.0.99"))
+    assert _login(make_staff("dealer").username, PASSWORD, "10.1.0.99").status_code == 200
 
 
 def test_an_address_is_locked_across_accounts(make_staff) -> None:  # noqa: ANN001
@@ -68,7 +71,46 @@ def test_an_address_is_locked_across_accounts(make_staff) -> None:  # noqa: ANN0
     fresh = make_staff("dealer")
     assert _login(fresh.username, PASSWORD, "10.2.0.1").status_code == 429
     assert _login(fresh.username, PASSWORD, "10.2.0.2").status_code == 200
-    assert "LoginLockedOut" in _types(login_stream_id(ip_address="10.2.0.1"))
+    locked = [e for e in read_stream(login_stream_id(ip_address="10.2.0.1"))
+              if e.type == "LoginLockedOut"]
+    assert len(locked) == 1 and locked[0].data["failures"] == settings.AXES_FAILURE_LIMIT
+    assert "property" not in locked[0].metadata  # an address is no one property's
+    # The address is locked, not the accounts guessed at from it.
+    assert not any("LoginLockedOut" in _types(login_stream_id(username=v.username))
+                   for v in victims)
+    assert _login(victims[-1].username, PASSWORD, "10.2.0.3").status_code == 200
+
+
+def test_an_unknown_username_is_locked_without_a_property(make_staff) -> None:  # noqa: ANN001
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        _login("no-such-login", "guess", f"10.6.0.{n}")
+    locked = [e for e in read_stream(login_stream_id(username="no-such-login"))
+              if e.type == "LoginLockedOut"]
+    assert len(locked) == 1
+    assert "property" not in locked[0].metadata
+    assert "guess" not in str(locked[0].data) + str(locked[0].metadata)  # no password
+
+
+def test_a_login_forgets_only_the_accounts_own_failures(make_staff, client) -> None:  # noqa: ANN001
+    """A success clears the account's own failures; logging in as oneself from an address
+    does not clear the guesses made from it at a colleague's password."""
+    limit = settings.AXES_FAILURE_LIMIT
+    user = make_staff("dealer")
+    for _ in range(limit - 1):
+        assert _login(user.username, "typo", "10.7.0.1").status_code == 401
+    assert _login(user.username, PASSWORD, "10.7.0.1").status_code == 200
+    assert _login(user.username, "typo", "10.7.0.1").status_code == 401
+    assert _login(user.username, PASSWORD, "10.7.0.1").status_code == 200
+
+    guesser, colleague = make_staff("dealer"), make_staff("cashier")
+    for _ in range(limit - 1):
+        assert _login(colleague.username, "guess", "10.7.0.2").status_code == 401
+    signed_in = client.post("/api-auth/login/", {"username": guesser.username,
+                                                 "password": PASSWORD},
+                            REMOTE_ADDR="10.7.0.2")
+    assert signed_in.status_code == 302
+    assert _login(colleague.username, "guess", "10.7.0.2").status_code == 429
+    assert _login(colleague.username, PASSWORD, "10.7.0.3").status_code == 429
 
 
 def _lock(username: str) -> None:
@@ -90,6 +132,22 @@ def test_an_administrator_unlocks_and_it_is_recorded(make_staff) -> None:  # noq
                 if e.type == "LoginUnlocked"][0]
     assert unlocked.data["by"] == admin.username
     assert unlocked.metadata["role"] == "admin"
+    assert unlocked.metadata["property"] == "PA-TEST-1"
+
+
+def test_an_address_is_unlocked_in_its_own_stream(make_staff) -> None:  # noqa: ANN001
+    officer = make_staff("compliance")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _login(make_staff("dealer").username, "wrong", "10.8.0.1")
+    fresh = make_staff("dealer")
+    assert _login(fresh.username, PASSWORD, "10.8.0.1").status_code == 429
+    answer = _client(officer).post("/api/v1/logins/unlock/", {
+        "ip_address": "10.8.0.1", "reason": "training room terminal"}, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["ip_address"] == "10.8.0.1"
+    assert _login(fresh.username, PASSWORD, "10.8.0.1").status_code == 200
+    assert _types(login_stream_id(ip_address="10.8.0.1")) == ["LoginLockedOut",
+                                                              "LoginUnlocked"]
 
 
 def test_nobody_unlocks_themselves_and_a_dealer_unlocks_nobody(make_staff) -> None:  # noqa: ANN001
@@ -129,7 +187,9 @@ def test_tokens_expire(make_staff) -> None:  # noqa: ANN001
     issued = [e for e in read_stream(login_stream_id(username=user.username))
               if e.type == "TokenIssued"]
     assert issued and body["token"] not in str(issued[0].data)
-    assert body["token"].startswith(issued[0].data["token_key"])
+    assert body["token"].startswith(issued[0].data["token_key_prefix"])
+    assert len(issued[0].data["token_key_prefix"]) == 8
+    assert issued[0].metadata["property"] == "PA-TEST-1"
 
 
 def test_the_owner_logs_out_one_token_or_all(make_staff) -> None:  # noqa: ANN001
@@ -181,3 +241,16 @@ def test_the_admin_login_page_is_locked_too(make_staff, client) -> None:  # noqa
     page = client.post("/admin/login/", {"username": user.username, "password": PASSWORD},
                        REMOTE_ADDR="10.5.0.2")
     assert page.status_code == 429
+
+
+def test_the_browsable_api_login_is_locked_too(make_staff, client) -> None:  # noqa: ANN001
+    user = make_staff("floorperson")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post("/api-auth/login/", {"username": user.username, "password": "wrong"},
+                    REMOTE_ADDR="10.9.0.1")
+    page = client.post("/api-auth/login/", {"username": user.username,
+                                            "password": PASSWORD}, REMOTE_ADDR="10.9.0.2")
+    assert page.status_code == 429
+    assert int(page["Retry-After"]) == int(settings.AXES_COOLOFF_TIME.total_seconds())
+    assert "_auth_user_id" not in client.session
+    assert "LoginLockedOut" in _types(login_stream_id(username=user.username))
