@@ -5,6 +5,7 @@ the property: they change only through the staff services, each change an event 
 second person's approval where the rules ask for one (issue 11) — the API under
 ``/api/v1/staff/``. The admin shows them, with the pending role grants."""
 
+import json
 from typing import Any
 
 from django.contrib import admin
@@ -54,7 +55,17 @@ class EventAdmin(ReadOnlyAdmin):
     search_fields = ("=stream_id", "=event_id", "type")
     ordering = ("-position",)
     show_full_result_count = False
-    readonly_fields = [f.name for f in Event._meta.fields]
+    # ``data`` as the event log's readers may see it (a house-banked round's face-down
+    # dealer cards hidden until turned up, DESIGN §2), not the raw column.
+    readonly_fields = fields = [f.name if f.name != "data" else "shown_data"
+                                for f in Event._meta.fields]
+
+    def shown_data(self, obj: Any) -> Any:
+        from casino.eventstore.selectors import shown_data
+
+        return json.dumps(shown_data(obj), sort_keys=True)
+
+    shown_data.short_description = "data"  # type: ignore[attr-defined]
 
 
 @admin.register(ProjectionCheckpoint)

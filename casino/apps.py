@@ -11,8 +11,15 @@ class CasinoConfig(AppConfig):
 
     def ready(self) -> None:
         from casino import roles, staff_guard
-        from casino.eventstore import projections  # noqa: F401  registers built-ins
-        from casino.eventstore.store import register_stream_type
+        from casino import tasks
+        from casino.eventstore import projections  # registers the built-in projections
+        from casino.eventstore.store import register_append_hooks, register_stream_type
+
+        # The store runs the inline projections in each append's transaction and wakes
+        # the async ones after it commits; the projections queue their catch-up task.
+        register_append_hooks(in_transaction=projections.apply_inline,
+                              after_commit=projections.wake_async)
+        projections.set_catch_up_queue(tasks.queue_catch_up)
 
         # staff: enrolment, roles, credentials, deactivation (casino.services.staff);
         # property: the certificate holder's own record; login: lock-outs, unlocks and

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "tables.apps.TablesConfig",
     "poker_room.apps.PokerRoomConfig",
     "jackpots.apps.JackpotsConfig",
+    "finance.apps.FinanceConfig",
 ]
 
 MIDDLEWARE = [

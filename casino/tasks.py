@@ -15,6 +15,12 @@ def run_async_projections() -> dict[str, int]:
     return projections.catch_up_all()
 
 
+def queue_catch_up(countdown: float) -> None:
+    """Queue :func:`run_async_projections` (the waker that ``projections.wake_async``
+    calls; wired in ``CasinoConfig.ready()``)."""
+    run_async_projections.apply_async(countdown=countdown)
+
+
 @shared_task(name="casino.digest_write", acks_late=True,
              autoretry_for=(digests.DigestUnavailable,), retry_backoff=True, max_retries=5)
 def digest_write(reason: str = "periodic", gaming_day: str | None = None,

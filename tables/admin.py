@@ -11,18 +11,24 @@ from django.utils.html import format_html, format_html_join
 
 from casino.admin import ReadOnlyAdmin
 from casino.eventstore.store import read_stream
+from tables.domain.banked.visibility import Audience
 from tables.models import Deck, DeckStep, GameTable, Round, RulesSubmission, TableResult
+from tables.services import banked
 
 
 def _history(obj: Any) -> str:
+    """The stream's events in order. A house-banked round's are shown as the audit
+    audience may see them (tables.domain.banked.visibility): while the round is in play
+    the dealer's face-down cards and a dealt deck are left out of the deal."""
     events = read_stream(obj.stream_id)
     if not events:
         return "—"
+    shown = banked.round_events_view(obj.stream_id, events, Audience.AUDIT)
     rows = format_html_join(
         "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
         ((e.version, e.recorded_at.strftime("%Y-%m-%d %H:%M:%S"), e.type,
-          e.metadata.get("actor", ""), json.dumps(e.data, sort_keys=True)[:300])
-         for e in events))
+          e.metadata.get("actor", ""), json.dumps(data, sort_keys=True)[:300])
+         for e, data in shown))
     return format_html("<table><thead><tr><th>v</th><th>recorded (UTC)</th><th>event</th>"
                        "<th>by</th><th>data</th></tr></thead><tbody>{}</tbody></table>", rows)
 

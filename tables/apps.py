@@ -14,3 +14,19 @@ class TablesConfig(AppConfig):
 
         for stream_type in projections.STREAM_TYPES:
             register_stream_type(stream_type)
+        from casino.eventstore.selectors import register_event_view
+        from tables.services.banked import audit_event_view
+
+        # The event log shows a house-banked round's events as audit roles may see them.
+        register_event_view("round", audit_event_view)
+        from tables import tasks, timers
+
+        # The timers queue these tasks once the deciding transaction commits.
+        timers.register_tasks(deck_timer=tasks.deck_timer,
+                              rules_take_effect=tasks.rules_take_effect)
+        from casino.domain.hands.games import register as register_game
+        from tables.domain.hands.checking import BANKED_GAMES
+
+        # evaluate_hands (casino) checks Lunar Poker and Hi-Lo hands through the registry.
+        for game in BANKED_GAMES:
+            register_game(game)

@@ -1,6 +1,11 @@
 """A house-banked round replayed from its events, for the floor, surveillance and the
 regulator: each hand, decision and payout in the order it happened, with who recorded it
 and when (589.11(f), 671a.11(g), 579.11(l)). Reads only; cards are shown as text ("As").
+
+What it shows follows :mod:`tables.domain.banked.visibility` for the audit audience:
+after the round is settled (or void, or closed) everything; before, the dealer's
+face-down cards stay hidden until the dealer turns them up, and a dealt round's deck is
+never shown here (it is left out of every step, :func:`cards_as_text`).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from casino.domain.cards import format_card
 from casino.eventstore.store import RecordedEvent
 from tables.domain.banked.script import result
 from tables.domain.banked.state import RoundState
+from tables.domain.banked.visibility import Audience, dealer_cards, event_data
 
 _CARD_FIELDS = ("hands", "dealer", "cards", "discard", "high", "low", "card",
                 "dealer_up_card", "hand_cards")
@@ -67,8 +73,8 @@ def describe(ev_type: str, d: dict[str, Any]) -> str:
         hands = "; ".join(f"position {n}: {_cards(c)}" for n, c in d["hands"].items())
         up = d.get("dealer_up_card")
         tail = f" (face up {format_card(up)})" if up is not None else ""
-        return f"cards dealt ({d['mode']}, {d['method']}): {hands}; dealer: " \
-               f"{_cards(d['dealer'])}{tail}"
+        dealer = _cards(d["dealer"]) if "dealer" in d else "face down"
+        return f"cards dealt ({d['mode']}, {d['method']}): {hands}; dealer: {dealer}{tail}"
     if ev_type == "HandDeclared":
         return f"{p} declared {d['declaration']}: {d['hand']}"
     if ev_type == "DecisionMade":
@@ -113,12 +119,15 @@ def describe(ev_type: str, d: dict[str, Any]) -> str:
     return ev_type
 
 
-def reconstruct(state: RoundState, recorded: list[RecordedEvent]) -> dict[str, Any]:
-    """The replay of a round whose ``state`` was rebuilt from ``recorded``."""
+def reconstruct(state: RoundState, recorded: list[RecordedEvent],
+                audience: Audience = Audience.AUDIT) -> dict[str, Any]:
+    """The replay of a round whose ``state`` was rebuilt from ``recorded``, as
+    ``audience`` may see it (module docstring)."""
+    shown = [(e, event_data(e.type, e.data, state, audience)) for e in recorded]
     steps = [{"version": e.version, "at": e.recorded_at, "actor": e.metadata.get("actor", ""),
               "role": e.metadata.get("role", ""), "event": e.type,
-              "text": describe(e.type, e.data), "details": cards_as_text(e.data)}
-             for e in recorded]
+              "text": describe(e.type, d), "details": cards_as_text(d)}
+             for e, d in shown]
     settlement = result(state, [{"type": e.type, "data": e.data} for e in recorded])
     hands = []
     for n in sorted(state.positions):
@@ -131,7 +140,7 @@ def reconstruct(state: RoundState, recorded: list[RecordedEvent]) -> dict[str, A
                                    "low": [format_card(c) for c in pos.setting[1]]}
                                   if pos.setting else None)})
     return {"game": state.game, "phase": state.phase.value, "steps": steps, "hands": hands,
-            "dealer": [format_card(c) for c in state.dealer_cards],
+            "dealer": [format_card(c) for c in dealer_cards(state, audience)],
             "lines": settlement["lines"], "void": settlement["void"],
             "wagered_cents": settlement["wagered_cents"],
             "returned_cents": settlement["returned_cents"],

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
 
 from casino.eventstore.digests import digest_for_gaming_day
 from casino.models import Property
@@ -79,6 +80,50 @@ def next_deck(table: GameTable) -> str | None:
     return expected_deck(in_play, last) or in_play[0]
 
 
+# --- rules in force --------------------------------------------------------------------
+
+def rules_in_force(property: Any, game: str, now: datetime | None = None
+                   ) -> RulesSubmission | None:
+    """The Rules Submission version in force for ``game`` **as of** ``now``, read without
+    appending anything (DESIGN §2, reads never write).
+
+    It is the version IN_EFFECT, unless an APPROVED version's effective time has come and
+    its timer (or the beat sweep, :func:`tables.services.timers.timers_sweep`) has not yet
+    recorded it taking effect: then the newest such by version number is in force, exactly
+    as the timer will shortly record (an approved version older than the one in effect is
+    superseded instead, :func:`tables.services.rules._take_effect`). A withdrawn or
+    superseded version is never in force; a version in effect whose withdrawal awaits a
+    second officer still is. None when no version is in force.
+
+    Signage, round_open, table_open and the tables' ``rules_notice`` all read this; only
+    the timer, the sweep and an approval effective at once put a version in effect.
+    """
+    now = now or timezone.now()
+    rows = RulesSubmission.objects.filter(property=property, game=game)
+    current = rows.filter(state=RulesState.IN_EFFECT).order_by("-version_number").first()
+    due = (rows.filter(state=RulesState.APPROVED, effective_at__lte=now)
+           .order_by("-version_number").first())
+    if due is not None and (current is None or due.version_number > current.version_number):
+        return due
+    return current
+
+
+def _due_approved(pairs: set[tuple[Any, str]], now: datetime) -> dict[tuple[Any, str], int]:
+    """Per (property, game): the highest version number APPROVED with its effective time
+    come (in force as of now, :func:`rules_in_force`, unless older than the one in
+    effect). One query for all the pairs."""
+    if not pairs:
+        return {}
+    rows = (RulesSubmission.objects
+            .filter(property_id__in={p for p, _ in pairs}, game__in={g for _, g in pairs},
+                    state=RulesState.APPROVED, effective_at__lte=now)
+            .values_list("property_id", "game", "version_number"))
+    due: dict[tuple[Any, str], int] = {}
+    for prop, game, number in rows:
+        due[(prop, game)] = max(number, due.get((prop, game), 0))
+    return due
+
+
 # --- rules notices ---------------------------------------------------------------------
 
 _NOTICE = "rules_notice_found"  # where with_rules_notices puts each table's notice
@@ -126,12 +171,21 @@ def notice_of(rs: RulesSubmission | None) -> dict[str, Any] | None:
 
 def with_rules_notices(tables: Iterable[GameTable]) -> list[GameTable]:
     """``tables`` (a page, already read) each with its :func:`rules_notice` found: one
-    query for the page rather than one per table. Reads only: a version whose effective
-    time has come but that no one has put in effect yet is not activated here."""
+    query for the page rather than two per table. Reads only: a version whose effective
+    time has come but that no one has put in effect yet is not activated here; it is
+    taken as in force (:func:`rules_in_force`), so it silences the notice of the version
+    it will supersede, or of the withdrawn version it replaces."""
     tables = list(tables)
-    last = _last_in_effect({(t.property_id, t.game) for t in tables})
+    pairs = {(t.property_id, t.game) for t in tables}
+    last = _last_in_effect(pairs)
+    due = _due_approved(pairs, timezone.now())
     for t in tables:
-        setattr(t, _NOTICE, notice_of(last.get((t.property_id, t.game))))
+        rs = last.get((t.property_id, t.game))
+        number = due.get((t.property_id, t.game))
+        if number is not None and (rs is None or rs.state != RulesState.IN_EFFECT
+                                   or number > rs.version_number):
+            rs = None  # a due approved version is in force: nothing to tell
+        setattr(t, _NOTICE, notice_of(rs))
     return tables
 
 

@@ -13,13 +13,22 @@ from django.db import transaction
 
 log = logging.getLogger(__name__)
 
+#: the Celery tasks that carry the timers, by name. ``TablesConfig.ready()`` hands them
+#: over (``tables.tasks`` imports the services that call this module, so it is not
+#: imported here).
+_tasks: dict[str, Any] = {}
+
+
+def register_tasks(**tasks: Any) -> None:
+    """Name the tasks that :func:`schedule_deck_timers` (``deck_timer``) and
+    :func:`schedule_rules_effect` (``rules_take_effect``) queue."""
+    _tasks.update(tasks)
+
 
 def _send(task_name: str, args: list[Any], eta: datetime) -> None:
     def publish() -> None:
         try:
-            from tables import tasks
-
-            getattr(tasks, task_name).apply_async(args=args, eta=eta)
+            _tasks[task_name].apply_async(args=args, eta=eta)
         except Exception:  # noqa: BLE001  the sweep recovers it
             log.warning("could not queue %s%s; the sweep will catch it", task_name, args,
                         exc_info=True)

@@ -44,6 +44,7 @@ from casino.eventstore import digest_keys
 from casino.eventstore.canonical import GENESIS_HASH, canonical_json, timestamp_text
 from casino.eventstore.digest_keys import DigestKeyError
 from casino.eventstore.digest_store import NAME, DigestExists, DigestStore, digest_store
+from casino.eventstore.store import head
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +172,6 @@ def _parse(raw: bytes) -> dict[str, Any]:
 def _head() -> tuple[int, str, datetime | None]:
     """The head's position and hash (``store.head``) and when it was recorded."""
     from casino.eventstore.models import Event
-    from casino.eventstore.store import head
 
     position, head_hash = head()
     recorded_at = (Event.objects.filter(position=position)
@@ -301,7 +301,6 @@ class LogView:
     @classmethod
     def load(cls, positions: Iterable[int]) -> LogView:
         from casino.eventstore.models import Event
-        from casino.eventstore.store import head
 
         wanted = sorted({p for p in positions if type(p) is int and 0 < p <= _MAX_POSITION})
         hashes: dict[int, str] = {}

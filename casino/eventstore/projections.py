@@ -16,7 +16,7 @@ from typing import ClassVar, Literal
 
 from django.db import connection, transaction
 
-from casino.eventstore.store import RecordedEvent, read_all
+from casino.eventstore.store import RecordedEvent, _lock_appends, hot_cursor, read_all
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +108,16 @@ def apply_inline(events: Sequence[RecordedEvent]) -> None:
 
 _WAKE_DEBOUNCE_SECONDS = 1.0
 _last_wake = 0.0
+#: queues one catch-up task with a countdown in seconds; set by CasinoConfig.ready() to
+#: casino.tasks.queue_catch_up, so this module does not import the Celery tasks.
+_queue_catch_up: Callable[[float], None] | None = None
+
+
+def set_catch_up_queue(queue: Callable[[float], None]) -> None:
+    """Tell :func:`wake_async` how to queue the catch-up task (the Celery task lives in
+    ``casino.tasks``, which imports this module)."""
+    global _queue_catch_up
+    _queue_catch_up = queue
 
 
 def wake_async(events: Sequence[RecordedEvent]) -> None:
@@ -125,10 +135,10 @@ def wake_async(events: Sequence[RecordedEvent]) -> None:
     if now - _last_wake < _WAKE_DEBOUNCE_SECONDS:
         return
     _last_wake = now
+    if _queue_catch_up is None:  # no task queue wired (CasinoConfig.ready() wires it)
+        return
     try:
-        from casino.tasks import run_async_projections
-
-        run_async_projections.apply_async(countdown=_WAKE_DEBOUNCE_SECONDS)
+        _queue_catch_up(_WAKE_DEBOUNCE_SECONDS)
     except Exception:  # noqa: BLE001  the sweep will catch up
         log.warning("could not queue the async projections task; the sweep will catch up",
                     exc_info=True)
@@ -167,7 +177,6 @@ def rebuild(name: str, *, batch: int = 2000,
     Runs in one transaction holding the append lock, so no event is applied twice or
     missed by appends racing the rebuild; readers keep seeing the old rows until commit.
     """
-    from casino.eventstore.store import _lock_appends
 
     projection = get(name)
     applied = 0
@@ -208,7 +217,6 @@ class StreamsProjection(Projection):
     def apply(self, event: RecordedEvent) -> None:
         # One upsert statement: this runs inside every append, so it must not wait for a
         # reply (see store._pipeline).
-        from casino.eventstore.store import hot_cursor
 
         recorded = connection.ops.adapt_datetimefield_value(event.recorded_at)
         with hot_cursor() as cur:

@@ -218,21 +218,52 @@ def append(stream: Stream | tuple[str, str], expected_version: int,
     batch = _Batch(stream, expected_version, events, data_texts, meta, meta_text,
                    recorded_at, ids, idempotency_key)
 
-    from casino.eventstore import projections
-
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
         rows, fresh = _append_pg_own_transaction(batch)
         if fresh:
-            projections.wake_async(rows)
+            _after_commit(rows)
         return rows
     try:
         with _sqlite_queue(), transaction.atomic():
             rows = (_append_pg_in_transaction(batch) if connection.vendor == "postgresql"
                     else _append_sqlite(batch))
-            transaction.on_commit(lambda: projections.wake_async(rows), robust=True)
+            transaction.on_commit(lambda: _after_commit(rows), robust=True)
     except _Replayed:
         return batch.replayed()  # read after the savepoint rolled back
     return rows
+
+
+# --- what runs with each append: hooks the app fills in (CasinoConfig.ready()) ------
+#
+# The store does not know the projections: the core app hands it two hooks at start-up
+# (the inline projections, inside the append's transaction; the wake-up of the async
+# ones, after it commits), so the store sits below the projections and imports nothing
+# of them.
+
+AppendHook = Callable[[Sequence["RecordedEvent"]], None]
+_in_transaction_hooks: list[AppendHook] = []
+_after_commit_hooks: list[AppendHook] = []
+
+
+def register_append_hooks(*, in_transaction: AppendHook | None = None,
+                          after_commit: AppendHook | None = None) -> None:
+    """Run ``in_transaction`` with each append's events just before they are inserted (in
+    the append's transaction), and ``after_commit`` once they are committed. Registering
+    the same hook twice is a no-op, so ``ready()`` may run more than once."""
+    for hook, hooks in ((in_transaction, _in_transaction_hooks),
+                        (after_commit, _after_commit_hooks)):
+        if hook is not None and hook not in hooks:
+            hooks.append(hook)
+
+
+def _in_transaction(events: Sequence[RecordedEvent]) -> None:
+    for hook in _in_transaction_hooks:
+        hook(events)
+
+
+def _after_commit(events: Sequence[RecordedEvent]) -> None:
+    for hook in _after_commit_hooks:
+        hook(events)
 
 
 class _Replayed(Exception):
@@ -335,8 +366,6 @@ def _append_pg_own_transaction(b: _Batch) -> tuple[list[RecordedEvent], bool]:
     Django's connection stays in autocommit mode; the explicit transaction is ours."""
     import psycopg
 
-    from casino.eventstore import projections
-
     connection.ensure_connection()
     conn = connection.connection
     pending = b.pending()
@@ -344,7 +373,7 @@ def _append_pg_own_transaction(b: _Batch) -> tuple[list[RecordedEvent], bool]:
     try:
         with conn.pipeline():
             control.execute("BEGIN")
-            projections.apply_inline(pending)
+            _in_transaction(pending)
             appended.execute(_APPEND_FUNCTION_SQL, _function_params(b))
             control.execute("COMMIT")
         links = appended.fetchall()
@@ -362,10 +391,8 @@ def _append_pg_own_transaction(b: _Batch) -> tuple[list[RecordedEvent], bool]:
 
 def _append_pg_in_transaction(b: _Batch) -> list[RecordedEvent]:
     """Inside the caller's transaction (a savepoint, see ``append``)."""
-    from casino.eventstore import projections
-
     pending = b.pending()
-    projections.apply_inline(pending)
+    _in_transaction(pending)
     try:
         with hot_cursor() as cur:
             cur.execute(_APPEND_FUNCTION_SQL, _function_params(b))
@@ -386,10 +413,8 @@ def _append_sqlite(b: _Batch) -> list[RecordedEvent]:
         raise _Replayed
     if stream_version != b.expected_version:
         raise ConcurrencyError(b.stream.id, b.expected_version, stream_version)
-    from casino.eventstore import projections
-
     pending = b.pending()
-    projections.apply_inline(pending)
+    _in_transaction(pending)
     links, prev = [], head_hash
     for i, ev in enumerate(pending):
         position = head_position + 1 + i

@@ -393,10 +393,11 @@ class BankedRoundSerializer(serializers.Serializer):
     events = BankedEventSerializer(many=True, help_text="what this command appended")
 
     def to_representation(self, instance: object) -> dict:
+        # What the terminal may see is the domain's rule (tables.domain.banked.visibility),
+        # applied by the service's BankedRound; this only formats it.
         b = instance
         st = b.state  # type: ignore[attr-defined]
         rnd = b.round  # type: ignore[attr-defined]
-        revealed = st.phase.value in ("showdown", "closed") or b.settled  # type: ignore
         return {
             "id": str(rnd.pk), "table": str(rnd.table_id), "number": rnd.number,
             "game": st.game, "state": rnd.state, "phase": st.phase.value,
@@ -407,19 +408,10 @@ class BankedRoundSerializer(serializers.Serializer):
                            "decision": p.decision, "final": p.final}
                           for n, p in sorted(st.positions.items())],
             "dealer_up_card": format_card(st.dealer_up) if st.dealer_up is not None else None,
-            "dealer": [format_card(c) for c in st.dealer_cards] if revealed else [],
-            "events": [{"version": e.version, "type": e.type,
-                        "data": _dealer_hidden(cards_as_text(e.data), revealed)}
-                       for e in b.events],  # type: ignore[attr-defined]
+            "dealer": [format_card(c) for c in b.dealer_shown()],  # type: ignore
+            "events": [{"version": e.version, "type": e.type, "data": cards_as_text(data)}
+                       for e, data in b.events_shown()],  # type: ignore[attr-defined]
         }
-
-
-def _dealer_hidden(data: dict, revealed: bool) -> dict:
-    """The table terminal sees the dealer's face-down cards only once they are turned up
-    (the face-up card is in ``dealer_up_card``)."""
-    if revealed or "dealer" not in data:
-        return data
-    return {k: v for k, v in data.items() if k != "dealer"}
 
 
 class SettlementLineSerializer(serializers.Serializer):

@@ -28,7 +28,7 @@ from tables import selectors
 from tables.api import serializers as s
 from tables.domain.signage import signage_for
 from tables.models import Deck, GameTable, Round, RulesSubmission
-from tables.reconstruction import cards_as_text, reconstruct
+from tables.reconstruction import cards_as_text
 from tables.services import banked, decks, rounds, rules, tables
 
 TABLE_STAFF = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY,
@@ -203,13 +203,13 @@ class TableSignage(APIView):
         OpenApiParameter("format", str, enum=["json", "html"])])
     def get(self, request: Request, pk: Any) -> Any:
         table = _table_of(request, pk)
-        rs = rules.rules_in_effect(table.property, table.game)
+        rs = selectors.rules_in_force(table.property, table.game)  # as of now; appends nothing
         if rs is None:
             notice = selectors.rules_notice(table)
             raise rules.NoRulesInEffect(
                 table.game, rules_notice=s.RulesNoticeSerializer(notice).data if notice else None)
         sign = {"table": table.name, "rules_version_number": rs.version_number,
-                "rules_submission": str(rs.pk), "effective_since": rs.took_effect_at,
+                "rules_submission": str(rs.pk), "effective_since": rs.took_effect_at or rs.effective_at,
                 **signage_for(table.game, rs.options)}
         if request.accepted_renderer.format == "html":
             return Response(render_to_string("tables/signage.html",
@@ -441,19 +441,16 @@ class RoundPlay(APIView):
 class RoundReconstruction(APIView):
     """Replay a house-banked round: each hand, decision and payout in the order it
     happened, with time and actor, and the settlement lines with why (589.11(f),
-    579.11(l))."""
+    579.11(l)). The dealer's face-down cards appear once turned up or the round is over
+    (tables.domain.banked.visibility, audit audience)."""
 
     permission_classes = [roles_required(*AUDIT, Role.FINANCE)]
 
     @extend_schema(tags=["house-banked rounds"], responses=s.ReconstructionSerializer,
                    operation_id="round_reconstruction")
     def get(self, request: Request, pk: Any) -> Response:
-        rnd = banked.find_round(actor_of(request.user), pk)
-        state, recorded = banked.load(rnd)
-        body = reconstruct(state, recorded)
-        return Response(s.ReconstructionSerializer({
-            "round": rnd.pk, "table": rnd.table_id, "number": rnd.number,
-            "version": recorded[-1].version, **body}).data)
+        return Response(s.ReconstructionSerializer(banked.round_reconstruction(
+            actor=actor_of(request.user), round_id=pk)).data)
 
 
 class TableResults(APIView):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from casino.domain.money import format_money
-from casino.domain.paytables import OddsKind, Paytable, get_paytable
+from tables.domain.paytables import OddsKind, Paytable, get_paytable
 from tables.domain.catalogue import Family, get_table_game
 
 ODDS_MEANING = {

@@ -28,7 +28,8 @@ from casino.scoping import property_row
 from tables.domain.banked import execute, rebuild, settle_script
 from tables.domain.banked.events import Event, Recorder
 from tables.domain.banked.payouts import close as domain_close
-from tables.domain.banked.state import GAMES, Phase, RoundState
+from tables.domain.banked.state import GAMES, RoundState
+from tables.domain.banked.visibility import Audience, dealer_cards, event_data, settled
 from tables.models import GameTable, Round
 from tables.models import RoundState as RoundRowState
 from tables.services.common import act_at_table, record
@@ -36,10 +37,6 @@ from tables.services.common import act_at_table, record
 AT_TABLE = (Role.DEALER, Role.FLOORPERSON)
 FLOOR_ONLY = (Role.FLOORPERSON,)
 DISPUTE_ROLES = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.COMPLIANCE)
-
-# Phases in which the domain has closed a round once no wager line is open (payouts.close is
-# only ever called from the settlement after "all decisions are locked in", or on a void).
-_SETTLING = (Phase.DRAWING, Phase.FORCING, Phase.DEALER_DRAW, Phase.SHOWDOWN)
 
 
 @dataclass(frozen=True)
@@ -56,6 +53,17 @@ class BankedRound:
     def settled(self) -> bool:
         return awaiting_close(self.state)
 
+    def dealer_shown(self, audience: Audience = Audience.TERMINAL) -> tuple[int, ...]:
+        """The dealer's cards as ``audience`` may see them
+        (:mod:`tables.domain.banked.visibility`): empty while face down."""
+        return dealer_cards(self.state, audience)
+
+    def events_shown(self, audience: Audience = Audience.TERMINAL
+                     ) -> list[tuple[RecordedEvent, dict[str, Any]]]:
+        """The events this command appended, each with its data as ``audience`` may see
+        it (the dealer's face-down cards and a dealt deck left out)."""
+        return visible_events(self.events, self.state, audience)
+
 
 def is_banked(game: str) -> bool:
     return game in GAMES
@@ -67,12 +75,35 @@ def domain_events(recorded: list[RecordedEvent]) -> list[Event]:
 
 def awaiting_close(state: RoundState) -> bool:
     """Settled or void, with the closing event not yet appended."""
-    if state.phase in (Phase.NEW, Phase.CLOSED):
-        return False
-    if state.void is not None:
-        return True
-    return (state.phase in _SETTLING and bool(state.positions)
-            and not any(p.unsettled() for p in state.positions.values()))
+    return settled(state)
+
+
+def visible_events(recorded: list[RecordedEvent], state: RoundState, audience: Audience
+                   ) -> list[tuple[RecordedEvent, dict[str, Any]]]:
+    """Each recorded event of a round with its data as ``audience`` may see it, ``state``
+    being the round as it stands (DESIGN §2: what a person may see is a domain rule;
+    :mod:`tables.domain.banked.visibility`): what the command answers,
+    ``GET rounds/{id}/play/``, the admin's event history and the event log show (the
+    reconstruction applies the same domain rule step by step)."""
+    return [(e, event_data(e.type, e.data, state, audience)) for e in recorded]
+
+
+def audit_event_view(stream_id: str, recorded: list[RecordedEvent]) -> list[dict[str, Any]]:
+    """The event log's view of a round stream (``events/``, ``streams/{id}/events/``,
+    registered in :mod:`tables.apps`): its events' data as audit roles may see them —
+    compliance and finance see everything once the dealer's cards are turned up or the
+    round is over, never before."""
+    return [data for _, data in round_events_view(stream_id, recorded, Audience.AUDIT)]
+
+
+def round_events_view(stream_id: str, recorded: list[RecordedEvent], audience: Audience
+                      ) -> list[tuple[RecordedEvent, dict[str, Any]]]:
+    """:func:`visible_events` for any stream: a house-banked round's events as
+    ``audience`` may see them (its state rebuilt from ``recorded``, the whole stream);
+    any other stream's as recorded."""
+    if not stream_id.startswith("round-") or not recorded_by_domain(recorded):
+        return [(e, e.data) for e in recorded]
+    return visible_events(recorded, rebuild(domain_events(recorded)), audience)
 
 
 def by_wager(state: RoundState) -> dict[str, dict[str, int]]:
@@ -168,11 +199,25 @@ def _run(actor: Actor, round_id: Any, expected_version: int | None,
 
 def round_state(*, actor: Actor, round_id: Any) -> BankedRound:
     """The round as it stands (no lock, nothing appended): what a table terminal reloads
-    to learn the phase and the version to send with its next command."""
+    to learn the phase and the version to send with its next command. Shown like a
+    command's answer (:meth:`BankedRound.dealer_shown`, terminal audience)."""
     rnd = find_round(actor, round_id)
     act_at_table(actor, rnd.table, *AT_TABLE)
     state, recorded = load(rnd)
     return BankedRound(rnd, state, recorded[-1].version, [])
+
+
+def round_reconstruction(*, actor: Actor, round_id: Any) -> dict[str, Any]:
+    """The replay of a round for audit roles (:func:`tables.reconstruction.reconstruct`),
+    shown as the audit audience may see it: the dealer's face-down cards only once turned
+    up or the round is over."""
+    from tables.reconstruction import reconstruct
+
+    rnd = find_round(actor, round_id)
+    state, recorded = load(rnd)
+    return {"round": rnd.pk, "table": rnd.table_id, "number": rnd.number,
+            "version": recorded[-1].version,
+            **reconstruct(state, recorded, audience=Audience.AUDIT)}
 
 
 # --- the commands --------------------------------------------------------------------------

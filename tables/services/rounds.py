@@ -1,7 +1,8 @@
 """Opening and closing a round: the gate where deck control is enforced.
 
-A round records the Rules Submission version in effect when it opened, the deck that
-deals it and the dealing method. It is refused at a closed table, without rules in
+A round records the Rules Submission version in force when it opened (as of now,
+:func:`tables.selectors.rules_in_force`: opening a round never puts a version in effect),
+the deck that deals it and the dealing method. It is refused at a closed table, without rules in
 effect, with a deck that is due for change or a count, or with the wrong deck of the pair.
 """
 
@@ -22,7 +23,7 @@ from tables.domain.decks import TableSetup, count_due, expected_deck
 from tables.models import Deck, DeckState, GameTable, Round, RoundState, TableStatus
 from tables.services import banked
 from tables.services.common import act_at_table, locked, record, record_new, setup_of
-from tables.services.rules import rules_in_effect
+from tables.selectors import rules_in_force
 
 
 def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
@@ -34,7 +35,7 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
         if table.current_round_id:
             raise ConflictError("the round in progress must be closed first",
                                 code="round_in_progress")
-        rules = rules_in_effect(actor.property, table.game)
+        rules = rules_in_force(actor.property, table.game)
         if rules is None:
             raise ConflictError(f"no Rules Submission for {table.game} is in effect",
                                 code="no_rules_in_effect")

@@ -24,6 +24,7 @@ from casino.scoping import property_rows
 from tables.domain.catalogue import get_table_game
 from tables.domain.rules_options import validate_options
 from tables.models import RulesState, RulesSubmission
+from tables.selectors import rules_in_force
 from tables.services.common import allowed, locked, record, record_new
 
 FILERS = (Role.COMPLIANCE, Role.ADMIN)
@@ -202,8 +203,10 @@ def _take_effect(rs: RulesSubmission, at: datetime, actor: Actor) -> None:
 def rules_activate_due(*, property: Property, game: str | None = None,
                        now: datetime | None = None) -> list[str]:
     """Put in effect every approved version whose effective time has come (oldest first).
-    Safe to run any number of times; called by the timer, the sweep, and before a table
-    opens or a round starts so that a late timer never leaves old rules in force."""
+    Safe to run any number of times; called only by the timer and the beat sweep
+    (:mod:`tables.services.timers`). A read or a command that needs the rules in force
+    never calls it (reads never write): it reads :func:`rules_in_force` as of now, which
+    already counts a due version the timer has not recorded yet."""
     now = now or timezone.now()
     due = RulesSubmission.objects.filter(property=property, state=RulesState.APPROVED,
                                          effective_at__lte=now)
@@ -303,7 +306,6 @@ def rules_withdraw_cancel(*, actor: Actor, rules_id: Any, reason: str) -> RulesS
 
 
 def rules_in_effect(property: Property, game: str) -> RulesSubmission | None:
-    """The version in effect now for ``game`` (activating any whose time has come)."""
-    rules_activate_due(property=property, game=game)
-    return RulesSubmission.objects.filter(property=property, game=game,
-                                          state=RulesState.IN_EFFECT).first()
+    """The version in force now for ``game`` (:func:`tables.selectors.rules_in_force`):
+    read as of now, never activating anything."""
+    return rules_in_force(property, game)

@@ -33,7 +33,7 @@ from tables.services.common import (
     record_new,
     setup_of,
 )
-from tables.services.rules import rules_in_effect
+from tables.selectors import rules_in_force
 
 DEVICES = ("shuffler", "shoe")
 
@@ -118,12 +118,13 @@ def table_reconfigure(*, actor: Actor, table_id: Any, changes: dict[str, Any]) -
 
 
 def table_open(*, actor: Actor, table_id: Any) -> GameTable:
-    """Open for gaming: only under a Rules Submission in effect for the table's game."""
+    """Open for gaming: only under a Rules Submission in force for the table's game (as of
+    now, :func:`tables.selectors.rules_in_force`; nothing is put in effect here)."""
     with transaction.atomic():
         table = locked(GameTable, table_id, actor, what="table")
         role = act_at_table(actor, table, Role.FLOORPERSON)
         allowed(table, table.open, code="table_already_open", message="the table is open")
-        rules = rules_in_effect(actor.property, table.game)
+        rules = rules_in_force(actor.property, table.game)
         if rules is None:
             raise ConflictError(f"no Rules Submission for {table.game} is in effect",
                                 code="no_rules_in_effect")

@@ -2,7 +2,7 @@
 strategy (:class:`tables.domain.banked.simulate.SimpleStrategy`) hold, per wager type, what
 an *independent* computation says they should.
 
-The theoretical figures come from :mod:`casino.domain.paytable_math` (what
+The theoretical figures come from :mod:`tables.domain.paytable_math` (what
 ``manage.py paytable_report`` prints): exact, by enumerating all 2,598,960 five-card hands
 with its own vectorised classifiers — not from the simulator under test. They exist for the
 wagers judged on one five-card hand only:
@@ -43,14 +43,14 @@ from functools import cache
 
 import pytest
 
-from casino.domain.paytable_math import (
+from tables.domain.paytable_math import (
     ExactFigures,
     exact_figures,
     figures_from_counts,
     line_counts,
     simulate,
 )
-from casino.domain.paytables import for1, get_paytable
+from tables.domain.paytables import for1, get_paytable
 from tables.domain.banked.simulate import play_round
 from tables.domain.rules_options import example_options
 

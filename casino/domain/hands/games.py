@@ -1,5 +1,7 @@
-"""Registry of games for hand checking (the poker games, Lunar Poker and Five Card Hi-Lo): which cards each game takes and how its
-showdown hands rank (637a.10-637a.14, 637a.19-637a.21, rankings in 637a.6).
+"""Registry of games for hand checking: which cards each game takes and how its showdown
+hands rank. The poker games (637a.10-637a.14, 637a.19-637a.21, rankings in 637a.6) are
+defined here; the house-banked games (Lunar Poker, Five Card Hi-Lo) are registered by the
+``tables`` app (:mod:`tables.domain.hands.checking`) through :func:`register`.
 
 :func:`evaluate` returns a plain dict::
 
@@ -152,50 +154,6 @@ def _eval_badacey(cards: Sequence[Card]) -> dict[str, Any]:
     return out
 
 
-def _lunar(rulebook: str) -> Callable[[Sequence[Card]], dict[str, Any]]:
-    """Lunar Poker: the hand under 589.6(b) / 671a.6(b) (ace-king counts), what the Bet
-    pays with its second combination (589.11(e)(1)(ii), 671a.11(f)(2)(ii)), and the
-    Super Wager and instant-payout hands of the first five cards (589.6(d), 671a.6(d))."""
-    from casino.domain.hands import lunar
-
-    def evaluate_lunar(cards: Sequence[Card]) -> dict[str, Any]:
-        value, five = lunar.best_lunar(cards)
-        payout = lunar.bet_payout(cards)
-        first_five = cards[:5]
-        super_hand = lunar.super_hand(rulebook, first_five)
-        instant = lunar.instant_payout_hand(first_five)
-        return {
-            "category": lunar.lunar_category(value).label, "rank": value,
-            "description": lunar.describe_lunar(value), "cards": format_cards(five),
-            "qualifies_for_dealer": lunar.dealer_qualifies(value),
-            "bet_combinations": None if payout is None else [
-                c.describe() for c in (payout.winning, payout.second) if c is not None],
-            "super_wager_hand": super_hand.label if super_hand else None,
-            "instant_payout_hand": instant.label if instant else None,
-        }
-
-    return evaluate_lunar
-
-
-def _eval_hilo(cards: Sequence[Card]) -> dict[str, Any]:
-    """Five Card Hi-Lo: the legal settings' totals (579.11(d)), the setting the dealer
-    would make of these cards (579.11(e)), and the bonus hands (579.12)."""
-    from casino.domain.hands import hilo
-
-    dealer = hilo.dealer_setting(cards)
-    ante_bonus = hilo.ante_bonus_hand(cards)
-    poker_bonus = hilo.poker_bonus_hand(cards)
-    return {
-        "category": "Hi-Lo setting", "rank": None,
-        "description": f"dealer would set {dealer.describe()}", "cards": format_cards(cards),
-        "legal_setting_totals": [list(t) for t in hilo.distinct_setting_totals(cards)],
-        "dealer_setting": {"high": format_cards(dealer.high), "low": format_cards(dealer.low),
-                           "high_total": dealer.high_total, "low_total": dealer.low_total},
-        "ante_bonus_hand": ante_bonus.label if ante_bonus else None,
-        "poker_bonus_hand": poker_bonus.label if poker_bonus else None,
-    }
-
-
 _STUD = (5, 6, 7)
 _OMAHA = {"hole": (4, 5), "board": (5,)}
 _OMAHA5 = {"hole": (5,), "board": (5,)}
@@ -230,13 +188,15 @@ GAMES: dict[str, Game] = {g.name: g for g in (
     Game("badacey", "Triple Draw A-5 with Badacey", "637a.20(l)(2)", {"cards": (5,)},
          _eval_badacey),
     Game("badugi", "Badugi", "637a.21(k)", {"cards": (4,)}, _eval_badugi),
-    Game("lunar-poker-589", "Lunar Poker (2013)", "589.6, 589.11(e)", {"cards": (5, 6)},
-         _lunar("589")),
-    Game("lunar-poker-671a", "Lunar Poker (2016)", "671a.6, 671a.11(f)", {"cards": (5, 6)},
-         _lunar("671a")),
-    Game("five-card-hi-lo", "Five Card Hi-Lo", "579.6, 579.11(d)-(e)", {"cards": (5,)},
-         _eval_hilo),
 )}
+
+
+def register(game: Game) -> None:
+    """Add a game to the registry. Apps above casino (tables' house-banked games) call
+    this from their ``AppConfig.ready()``, so casino never imports them."""
+    if game.name in GAMES and GAMES[game.name] is not game:
+        raise ValueError(f"game {game.name!r} is registered twice")
+    GAMES[game.name] = game
 
 
 def game_names() -> list[str]:

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from casino.domain.cards import CardCountError, check_cards, format_card, parse_card
-from casino.domain.hands.lunar import forced_dealer_discard
+from tables.domain.hands.lunar import forced_dealer_discard
 from tables.domain.banked.errors import bad, conflict
 from tables.domain.banked.events import Recorder
 from tables.domain.banked.lunar_settlement import after_dealer_draw, dealer_hand

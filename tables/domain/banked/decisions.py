@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from casino.domain.hands.hilo import HiLoSettingError, Setting, validate_setting
-from casino.domain.hands.lunar import instant_payout_hand, super_hand
+from tables.domain.hands.hilo import HiLoSettingError, Setting, validate_setting
+from tables.domain.hands.lunar import instant_payout_hand, super_hand
 from tables.domain.banked import hilo_settlement, lunar_settlement
 from tables.domain.banked.dealing import read_cards
 from tables.domain.banked.errors import bad, conflict

@@ -15,7 +15,7 @@ paid on the Ante line on top of whatever the Ante itself did.
 
 from __future__ import annotations
 
-from casino.domain.hands.hilo import (
+from tables.domain.hands.hilo import (
     Result,
     ante_bonus_hand,
     ante_play_result,
@@ -24,7 +24,7 @@ from casino.domain.hands.hilo import (
     settle_ante_play,
     tie_wager_hand,
 )
-from casino.domain.paytables import get_paytable
+from tables.domain.paytables import get_paytable
 from tables.domain.banked.events import Recorder
 from tables.domain.banked.payouts import close, collect, settle
 from tables.domain.banked.turns import next_to_answer

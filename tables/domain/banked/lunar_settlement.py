@@ -20,7 +20,7 @@ counterclockwise from the dealer's right, is kept.
 
 from __future__ import annotations
 
-from casino.domain.hands.lunar import (
+from tables.domain.hands.lunar import (
     Outcome,
     Rulebook,
     dealer_qualifies,
@@ -30,7 +30,7 @@ from casino.domain.hands.lunar import (
     settle_ante_and_bet,
     super_hand,
 )
-from casino.domain.paytables import get_paytable
+from tables.domain.paytables import get_paytable
 from tables.domain.banked.events import Recorder
 from tables.domain.banked.payouts import close, collect, push, settle
 from tables.domain.banked.state import Phase, RoundState

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from casino.domain.cards import shuffled_deck
-from casino.domain.hands.hilo import dealer_setting
-from casino.domain.hands.lunar import (
+from tables.domain.hands.hilo import dealer_setting
+from tables.domain.hands.lunar import (
     LunarCategory,
     instant_payout_hand,
     lunar_category,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from casino.domain.hands.lunar import Rulebook
+from tables.domain.hands.lunar import Rulebook
 
 
 class Phase(StrEnum):

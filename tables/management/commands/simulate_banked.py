@@ -244,8 +244,8 @@ def event_count() -> int:
 def theory_for(game: str, options: dict[str, Any], kinds: list[str]
                ) -> dict[str, dict[str, Any]]:
     """paytable_report's figure per wager type (or combination), where it has one."""
-    from casino.domain.paytable_math import exact_figures, simulate
-    from casino.management.commands.paytable_report import DEFAULT_ROUNDS, DEFAULT_SEED
+    from tables.domain.paytable_math import exact_figures, simulate
+    from tables.management.commands.paytable_report import DEFAULT_ROUNDS, DEFAULT_SEED
 
     exact_name: dict[str, str] = {}
     if game == "lunar-poker-589" and options.get("super_wager_offered"):

@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from casino.domain.hands.hilo import legal_settings
-from casino.domain.hands.lunar import instant_payout_hand, super_hand
+from tables.domain.hands.hilo import legal_settings
+from tables.domain.hands.lunar import instant_payout_hand, super_hand
 from tables.domain.banked import Phase, execute, rebuild
 from tables.domain.banked.events import EXTRA_PAYOUTS
 from tables.domain.banked.state import RoundState

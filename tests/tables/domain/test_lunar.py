@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 
 from casino.domain.cards import CardError, parse_cards
 from casino.domain.errors import DomainError
-from casino.domain.hands import lunar
-from casino.domain.hands.lunar import (
+from tables.domain.hands import lunar
+from tables.domain.hands.lunar import (
     LunarCategory, LunarError, Outcome, bet_payout, best_lunar, dealer_qualifies,
     describe_lunar, forced_dealer_discard, instant_payout_hand, lunar_category, lunar_value,
     settle_ante_and_bet, super_hand, super_hand_589, super_hand_671a,
 )
-from casino.domain.paytables import PayHand
+from tables.domain.paytables import PayHand
 
 
 def v(text: str) -> int:

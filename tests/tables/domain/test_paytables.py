@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from casino.domain.paytables import (
+from tables.domain.paytables import (
     PAYTABLES, Odds, OddsKind, PayHand, PaytableError, WagerError, get_paytable,
     total_returned,
 )

@@ -19,7 +19,7 @@ from casino.domain.cards import ACE, Card, CardCountError, check_cards, format_c
 from casino.domain.errors import DomainError
 from casino.domain.hands.high import CATEGORY_SHIFT, Category, high5, is_royal, ranks_of
 from casino.domain.money import check_wager
-from casino.domain.paytables import (
+from tables.domain.paytables import (
     PAYTABLES, PayHand, PaytableError, get_paytable,
 )
 

@@ -41,8 +41,8 @@ from tqdm import tqdm
 
 from casino.domain.errors import DomainError
 from casino.domain.hands.fast import high_batch
-from casino.domain.hands.lunar import LunarCategory
-from casino.domain.paytables import PAYTABLES, OddsKind, Paytable, PayHand, get_paytable
+from tables.domain.hands.lunar import LunarCategory
+from tables.domain.paytables import PAYTABLES, OddsKind, Paytable, PayHand, get_paytable
 
 TOTAL_HANDS = math.comb(52, 5)  # 2,598,960
 _CHUNK = 1 << 18

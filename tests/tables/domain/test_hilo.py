@@ -8,12 +8,12 @@ from hypothesis import strategies as st
 
 from casino.domain.cards import CardError, parse_cards
 from casino.domain.errors import DomainError
-from casino.domain.hands.hilo import (
+from tables.domain.hands.hilo import (
     HiLoSettingError, Result, ante_bonus_hand, ante_play_result, dealer_setting,
     distinct_setting_totals, legal_settings, point_value, poker_bonus_hand, settle_ante_play,
     tie_wager_hand, validate_setting,
 )
-from casino.domain.paytables import PayHand, total_returned
+from tables.domain.paytables import PayHand, total_returned
 
 P = parse_cards
 _hands5 = st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True)

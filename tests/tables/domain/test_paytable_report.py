@@ -16,18 +16,18 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from casino.domain.hands.fast import high_batch
-from casino.domain.hands.hilo import (
+from tables.domain.hands.hilo import (
     ante_bonus_hand, dealer_setting, distinct_setting_totals, poker_bonus_hand,
 )
-from casino.domain.hands.lunar import (
+from tables.domain.hands.lunar import (
     bet_payout, dealer_qualifies, instant_payout_hand, lunar_value, settle_ante_and_bet,
     super_hand_589, super_hand_671a,
 )
-from casino.domain.paytable_math import (
+from tables.domain.paytable_math import (
     TOTAL_HANDS, category_counts, exact_figures, hilo_rounds, lunar_rounds,
     lunar_second_ak_batch, pay_lines, simulate,
 )
-from casino.domain.paytables import get_paytable
+from tables.domain.paytables import get_paytable
 
 N = 2_598_960
 

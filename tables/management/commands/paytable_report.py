@@ -3,7 +3,7 @@ banked-game paytables (589.12, 671a.12, 579.12).
 
 Paytables judged on one five-card hand are computed exactly by enumerating all 2,598,960
 hands; wagers that depend on the dealer's hand are simulated (``--seed``, ``--rounds``)
-with a 95 % confidence interval. See :mod:`casino.domain.paytable_math`.
+with a 95 % confidence interval. See :mod:`tables.domain.paytable_math`.
 
 Options: ``--table NAME`` (one paytable or simulation; ``--list`` shows the names),
 ``--json``, ``--seed N``, ``--rounds N``, ``--no-progress``. A bad option stops with
@@ -19,7 +19,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from casino.domain.errors import DomainError
-from casino.domain.paytable_math import (
+from tables.domain.paytable_math import (
     EXACT_TABLES, SIMULATIONS, TOTAL_HANDS, ExactFigures, SimulatedFigures, exact_figures,
     simulate,
 )

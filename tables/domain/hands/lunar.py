@@ -27,7 +27,7 @@ from casino.domain.cards import (
 from casino.domain.errors import DomainError
 from casino.domain.hands.high import CATEGORY_SHIFT, Category, high5, ranks_of
 from casino.domain.money import check_wager
-from casino.domain.paytables import PAYTABLES, Odds, PayHand
+from tables.domain.paytables import PAYTABLES, Odds, PayHand
 
 KING = 11
 QUEEN = 10

@@ -1,0 +1,1 @@
+"""Hand evaluation of the house-banked games (Lunar Poker, Five Card Hi-Lo)."""
