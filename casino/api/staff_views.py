@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from casino.actors import actor_of
 from casino.api import staff_serializers as s
 from casino.api.commands import Command, command
+from casino.domain.errors import DomainError
 from casino.models import RoleGrant, StaffProfile
 from casino.roles import Role, roles_required
 from casino.scoping import property_rows
@@ -129,8 +130,6 @@ class RoleGrantList(ListAPIView):
         state = self.request.query_params.get("state")
         if state:
             if state not in RoleGrant.State.values:
-                from casino.domain.errors import DomainError
-
                 raise DomainError("state must be pending, approved or rejected",
                                   code="invalid_input", field="state")
             rows = rows.filter(state=state)

@@ -13,12 +13,11 @@ from casino.services.logins import (
 )
 from casino.services.staff import (
     STAFF_STREAM,
-    actor_metadata,
     property_register,
     staff_bootstrap,
     staff_enrol,
 )
 
-__all__ = ["STAFF_STREAM", "actor_metadata", "property_register", "staff_bootstrap",
+__all__ = ["STAFF_STREAM", "property_register", "staff_bootstrap",
            "staff_enrol", "login_unlock", "reset_own_failures", "staff_tokens_revoke",
            "token_issue", "token_logout"]

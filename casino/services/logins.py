@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, DomainError, NotFoundError
+from casino.domain.inputs import text_input
 from casino.eventstore.errors import ConcurrencyError
 from casino.eventstore.store import NewEvent, Stream, append, stream_version
 from casino.models import StaffProfile
@@ -145,8 +146,7 @@ def login_unlock(*, actor: Actor, username: Any = None, ip_address: Any = None,
     role = actor.require(*UNLOCKERS)
     username = username or None
     ip_address = ip_address or None
-    if not isinstance(reason, str) or not reason.strip():
-        raise DomainError("reason is required", code="invalid_input", field="reason")
+    reason = text_input(reason, "reason", limit=1000, required=True)
     if username is None and ip_address is None:
         raise DomainError("give a username, an ip_address or both", code="invalid_input",
                           field="username")
@@ -156,8 +156,8 @@ def login_unlock(*, actor: Actor, username: Any = None, ip_address: Any = None,
     if licence is not None and licence != actor.property.licence_number:
         raise NotFoundError(f"no staff {username}", code="staff_not_found")
     with transaction.atomic():
-        account = _unlock_one(actor, role, reason.strip(), username=username)
-        address = _unlock_one(actor, role, reason.strip(), ip_address=ip_address)
+        account = _unlock_one(actor, role, reason, username=username)
+        address = _unlock_one(actor, role, reason, ip_address=ip_address)
     return {"username": username, "ip_address": ip_address,
             "attempts_reset": account + address}
 
@@ -230,13 +230,12 @@ def staff_tokens_revoke(*, actor: Actor, staff_id: Any, reason: Any) -> dict[str
     from knox.models import get_token_model
 
     role = actor.require(Role.ADMIN)
-    if not isinstance(reason, str) or not reason.strip():
-        raise DomainError("reason is required", code="invalid_input", field="reason")
+    reason = text_input(reason, "reason", limit=1000, required=True)
     profile = property_row(StaffProfile.objects.select_related("user"), actor, staff_id,
                            what="staff", field="user_id", parse=whole_number)
     with transaction.atomic():
         count = get_token_model().objects.filter(user=profile.user).delete()[0]
-        _revoked(profile.user, count, actor.username, reason.strip(),
+        _revoked(profile.user, count, actor.username, reason,
                  actor.metadata(role=role))
     return {"username": profile.user.get_username(), "revoked": count}
 

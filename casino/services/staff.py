@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from casino.actors import Actor, system_actor
 from casino.domain.errors import ConflictError, DomainError
+from casino.domain.inputs import text_input
 from casino.domain.segregation import check_role_compatible
 from casino.eventstore.store import NewEvent, Stream, append, stream_version
 from casino.models import Property, RoleGrant, StaffProfile
@@ -41,18 +42,6 @@ PROPERTY_STREAM = "property"
 STAFF_MANAGERS = (Role.ADMIN, Role.COMPLIANCE)
 
 
-def actor_metadata(*, actor: str, role: str | None = None,
-                   credential_number: str | None = None, **extra: str) -> dict:
-    """The metadata every event carries about who caused it (DESIGN §3)."""
-    meta = {"actor": actor}
-    if role:
-        meta["role"] = role
-    if credential_number:
-        meta["credential_number"] = credential_number
-    meta.update({k: v for k, v in extra.items() if v is not None})
-    return meta
-
-
 # --- small helpers ----------------------------------------------------------------------
 
 def _record(profile: StaffProfile, events: Sequence[NewEvent], meta: dict) -> None:
@@ -63,10 +52,7 @@ def _record(profile: StaffProfile, events: Sequence[NewEvent], meta: dict) -> No
 
 
 def _text(value: Any, field: str, *, limit: int = 1000, required: bool = True) -> str:
-    if not isinstance(value, str) or len(value) > limit or (required and not value.strip()):
-        raise DomainError(f"{field} is required: text of at most {limit} characters",
-                          code="invalid_input", field=field)
-    return value.strip()
+    return text_input(value, field, limit=limit, required=required)
 
 
 def _role(value: Any) -> Role:

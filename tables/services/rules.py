@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from casino.actors import Actor, system_actor
 from casino.domain.errors import ConflictError, DomainError
+from casino.domain.inputs import text_input
 from casino.eventstore.store import NewEvent
 from casino.models import Property
 from casino.roles import Role
@@ -43,14 +44,7 @@ class NoRulesInEffect(ConflictError):
 
 
 def _text(value: Any, field: str, *, required: bool = False, limit: int = 4000) -> str:
-    if value is None:
-        value = ""
-    if not isinstance(value, str) or len(value) > limit:
-        raise DomainError(f"{field} must be text of at most {limit} characters",
-                          code="invalid_input", field=field)
-    if required and not value.strip():
-        raise DomainError(f"{field} is required", code="invalid_input", field=field)
-    return value.strip()
+    return text_input(value, field, limit=limit, required=required)
 
 
 def rules_draft(*, actor: Actor, game: str, options: Any, notes: str = "") -> RulesSubmission:
