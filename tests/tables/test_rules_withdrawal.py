@@ -116,7 +116,7 @@ def test_a_second_officer_confirms_and_the_next_round_is_refused(
 
 
 def test_the_officer_who_approved_may_confirm(crew, playing) -> None:  # noqa: ANN001
-    """§ 589.12(a): only the officer who asked is barred; the approver of the version is
+    """Issue 11, four eyes: only the officer who asked is barred; the approver of the version is
     another pair of eyes on its withdrawal."""
     _, _, rs = playing
     assert rs.approved_by == crew["approver"].username
@@ -146,7 +146,7 @@ def test_a_version_not_in_effect_is_withdrawn_in_one_step(crew, playing) -> None
 
 def test_a_request_is_cancelled_by_anyone_and_may_be_made_again(crew, playing, staff
                                                                  ) -> None:  # noqa: ANN001
-    """§ 589.12(a): cancelling keeps the paytable in effect, so it needs no second
+    """Issue 11, four eyes: cancelling keeps the paytable in effect, so it needs no second
     officer; the officer who asked may cancel, and a new request starts over."""
     _, _, rs = playing
     rules.rules_withdraw(actor=crew["compliance"], rules_id=rs.pk, reason="typo?")
@@ -169,7 +169,7 @@ def test_a_request_is_cancelled_by_anyone_and_may_be_made_again(crew, playing, s
 
 
 def test_a_second_request_while_one_is_pending_is_refused(crew, playing) -> None:  # noqa: ANN001
-    """§ 589.12(a): one request at a time; a second officer's answer is to confirm or
+    """Issue 11, four eyes: one request at a time; a second officer's answer is to confirm or
     cancel, not to ask again."""
     _, _, rs = playing
     rules.rules_withdraw(actor=crew["compliance"], rules_id=rs.pk, reason="discontinued")
@@ -180,7 +180,7 @@ def test_a_second_request_while_one_is_pending_is_refused(crew, playing) -> None
 
 
 def test_confirming_or_cancelling_without_a_request_is_refused(crew, playing) -> None:  # noqa: ANN001
-    """§ 589.12(a): a confirmation takes the paytable away only when someone asked."""
+    """Issue 11, four eyes: a confirmation takes the paytable away only when someone asked."""
     _, _, rs = playing
     draft = rules.rules_draft(actor=crew["compliance"], game=GAME,
                               options=example_options(GAME))
@@ -193,7 +193,7 @@ def test_confirming_or_cancelling_without_a_request_is_refused(crew, playing) ->
 
 
 def test_only_compliance_asks_confirms_or_cancels(crew, playing) -> None:  # noqa: ANN001
-    """§ 589.12(a): dealers, floorpersons and admins do not take rules out of effect."""
+    """Issue 11, four eyes: dealers, floorpersons and admins do not take rules out of effect."""
     _, _, rs = playing
     before = head()
     for who in ("dealer", "floor", "admin"):
