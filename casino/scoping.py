@@ -24,6 +24,18 @@ def property_rows(rows: QuerySet, actor: Actor, *, via: str = "property") -> Que
     return rows.filter(**{via: actor.property})
 
 
+def parse_key(pk: Any, *, what: str, parse: Callable[[Any], Any] = uuid.UUID) -> Any:
+    """A row key as the database holds it, or 404 ``<what>_not_found`` for a malformed
+    one (as :func:`property_row` answers it): for code that reads the row itself, such as
+    the command runner (:mod:`casino.command_runner`), which then scopes its read to the
+    caller's property the same way."""
+    try:
+        return parse(str(pk))
+    except (TypeError, ValueError, OverflowError):
+        raise NotFoundError(f"no {what.replace('_', ' ')} {pk}",
+                            code=f"{what}_not_found") from None
+
+
 def property_row(rows: QuerySet, actor: Actor, pk: Any, *, what: str,
                  via: str = "property", field: str = "pk",
                  parse: Callable[[Any], Any] = uuid.UUID) -> Any:

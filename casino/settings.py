@@ -212,12 +212,15 @@ DIGEST_DIR = Path(env.env_str("DIGEST_DIR", "") or VAR_DIR / "digests")
 DIGEST_SIGNING_KEY_FILE = env.env_file("DIGEST_SIGNING_KEY_FILE")
 DIGEST_PUBLIC_KEY_FILE = env.env_file("DIGEST_PUBLIC_KEY_FILE")
 DIGEST_INTERVAL_SECONDS = env.env_int("DIGEST_INTERVAL_SECONDS", 300, minimum=10, maximum=86400)
+# Seals over the log (a Merkle root per block of settled events, each chained to the last).
+SEAL_INTERVAL_SECONDS = env.env_int("SEAL_INTERVAL_SECONDS", 60, minimum=1, maximum=86400)
 
 CELERY_BEAT_SCHEDULE: dict = {
     "async-projections-sweep": {"task": "casino.run_async_projections", "schedule": 60.0},
     # A periodic digest of the log's head, and each ended gaming day's close digest.
     "event-digests": {"task": "casino.digest_write",
                       "schedule": float(DIGEST_INTERVAL_SECONDS)},
+    "event-seals": {"task": "casino.events_seal", "schedule": float(SEAL_INTERVAL_SECONDS)},
     # Deck-change deadlines and Rules Submissions due to take effect whose timer message
     # was lost are caught here.
     "tables-timer-sweep": {"task": "tables.timer_sweep",

@@ -4,7 +4,7 @@ from datetime import date, datetime
 
 from celery import shared_task
 
-from casino.eventstore import digests, projections
+from casino.eventstore import digests, projections, seals
 
 
 @shared_task(name="casino.run_async_projections", acks_late=True,
@@ -34,3 +34,12 @@ def digest_write(reason: str = "periodic", gaming_day: str | None = None,
         reason=reason, gaming_day=date.fromisoformat(gaming_day) if gaming_day else None,
         now=datetime.fromisoformat(now) if now else None)
     return [digests.digest_name(d) for d in written]
+
+
+@shared_task(name="casino.events_seal", acks_late=True, autoretry_for=(Exception,),
+             retry_backoff=True, max_retries=5)
+def events_seal() -> list[int]:
+    """Seal the settled events after the newest seal (DESIGN §3, :mod:`casino.eventstore.
+    seals`). Safe to run twice: a second run finds nothing left to seal. Returns the new
+    seals' numbers."""
+    return seals.seal_now()

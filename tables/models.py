@@ -317,6 +317,10 @@ class Round(models.Model):
     opened_at = models.DateTimeField()
     closed_at = models.DateTimeField(null=True, blank=True)
     stream_version = models.PositiveIntegerField(default=0)
+    #: A house-banked round's domain state at ``snapshot_version`` (DESIGN §2: the command
+    #: runner loads it instead of replaying the stream; ``casino.command_runner``).
+    snapshot = models.JSONField(null=True, blank=True, editable=False)
+    snapshot_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "number"],

@@ -21,7 +21,6 @@ from django.db.models import F
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
 from casino.models import Property
-from tables.domain.banked import EVENT_TYPES as BANKED_EVENT_TYPES
 from tables.models import (
     Deck,
     DeckState,
@@ -262,14 +261,6 @@ def round_closed(e: RecordedEvent) -> None:
         _add_results(rnd, e)
 
 
-def round_step(e: RecordedEvent) -> None:
-    """A house-banked round's wager, card, decision or settlement: the row keeps only the
-    stream version (the round's state is rebuilt from its events)."""
-    if e.stream_type != "round":  # another app's event of the same name
-        return
-    Round.objects.filter(pk=_uuid_of(e.stream_id)).update(stream_version=e.version)
-
-
 def _add_results(rnd: Round, e: RecordedEvent) -> None:
     # RoundClosed carries the domain's totals per wager type, void rounds included (all
     # returned), so earlier settlements undone by a void are never counted.
@@ -349,7 +340,9 @@ HANDLERS: dict[str, Callable[[RecordedEvent], None]] = {
     "DeckCancelled": deck_step("cancelled", "cancel"),
     "RoundOpened": round_opened,
     "RoundClosed": round_closed,
-    **{t: round_step for t in BANKED_EVENT_TYPES if t not in ("RoundOpened", "RoundClosed")},
+    # A house-banked round's wagers, cards, decisions and settlements change only its
+    # snapshot and stream version, which the command runner writes with the events
+    # (casino.command_runner; rebuild_projections rebuilds them with the snapshots).
 }
 
 

@@ -68,25 +68,32 @@ def django_db_setup(request, django_test_environment, django_db_blocker,  # noqa
             teardown_databases(config, verbosity=0)
 
 
+APPEND_ONLY_TABLES = ("casino_event", "casino_event_seal")
+
+
 class suspended_append_only_triggers:
-    """Test-only: lift the append-only triggers as the database owner would, and put
-    them back. Used to clean up between tests and by the tamper test."""
+    """Test-only: lift the append-only triggers (of the events and the seals) as the
+    database owner would, and put them back. Used to clean up between tests and by the
+    tamper tests."""
 
     def __enter__(self) -> None:
+        self._sqlite_triggers: list[str] = []
         with connection.cursor() as cur:
-            if connection.vendor == "postgresql":
-                cur.execute("ALTER TABLE casino_event DISABLE TRIGGER USER")
-            else:
-                cur.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' "
-                            "AND tbl_name = 'casino_event'")
-                self._sqlite_triggers = [row[0] for row in cur.fetchall()]
-                cur.execute("DROP TRIGGER IF EXISTS casino_event_no_update")
-                cur.execute("DROP TRIGGER IF EXISTS casino_event_no_delete")
+            for table in APPEND_ONLY_TABLES:
+                if connection.vendor == "postgresql":
+                    cur.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+                    continue
+                cur.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                            "AND tbl_name = %s", [table])
+                for name, sql in cur.fetchall():
+                    self._sqlite_triggers.append(sql)
+                    cur.execute(f"DROP TRIGGER IF EXISTS {name}")
 
     def __exit__(self, *exc: object) -> None:
         with connection.cursor() as cur:
             if connection.vendor == "postgresql":
-                cur.execute("ALTER TABLE casino_event ENABLE TRIGGER USER")
+                for table in APPEND_ONLY_TABLES:
+                    cur.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
             else:
                 for sql in self._sqlite_triggers:
                     cur.execute(sql)

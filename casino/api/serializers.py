@@ -26,10 +26,14 @@ class EventPageSerializer(serializers.Serializer):
 
 class ChainReportSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
-    count = serializers.IntegerField(help_text="events of the scope that link correctly")
-    head_hash = serializers.CharField()
+    count = serializers.IntegerField(help_text="events of the scope walked")
+    head_hash = serializers.CharField(help_text="the newest seal's hash")
     first_bad_position = serializers.IntegerField(allow_null=True)
+    first_bad_seal = serializers.IntegerField(allow_null=True)
     reason = serializers.CharField(allow_blank=True)
+    streams = serializers.IntegerField(help_text="streams walked (every property's)")
+    seals = serializers.IntegerField()
+    unsealed = serializers.IntegerField(help_text="events after the newest seal")
     scope = serializers.CharField(help_text="the licence number whose events were counted, "
                                             "or \"all\" for a group-wide officer")
 

@@ -1,14 +1,15 @@
-"""Signed digests of the event log's head, kept outside the database (DESIGN §3).
+"""Signed digests of the event log's newest seal, kept outside the database (DESIGN §3).
 
-The hash chain shows that no event was changed *in place*; it cannot show that the
-newest events were deleted, or that an event was changed and every later hash
-recomputed, by someone who can lift the append-only triggers. A digest closes that gap
+The stream chains and the seals (:mod:`casino.eventstore.seals`) show that no event was
+changed *in place*; they cannot show that events were deleted and the seals after them
+re-computed, by someone who can lift the append-only triggers. A digest closes that gap
 as SQL Server ledger digests, QLDB digests and certificate-transparency signed tree
-heads do: every few minutes, at each gaming-day close and on demand, the head's
-position and hash are signed with a key the database does not hold and written to an
-append-only store outside it (``casino.eventstore.digest_store``). ``verify_events``
-then checks the log against every digest: the event at each digest's position must
-still exist and still carry the digest's hash.
+heads do: every few minutes, at each gaming-day close and on demand, the log is sealed
+up to what has settled and the newest seal's last position and hash are signed with a
+key the database does not hold and written to an append-only store outside it
+(``casino.eventstore.digest_store``). ``verify_events`` then checks the log against
+every digest: the seal ending at each digest's position must still exist and still carry
+the digest's hash (and the seals and events under it are checked by the walk).
 
 A digest is a JSON object::
 
@@ -44,7 +45,7 @@ from casino.eventstore import digest_keys
 from casino.eventstore.canonical import GENESIS_HASH, canonical_json, timestamp_text
 from casino.eventstore.digest_keys import DigestKeyError
 from casino.eventstore.digest_store import NAME, DigestExists, DigestStore, digest_store
-from casino.eventstore.store import head
+from casino.eventstore.seals import seal_head, seal_now
 
 log = logging.getLogger(__name__)
 
@@ -170,13 +171,11 @@ def _parse(raw: bytes) -> dict[str, Any]:
 # --- writing ---------------------------------------------------------------------------
 
 def _head() -> tuple[int, str, datetime | None]:
-    """The head's position and hash (``store.head``) and when it was recorded."""
-    from casino.eventstore.models import Event
-
-    position, head_hash = head()
-    recorded_at = (Event.objects.filter(position=position)
-                   .values_list("recorded_at", flat=True).first() if position else None)
-    return position, head_hash, recorded_at
+    """What a digest signs: the newest seal (sealing first whatever has settled since),
+    as the last position it covers, its hash, and when that event was recorded."""
+    seal_now()
+    sealed = seal_head()
+    return sealed.last_position, sealed.seal_hash, sealed.last_recorded_at
 
 
 def digest_write(reason: str = ON_DEMAND, gaming_day: date | None = None, *,
@@ -300,14 +299,16 @@ class LogView:
 
     @classmethod
     def load(cls, positions: Iterable[int]) -> LogView:
-        from casino.eventstore.models import Event
+        """The seals ending at ``positions`` (a digest signs a seal: its last position
+        and its hash), and the last position sealed."""
+        from casino.eventstore.models import EventSeal
 
         wanted = sorted({p for p in positions if type(p) is int and 0 < p <= _MAX_POSITION})
         hashes: dict[int, str] = {}
         for i in range(0, len(wanted), 1000):
-            hashes.update(Event.objects.filter(position__in=wanted[i:i + 1000])
-                          .values_list("position", "hash"))
-        return cls(head()[0], hashes)
+            hashes.update(EventSeal.objects.filter(last_position__in=wanted[i:i + 1000])
+                          .values_list("last_position", "seal_hash"))
+        return cls(seal_head().last_position, hashes)
 
 
 def digest_check(digest: dict[str, Any], *, name: str | None = None,
@@ -328,14 +329,14 @@ def digest_check(digest: dict[str, Any], *, name: str | None = None,
         return None if digest["hash"] == GENESIS_HASH else "not a digest: empty log, bad hash"
     log_view = log_view or LogView.load([position])
     if log_view.end < position:
-        return (f"tail deleted: digest {name} records position {position}, "
-                f"the log ends at {log_view.end}")
+        return (f"tail deleted: digest {name} vouches for a seal ending at position "
+                f"{position}, the seals end at {log_view.end}")
     stored = log_view.hashes.get(position)
     if stored is None:
-        return f"position {position} of digest {name} is missing from the log"
+        return f"the seal ending at position {position} of digest {name} is missing"
     if stored != digest["hash"]:
         return (f"history rewritten at or before position {position}: digest {name} "
-                f"records hash {digest['hash']}, the log has {stored}")
+                f"records seal hash {digest['hash']}, the log's seal has {stored}")
     return None
 
 

@@ -73,3 +73,29 @@ class DailyEventCount(models.Model):
             models.UniqueConstraint(fields=["gaming_day", "stream_type", "event_type"],
                                     name="daily_event_count_uniq"),
         ]
+
+
+class EventSeal(models.Model):
+    """A sealed block of the log (DESIGN §3): the Merkle root over the hashes of every
+    event in ``first_position..last_position``, in position order, chained to the seal
+    before it. Written by ``casino.eventstore.seals.seal_now`` (a beat task, digests and
+    ``manage.py seal_events``); append-only like the events (migration 0006 triggers).
+    ``kind`` is ``block``, or ``legacy-chain`` for events recorded under the single
+    global chain before migration 0006 (checked by that chain)."""
+
+    seq = models.PositiveIntegerField(primary_key=True)
+    kind = models.CharField(max_length=20)
+    first_position = models.BigIntegerField()
+    last_position = models.BigIntegerField(unique=True)
+    event_count = models.PositiveIntegerField()
+    merkle_root = models.CharField(max_length=64)
+    prev_seal_hash = models.CharField(max_length=64)
+    seal_hash = models.CharField(max_length=64)
+    sealed_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "casino_event_seal"
+        ordering = ["seq"]
+
+    def __str__(self) -> str:
+        return f"seal {self.seq}: {self.event_count} events to #{self.last_position}"

@@ -186,7 +186,7 @@ def rebuild(name: str, *, batch: int = 2000,
         _save_checkpoint(name, 0)
         position, last = 1, 0
         while True:
-            events = read_all(position, batch)
+            events = read_all(position, batch, locked=True)
             if not events:
                 break
             for event in events:

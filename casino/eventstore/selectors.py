@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from casino.eventstore.models import Event
-from casino.eventstore.store import RecordedEvent, _from_model, read_stream, to_json
+from casino.eventstore.store import RecordedEvent, _from_model, read_stream, settled, to_json
 
 #: stream type → what the event log's readers (audit roles) may see of a stream's events:
 #: ``view(stream_id, whole_stream) -> [data shown, one per event]``. Filled by the app that
@@ -50,10 +50,11 @@ def shown_data(event: Event) -> dict:
 
 def events_page(*, actor: Any, from_position: int, limit: int, stream_id: str | None = None,
                 stream_type: str | None = None, event_type: str | None = None) -> list[dict]:
-    """At most ``limit`` events the actor may read, from ``from_position`` on."""
+    """At most ``limit`` settled events the actor may read, from ``from_position`` on
+    (a client paging on from the last position it saw never skips one)."""
     from casino.scoping import event_rows
 
-    qs = event_rows(Event.objects.filter(position__gte=from_position), actor)
+    qs = event_rows(settled(Event.objects.filter(position__gte=from_position)), actor)
     if stream_id:
         qs = qs.filter(stream_id=stream_id)
     if stream_type:

@@ -1,11 +1,18 @@
 """The event store: the one way to record a fact (DESIGN §3).
 
-``append`` serializes writers (a transaction-scoped advisory lock on PostgreSQL; SQLite's
-IMMEDIATE transactions on the embedded default), so positions are assigned gapless in
-commit order and a reader that has seen position N has seen every position below it.
-Within the same transaction it checks the stream's expected version, links each event
-into the SHA-256 chain, and runs the inline projections; async projections are woken
-once the transaction commits.
+``append`` checks the stream's expected version, links each event to the stream's
+previous event in a SHA-256 chain, and runs the inline projections, all in one
+transaction; async projections are woken once it commits.
+
+Ordering. On PostgreSQL appends to different streams do not wait for each other: a
+position is the appending transaction's id shifted left 16 bits plus the event's place
+in that transaction (migration casino/0006), so concurrent appends share commits.
+Positions are unique and increase along every stream, but have gaps and are not in
+commit order; what a reader may rely on is :data:`SETTLED`: every position below the
+oldest transaction still in flight is final, so a reader that reads only there (as
+:func:`read_all` does) never skips an event. SQLite admits one writer at a time, so its
+positions stay gapless in commit order. The log as a whole is sealed in blocks
+(:mod:`casino.eventstore.seals`).
 """
 
 from __future__ import annotations
@@ -37,8 +44,18 @@ from casino.eventstore.errors import (
 )
 
 MAX_PAYLOAD_BYTES = 64 * 1024
-#: Key of the PostgreSQL advisory lock that serializes appends ("CASINOEV" in ASCII).
+#: Key of the PostgreSQL advisory lock every append holds *shared* (so appends never wait
+#: for each other) and a projection rebuild takes exclusively ("CASINOEV" in ASCII).
 APPEND_LOCK_KEY = 0x434153494E4F4556
+#: How many times an append in its own transaction is retried when a later transaction
+#: recorded the stream's previous event (SQLSTATE CE408, see migration casino/0006).
+_ORDER_RETRIES = 5
+#: On PostgreSQL, the events every reader may rely on: below the oldest transaction still
+#: in flight (nothing can ever be inserted there), or recorded by the reader's own
+#: transaction. A WHERE clause over ``casino_event.position``.
+_BELOW_IN_FLIGHT = "position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)"
+SETTLED = (f"({_BELOW_IN_FLIGHT} "
+           "OR position >> 16 = pg_current_xact_id_if_assigned()::text::bigint)")
 _IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d4c2e-8a37-4d0b-9a51-3c1f0e2b7d64")
 _NAME = re.compile(r"^[a-z][a-z0-9_.-]{0,63}$")
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9_.]{0,99}$")
@@ -191,15 +208,11 @@ def idempotent_event_ids(key: str, count: int) -> list[uuid.UUID]:
 
 # --- append -------------------------------------------------------------------------
 
-def append(stream: Stream | tuple[str, str], expected_version: int,
-           events: Sequence[NewEvent], metadata: Mapping[str, Any],
-           idempotency_key: str | None = None) -> list[RecordedEvent]:
-    """Append ``events`` to ``stream`` if it is at ``expected_version``; return them stored.
-
-    A retry with the same ``idempotency_key`` returns the events stored the first time and
-    appends nothing. Raises :class:`ConcurrencyError` when the stream has moved on. Inside
-    a caller's transaction the append joins it (as a savepoint); otherwise it commits.
-    """
+def prepare(stream: Stream | tuple[str, str], expected_version: int,
+            events: Sequence[NewEvent], metadata: Mapping[str, Any],
+            idempotency_key: str | None = None) -> _Batch:
+    """Check an append and make it ready to send (no database work): the part of
+    :func:`append` the command runner shares (:mod:`casino.command_runner`)."""
     stream = Stream(*stream) if isinstance(stream, tuple) else stream
     events = list(events)
     _validate(stream, expected_version, events)
@@ -215,11 +228,30 @@ def append(stream: Stream | tuple[str, str], expected_version: int,
     meta_text = _check_json(meta, "metadata")
     ids = (idempotent_event_ids(idempotency_key, len(events)) if idempotency_key is not None
            else [uuid.uuid4() for _ in events])
-    batch = _Batch(stream, expected_version, events, data_texts, meta, meta_text,
-                   recorded_at, ids, idempotency_key)
+    return _Batch(stream, expected_version, events, data_texts, meta, meta_text,
+                  recorded_at, ids, idempotency_key)
 
+
+def append(stream: Stream | tuple[str, str], expected_version: int,
+           events: Sequence[NewEvent], metadata: Mapping[str, Any],
+           idempotency_key: str | None = None) -> list[RecordedEvent]:
+    """Append ``events`` to ``stream`` if it is at ``expected_version``; return them stored.
+
+    A retry with the same ``idempotency_key`` returns the events stored the first time and
+    appends nothing. Raises :class:`ConcurrencyError` when the stream has moved on. Inside
+    a caller's transaction the append joins it (as a savepoint); otherwise it commits.
+    """
+    batch = prepare(stream, expected_version, events, metadata, idempotency_key)
+    stream = batch.stream
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        rows, fresh = _append_pg_own_transaction(batch)
+        for _ in range(_ORDER_RETRIES):
+            try:
+                rows, fresh = _append_pg_own_transaction(batch)
+                break
+            except _OrderRetry:
+                continue  # a new transaction gets a larger id (migration casino/0006)
+        else:
+            raise ConcurrencyError(batch.stream.id, expected_version, None)
         if fresh:
             _after_commit(rows)
         return rows
@@ -270,6 +302,15 @@ class _Replayed(Exception):
     """The idempotency key's events are already stored: roll back, then read them."""
 
 
+class _OrderRetry(ConcurrencyError):
+    """The stream's previous event was recorded by a transaction that began after this
+    one; its position would come first. Retried in a new transaction, or answered as a
+    conflict (409) inside a caller's."""
+
+    def __init__(self, stream_id: str, expected: int) -> None:
+        super().__init__(stream_id, expected, None)
+
+
 @dataclass(frozen=True)
 class _Batch:
     stream: Stream
@@ -303,6 +344,14 @@ _sqlite_writers = threading.Lock()
 
 
 @contextmanager
+def writer_turn() -> Iterator[None]:
+    """What a writer that opens its own transaction waits for first (the command runner):
+    on SQLite, its turn in this process's queue of writers (:func:`_sqlite_queue`)."""
+    with _sqlite_queue():
+        yield
+
+
+@contextmanager
 def _sqlite_queue() -> Iterator[None]:
     """SQLite: top-level appends of one process wait their turn on a lock.
 
@@ -331,6 +380,19 @@ def _function_params(b: _Batch) -> list[Any]:
             b.data_texts, b.meta_text, b.recorded_at, timestamp_text(b.recorded_at)]
 
 
+def append_in_own_transaction(b: _Batch, *, also: Sequence[tuple[str, Sequence[Any]]] = ()
+                              ) -> list[RecordedEvent]:
+    """PostgreSQL, for the command runner: ``b`` appended in the transaction the runner
+    began on the raw connection (BEGIN and its locked read already sent), with ``also``
+    (the snapshot) and COMMIT in the same round trip; the async projections woken after.
+    Raises the store's errors like :func:`append`; on any error the transaction is rolled
+    back."""
+    rows, fresh = _append_pg_own_transaction(b, begun=True, also=also)
+    if fresh:
+        _after_commit(rows)
+    return rows
+
+
 def _finish(b: _Batch, pending: list[RecordedEvent],
             links: list[tuple[int, str, str]]) -> list[RecordedEvent]:
     return [replace(ev, position=pos, prev_hash=prev, hash=h)
@@ -354,16 +416,29 @@ def _refusal(b: _Batch, exc: BaseException) -> Exception | None:
     if state == "CE409":
         return ConcurrencyError(b.stream.id, b.expected_version,
                                 int(db_error.diag.message_detail))
+    if state == "CE408":
+        return _OrderRetry(b.stream.id, b.expected_version)
+    if state == "CE413":
+        return InvalidEvent("more than 65,536 events in one transaction: append them in "
+                            "several")
+    if state == "23505":  # two appends raced for the same key past the function's checks
+        constraint = getattr(db_error.diag, "constraint_name", "") or ""
+        if "event_id" in constraint:
+            return _Replayed()
+        return ConcurrencyError(b.stream.id, b.expected_version, None)
     if state == "40P01":  # deadlock between projections' row locks: retry like a conflict
         return ConcurrencyError(b.stream.id, b.expected_version, None)
     return None
 
 
-def _append_pg_own_transaction(b: _Batch) -> tuple[list[RecordedEvent], bool]:
+def _append_pg_own_transaction(b: _Batch, *, begun: bool = False,
+                                also: Sequence[tuple[str, Sequence[Any]]] = ()
+                                ) -> tuple[list[RecordedEvent], bool]:
     """No transaction open: BEGIN, the inline projections, the function and COMMIT go to
     the server in one pipelined round trip (psycopg pipeline mode). The server runs them
-    in order; the append lock is taken inside the function and held only until COMMIT.
-    Django's connection stays in autocommit mode; the explicit transaction is ours."""
+    in order. Django's connection stays in autocommit mode; the explicit transaction is
+    ours. ``begun``: the command runner already sent BEGIN (and read its row under lock)
+    on this connection; ``also``: its statements (the snapshot) to run before COMMIT."""
     import psycopg
 
     connection.ensure_connection()
@@ -372,9 +447,12 @@ def _append_pg_own_transaction(b: _Batch) -> tuple[list[RecordedEvent], bool]:
     control, appended = psycopg.Cursor(conn), psycopg.Cursor(conn)
     try:
         with conn.pipeline():
-            control.execute("BEGIN")
+            if not begun:
+                control.execute("BEGIN")
             _in_transaction(pending)
             appended.execute(_APPEND_FUNCTION_SQL, _function_params(b))
+            for sql, params in also:
+                control.execute(sql, params)
             control.execute("COMMIT")
         links = appended.fetchall()
     except BaseException as exc:
@@ -409,6 +487,7 @@ def _append_pg_in_transaction(b: _Batch) -> list[RecordedEvent]:
 
 def _append_sqlite(b: _Batch) -> list[RecordedEvent]:
     head_position, head_hash, stream_version = _lock_and_read_heads(b.stream.id)
+    # head_hash is the stream's last event's hash: each stream is chained by version.
     if b.idempotency_key is not None and _stored_by_ids(b.ids[:1]):
         raise _Replayed
     if stream_version != b.expected_version:
@@ -431,17 +510,19 @@ def _append_sqlite(b: _Batch) -> list[RecordedEvent]:
 
 
 def _lock_appends() -> None:
-    """Serialize appenders until commit (PostgreSQL advisory lock; SQLite's transactions
-    begin IMMEDIATE, see settings, which already holds its single write lock)."""
+    """Stop every append until this transaction ends (a projection rebuild): the append
+    lock taken exclusively on PostgreSQL, where each append holds it shared; SQLite's
+    transactions begin IMMEDIATE (see settings), which already holds its one write lock."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", [APPEND_LOCK_KEY])
 
 
 _HEADS_SQL = (
-    "SELECT h.position, h.hash, (SELECT MAX(version) FROM casino_event WHERE stream_id = %s) "
+    "SELECT (SELECT MAX(position) FROM casino_event), s.hash, s.version "
     "FROM (SELECT 1) AS one LEFT JOIN "
-    "(SELECT position, hash FROM casino_event ORDER BY position DESC LIMIT 1) AS h ON 1 = 1"
+    "(SELECT hash, version FROM casino_event WHERE stream_id = %s "
+    "ORDER BY version DESC LIMIT 1) AS s ON 1 = 1"
 )
 
 
@@ -462,8 +543,8 @@ def hot_cursor() -> Any:
 
 
 def _lock_and_read_heads(stream_id: str) -> tuple[int, str, int]:
-    """SQLite: the transaction already holds the write lock; read the global head and the
-    stream's version."""
+    """SQLite: the transaction already holds the write lock; read the last position, and
+    the stream's last hash and version."""
     with connection.cursor() as cur:
         cur.execute(_HEADS_SQL, [stream_id])
         position, head_hash, version = cur.fetchone()
@@ -522,22 +603,43 @@ def stream_version(stream_id: str) -> int:
 
 
 def read_all(from_position: int = 1, limit: int = 1000, *, raw: bool = False,
-             types: Iterable[str] | None = None) -> list[RecordedEvent]:
-    """Events in global order from ``from_position`` on, at most ``limit`` of them.
+             types: Iterable[str] | None = None, locked: bool = False
+             ) -> list[RecordedEvent]:
+    """Settled events (:func:`settled`) in position order from ``from_position`` on, at
+    most ``limit`` of them: a reader that goes on from the last position it saw never
+    skips an event.
 
-    ``raw`` skips upcasting (chain verification hashes what was stored).
+    ``raw`` skips upcasting (chain verification hashes what was stored). ``locked``: the
+    caller holds the append lock exclusively (a rebuild), so every committed event is
+    final and the in-flight line is not needed.
     """
     from casino.eventstore.models import Event
 
     qs = Event.objects.filter(position__gte=from_position)
+    if not locked:  # under the exclusive append lock every committed event is final
+        qs = settled(qs)
     if types is not None:
         qs = qs.filter(type__in=list(types))
     return [_from_model(e, raw=raw) for e in qs.order_by("position")[:limit]]
 
 
+def settled(events: Any, *, strict: bool = False) -> Any:
+    """``events`` (a queryset of :class:`~casino.eventstore.models.Event`) cut to what a
+    reader may rely on (:data:`SETTLED`): on PostgreSQL, nothing at or above the oldest
+    transaction still in flight, whose events could still appear below positions already
+    seen. Every reader that pages through the log by position reads through this.
+    ``strict`` leaves out the reader's own uncommitted events too (what a seal covers)."""
+    if connection.vendor == "postgresql":
+        return events.extra(where=[_BELOW_IN_FLIGHT if strict else SETTLED])
+    return events
+
+
 def head() -> tuple[int, str]:
+    """The settled log's last position and that event's hash."""
+    where = f"WHERE {SETTLED} " if connection.vendor == "postgresql" else ""
     with connection.cursor() as cur:
-        cur.execute("SELECT position, hash FROM casino_event ORDER BY position DESC LIMIT 1")
+        cur.execute(f"SELECT position, hash FROM casino_event {where}"
+                    "ORDER BY position DESC LIMIT 1")
         row = cur.fetchone()
     return (row[0], row[1]) if row else (0, GENESIS_HASH)
 
@@ -555,5 +657,5 @@ def to_json(event: RecordedEvent) -> dict:
 
 
 __all__ = ["Stream", "NewEvent", "RecordedEvent", "append", "read_stream", "read_all",
-           "stream_version", "head", "register_stream_type", "stream_types", "upcaster",
+           "stream_version", "head", "settled", "SETTLED", "register_stream_type", "stream_types", "upcaster",
            "upcast", "to_json"]

@@ -1,9 +1,12 @@
 """Commands of a house-banked round (Lunar Poker 589 / 671a, Five Card Hi-Lo 579).
 
-Every command runs the same way (:func:`_run`), in one transaction: lock the table, then
-the Round row (the order round_open locks in), load the round stream, ``rebuild`` the
-domain state, ask the domain to ``decide`` the command, and append what it decided at the
-version the stream was read at, with the actor's metadata. A refusal appends nothing.
+Every command runs through the one command runner (:mod:`casino.command_runner`,
+:data:`ROUND`): the Round row is read under lock with its snapshot (the domain state at
+the stream's version), the domain decides the typed command
+(:mod:`tables.domain.banked.commands`), and the events are appended at that version with
+the new snapshot, in one transaction of two round trips on PostgreSQL. A refusal appends
+nothing. A batch (:class:`PlaceWagers`, :class:`LockDecisions`) is one command: one
+commit, one event per fact.
 
 The domain closes a round itself once everything is settled (its ``RoundClosed``). Here the
 closing event is held back: the round gate (:func:`tables.services.rounds.round_close`)
@@ -13,26 +16,43 @@ appends it when the dealer closes the round, with the domain's totals, so the li
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-
+from casino import command_runner
 from casino.actors import Actor
+from casino.command_runner import Aggregate, Decision, Loaded
 from casino.domain.cards import shuffled_deck
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent, RecordedEvent, read_stream
 from casino.roles import Role
 from casino.scoping import property_row
-from tables.domain.banked import execute, rebuild, settle_script
+from tables.domain.banked import evolve, execute, rebuild, settle_script
+from tables.domain.banked.commands import (
+    Deal,
+    Decide,
+    Draw,
+    DrawDealer,
+    LockDecisions,
+    NoMoreBets,
+    PlaceWager,
+    PlaceWagers,
+    ReportIrregularity,
+    RoundCommand,
+    SetHands,
+    WithdrawWager,
+    steps,
+)
 from tables.domain.banked.events import Event, Recorder
 from tables.domain.banked.payouts import close as domain_close
+from tables.domain.banked.snapshot import state_from_snapshot, state_to_snapshot
 from tables.domain.banked.state import GAMES, RoundState
 from tables.domain.banked.visibility import Audience, dealer_cards, event_data, settled
 from tables.models import GameTable, Round
 from tables.models import RoundState as RoundRowState
-from tables.services.common import act_at_table, record
+from tables.services.common import act_at_table
 
 AT_TABLE = (Role.DEALER, Role.FLOORPERSON)
 FLOOR_ONLY = (Role.FLOORPERSON,)
@@ -44,7 +64,7 @@ class BankedRound:
     """What a command leaves: the round row, the domain state, the stream version and the
     events it appended."""
 
-    round: Round
+    round: Round | RoundSeen
     state: RoundState
     version: int
     events: list[RecordedEvent]
@@ -149,6 +169,23 @@ def load(rnd: Round, recorded: list[RecordedEvent] | None = None
     return rebuild(domain_events(recorded)), recorded
 
 
+def current_state(rnd: Round) -> tuple[RoundState, int]:
+    """The round's state and version: its snapshot when it is at the stream's version,
+    else rebuilt from the stream (a read: nothing is written)."""
+    if rnd.snapshot is not None and rnd.snapshot_version == rnd.stream_version:
+        state = state_from_snapshot(rnd.snapshot)
+        if state is not None:
+            return state, rnd.snapshot_version
+    state, recorded = load(rnd)
+    return state, recorded[-1].version
+
+
+def snapshot_after(rnd: Round, state: RoundState, appended: list[RecordedEvent]) -> None:
+    """Keep the snapshot with the stream when a service other than the runner appended to
+    it (a round's opening and closing): ``state`` is the state after ``appended``."""
+    command_runner.snapshot_save(ROUND, rnd.pk, state, appended[-1].version)
+
+
 def find_round(actor: Actor, round_id: Any) -> Round:
     """The round ``round_id`` at a table of the actor's property, with its table (the
     :func:`tables.services.common.found` of a row that has no property of its own)."""
@@ -169,32 +206,117 @@ def lock_round(actor: Actor, round_id: Any, roles: tuple[Role, ...]
     return table, rnd, act_at_table(actor, table, *roles)
 
 
+def _rebuild_round(recorded: list[RecordedEvent]) -> RoundState:
+    if not recorded_by_domain(recorded):
+        raise ConflictError("this round is not a house-banked round recorded by the domain",
+                            code="not_a_banked_round")
+    return rebuild(domain_events(recorded))
+
+
+#: The round aggregate: its row (read with its table, scoped to the caller's property)
+#: keeps the snapshot. Columns after the snapshot: id, table id, number, state,
+#: dealing method, the table's dealer, name and game.
+ROUND: Aggregate[RoundState] = command_runner.register(Aggregate(
+    name="banked_round", stream_type="round", what="round",
+    select=("SELECT r.snapshot, r.snapshot_version, r.id, r.table_id, r.number, r.state, "
+            "r.dealing_method, t.dealer_id, t.name, t.game "
+            "FROM tables_round r JOIN tables_gametable t ON t.id = r.table_id "
+            "WHERE r.id = %%s AND t.property_id = %%s%(lock)s"),
+    update=("UPDATE tables_round SET snapshot = %%s%(json)s, snapshot_version = %%s, "
+            "stream_version = %%s WHERE id = %%s"),
+    stream_id=lambda key: f"round-{key}",
+    rebuild=_rebuild_round,
+    to_snapshot=state_to_snapshot,
+    from_snapshot=state_from_snapshot,
+    all_keys=("SELECT r.id FROM tables_round r JOIN tables_gametable t ON t.id = r.table_id "
+              "WHERE t.game IN (%s)" % ", ".join(f"'{g}'" for g in GAMES)),
+))
+
+
+@dataclass(frozen=True)
+class TableSeen:
+    """The table as a round command sees it (read by the runner's one query): enough for
+    :func:`act_at_table` — the dealer assigned and the name."""
+
+    pk: Any
+    dealer_id: int | None
+    name: str
+    game: str
+
+
+@dataclass
+class RoundSeen:
+    """The round row as a command sees it: what the answer shows (the Round model's field
+    names), without loading the row through the ORM."""
+
+    pk: Any
+    table_id: Any
+    number: int
+    state: str
+    dealing_method: str
+    stream_version: int
+    table: TableSeen
+
+    @property
+    def id(self) -> Any:
+        return self.pk
+
+
+def _row_models(row: tuple[Any, ...], version: int) -> tuple[TableSeen, RoundSeen]:
+    round_id, table_id, number, state, dealing, dealer_id, name, game = row
+    # SQLite returns a UUID column as 32 hex characters; the API and the metadata show
+    # the one form, so both backends give the same answer
+    round_id, table_id = uuid.UUID(str(round_id)), uuid.UUID(str(table_id))
+    table = TableSeen(table_id, dealer_id, name, game)
+    return table, RoundSeen(round_id, table_id, number, state, dealing, version, table)
+
+
 def _run(actor: Actor, round_id: Any, expected_version: int | None,
-         command: dict[str, Any] | Callable[[Round], dict[str, Any]],
+         command: RoundCommand | Callable[[RoundSeen], RoundCommand],
          roles: tuple[Role, ...]) -> BankedRound:
-    """``command`` is the domain command, or a function of the locked round giving it."""
-    with transaction.atomic():
-        table, rnd, role = lock_round(actor, round_id, roles)
+    """``command`` is the typed command, or a function of the round giving it."""
+    holder: dict[str, RoundSeen] = {}
+
+    def decide(loaded: Loaded[RoundState]) -> Decision[RoundState]:
+        table, rnd = _row_models(loaded.row, loaded.version)
+        holder["round"] = rnd
+        role = act_at_table(actor, table, *roles)
         if rnd.state != RoundRowState.OPEN:
             raise ConflictError("the round is closed", code="round_closed")
-        state, recorded = load(rnd)
-        version = recorded[-1].version
-        if expected_version is not None and expected_version != version:
-            raise ConflictError(f"the round is at version {version}, not {expected_version}: "
-                                "reload it and decide again", code="stale_round_version")
-        if awaiting_close(state):
+        if not loaded.state.game or loaded.version == 0:
+            raise ConflictError("this round is not a house-banked round recorded by the "
+                                "domain", code="not_a_banked_round")
+        if expected_version is not None and expected_version != loaded.version:
+            raise ConflictError(f"the round is at version {loaded.version}, not "
+                                f"{expected_version}: reload it and decide again",
+                                code="stale_round_version")
+        if awaiting_close(loaded.state):
             raise ConflictError("every wager is settled: close the round",
                                 code="round_settled")
-        state, events = execute(state, command(rnd) if callable(command) else command)
+        cmd = command(rnd) if callable(command) and not isinstance(command, RoundCommand) \
+            else command
+        state, events = loaded.state, []
+        for step in steps(cmd):
+            state, more = execute(state, step)
+            events += more
         if events and events[-1]["type"] == "RoundClosed":
-            events = events[:-1]  # appended by round_close (module docstring)
-            state = rebuild(domain_events(recorded) + events)
-        appended = record(rnd, [NewEvent(e["type"], e["data"]) for e in events], actor, role,
-                          table=table.pk) if events else []
-    if appended:
-        # What the inline projection wrote to the row; no need to read it back.
-        rnd.stream_version = version = appended[-1].version
-    return BankedRound(rnd, state, version, appended)
+            # appended by round_close (module docstring): the state is the one before it
+            events = events[:-1]
+            state = rebuild_from(loaded.state, events)
+        return Decision(state, [NewEvent(e["type"], e["data"]) for e in events], role,
+                        {"table": str(table.pk)})
+
+    out = command_runner.command_run(ROUND, key=round_id, actor=actor, decide=decide)
+    rnd = holder["round"]
+    rnd.stream_version = out.version
+    return BankedRound(rnd, out.state, out.version, out.events)
+
+
+def rebuild_from(state: RoundState | None, events: list[Event]) -> RoundState:
+    """``state`` with ``events`` applied (the domain's evolve, one by one)."""
+    for e in events:
+        state = evolve(state, e)
+    return state  # type: ignore[return-value]
 
 
 def round_state(*, actor: Actor, round_id: Any) -> BankedRound:
@@ -203,8 +325,8 @@ def round_state(*, actor: Actor, round_id: Any) -> BankedRound:
     command's answer (:meth:`BankedRound.dealer_shown`, terminal audience)."""
     rnd = find_round(actor, round_id)
     act_at_table(actor, rnd.table, *AT_TABLE)
-    state, recorded = load(rnd)
-    return BankedRound(rnd, state, recorded[-1].version, [])
+    state, version = current_state(rnd)
+    return BankedRound(rnd, state, version, [])
 
 
 def round_reconstruction(*, actor: Actor, round_id: Any) -> dict[str, Any]:
@@ -222,25 +344,40 @@ def round_reconstruction(*, actor: Actor, round_id: Any) -> dict[str, Any]:
 
 # --- the commands --------------------------------------------------------------------------
 
+def round_command(*, actor: Actor, round_id: Any, command: RoundCommand,
+                  expected_version: int | None = None) -> BankedRound:
+    """Any typed round command (:mod:`tables.domain.banked.commands`) at the table: a
+    dealer or a floorperson; an irregularity, a floorperson only."""
+    roles = FLOOR_ONLY if isinstance(command, ReportIrregularity) else AT_TABLE
+    return _run(actor, round_id, expected_version, command, roles)
+
+
 def round_place_wager(*, actor: Actor, round_id: Any, position: int, wager: str, amount: int,
                       player: str | None = None, expected_version: int | None = None
                       ) -> BankedRound:
     """589.7, 671a.7, 579.7: a wager before "no more bets", within the table limits."""
     return _run(actor, round_id, expected_version,
-                {"type": "place_wager", "position": position, "wager": wager,
-                 "amount": amount, "player": player}, AT_TABLE)
+                PlaceWager(position, wager, amount, player), AT_TABLE)
+
+
+def round_place_wagers(*, actor: Actor, round_id: Any, wagers: list[PlaceWager],
+                       no_more_bets: bool = False, expected_version: int | None = None
+                       ) -> BankedRound:
+    """Every wager a terminal holds, and then "no more bets" (589.7(d), 579.7(c)), as one
+    command: one commit, one event per wager. Refused whole if any wager is."""
+    return _run(actor, round_id, expected_version,
+                PlaceWagers(tuple(wagers), no_more_bets), AT_TABLE)
 
 
 def round_withdraw_wager(*, actor: Actor, round_id: Any, position: int, wager: str,
                          expected_version: int | None = None) -> BankedRound:
-    return _run(actor, round_id, expected_version,
-                {"type": "withdraw_wager", "position": position, "wager": wager}, AT_TABLE)
+    return _run(actor, round_id, expected_version, WithdrawWager(position, wager), AT_TABLE)
 
 
 def round_no_more_bets(*, actor: Actor, round_id: Any,
                        expected_version: int | None = None) -> BankedRound:
     """589.7(d), 579.7(c): no wager is made, changed or withdrawn after this."""
-    return _run(actor, round_id, expected_version, {"type": "no_more_bets"}, AT_TABLE)
+    return _run(actor, round_id, expected_version, NoMoreBets(), AT_TABLE)
 
 
 def round_deal(*, actor: Actor, round_id: Any, hands: dict[str, list[Any]], dealer: list[Any],
@@ -249,8 +386,8 @@ def round_deal(*, actor: Actor, round_id: Any, hands: dict[str, list[Any]], deal
     """Recorded mode: the cards read by a card-reading shoe or keyed at the console; the
     domain checks they are real cards, five a hand, none twice and none already out."""
     return _run(actor, round_id, expected_version,
-                {"type": "deal", "hands": hands, "dealer": dealer,
-                 "dealer_face_up": dealer_face_up, "method": method}, AT_TABLE)
+                Deal(method=method, hands=hands, dealer=dealer,
+                     dealer_face_up=dealer_face_up), AT_TABLE)
 
 
 def round_deal_from_shuffle(*, actor: Actor, round_id: Any,
@@ -260,9 +397,9 @@ def round_deal_from_shuffle(*, actor: Actor, round_id: Any,
     579.10(b)), otherwise one card at a time (589.8(c), 579.8(d))."""
     deck, _ = shuffled_deck()
 
-    def deal(rnd: Round) -> dict[str, Any]:
+    def deal(rnd: RoundSeen) -> RoundCommand:
         method = "stacks" if rnd.dealing_method == "automated-shoe" else "by_card"
-        return {"type": "deal", "deck": deck, "method": method}
+        return Deal(method=method, deck=list(deck))
     return _run(actor, round_id, expected_version, deal, AT_TABLE)
 
 
@@ -271,19 +408,15 @@ def round_decide(*, actor: Actor, round_id: Any, position: int, decision: str,
     """A player's decision: Lunar fold / bet / buy / exchange / declare_instant /
     declare_super / force_dealer / no_force; Hi-Lo play (optionally with high and low) /
     forfeit. ``amount`` when given is checked (a Bet is 2 x Ante)."""
-    extra = {k: v for k, v in fields.items() if k in ("amount", "high", "low")
-             and v is not None}
     return _run(actor, round_id, expected_version,
-                {"type": "decision", "position": position, "decision": decision, **extra},
-                AT_TABLE)
+                Decide(position, decision, fields.get("amount"), fields.get("high"),
+                       fields.get("low")), AT_TABLE)
 
 
 def round_set_hands(*, actor: Actor, round_id: Any, position: int, high: list[Any],
                     low: list[Any], expected_version: int | None = None) -> BankedRound:
     """579.11(d): three cards high, two low, at most one ace low."""
-    return _run(actor, round_id, expected_version,
-                {"type": "set_hands", "position": position, "high": high, "low": low},
-                AT_TABLE)
+    return _run(actor, round_id, expected_version, SetHands(position, high, low), AT_TABLE)
 
 
 def round_draw(*, actor: Actor, round_id: Any, position: int, discard: list[Any] | None = None,
@@ -291,31 +424,32 @@ def round_draw(*, actor: Actor, round_id: Any, position: int, discard: list[Any]
                ) -> BankedRound:
     """589.11(d)(2), 671a.11(d): a sixth card, or an exchange of two to five cards."""
     return _run(actor, round_id, expected_version,
-                {"type": "draw", "position": position, "discard": discard or [],
-                 "cards": cards or []}, AT_TABLE)
+                Draw(position, discard or [], cards or []), AT_TABLE)
 
 
 def round_draw_dealer(*, actor: Actor, round_id: Any, card: Any = None, discard: Any = None,
                       expected_version: int | None = None) -> BankedRound:
     """589.11(e)(2)(ii): the forced dealer replaces its highest card."""
-    return _run(actor, round_id, expected_version,
-                {"type": "draw_dealer", "card": card, "discard": discard}, AT_TABLE)
+    return _run(actor, round_id, expected_version, DrawDealer(card, discard), AT_TABLE)
 
 
 def round_lock_decisions(*, actor: Actor, round_id: Any,
+                         decisions: list[Decide | SetHands] | None = None,
                          expected_version: int | None = None) -> BankedRound:
-    """"All decisions are locked in": the dealer reveals and the wagers are settled."""
-    return _run(actor, round_id, expected_version, {"type": "lock_decisions"}, AT_TABLE)
+    """"All decisions are locked in": the dealer reveals and the wagers are settled. With
+    ``decisions``, every position's decision (or Hi-Lo setting) is recorded first, in the
+    same command: one commit, one event per decision."""
+    return _run(actor, round_id, expected_version,
+                LockDecisions(tuple(decisions or ())), AT_TABLE)
 
 
 def round_report_irregularity(*, actor: Actor, round_id: Any, kind: str,
                               expected_version: int | None = None, **fields: Any
                               ) -> BankedRound:
     """x.13 irregularities and x.7(b) abandoned wagers; a void returns every wager."""
-    extra = {k: v for k, v in fields.items() if k in ("card", "position", "misdealt")
-             and v is not None}
     return _run(actor, round_id, expected_version,
-                {"type": "report_irregularity", "kind": kind, **extra}, FLOOR_ONLY)
+                ReportIrregularity(kind, fields.get("card"), fields.get("position"),
+                                   fields.get("misdealt")), FLOOR_ONLY)
 
 
 def settle(script: Any) -> dict[str, Any]:

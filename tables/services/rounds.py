@@ -51,13 +51,16 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
             opened = decide(None, {"type": "open_round", "game": table.game,
                                    "options": rules.options, "round_id": str(round_id)})[0]
             data = {**opened["data"], "max_positions": table.positions}
-        record_new("round", f"round-{round_id}", [NewEvent("RoundOpened", {
+        opened_events = record_new("round", f"round-{round_id}", [NewEvent("RoundOpened", {
             **data,
             "table_id": str(table.pk), "number": number, "deck_id": str(deck.pk),
             "rules_submission_id": str(rules.pk), "rules_version_number": rules.version_number,
             "game": table.game, "dealing_method": setup.effective_dealing.value,
             "shuffler": table.shuffler if setup.shuffler_working else "none"})],
             actor, role, table=table.pk)
+        if data:  # the banked round's first snapshot, kept with its row from the start
+            banked.snapshot_after(Round(pk=round_id), banked.rebuild_from(
+                None, [{"type": "RoundOpened", "data": opened_events[0].data}]), opened_events)
         record(deck, [NewEvent("DeckDealtRound", {"round_id": str(round_id), "number": number})],
                actor, role, table=table.pk)
     return Round.objects.get(pk=round_id)
@@ -100,9 +103,10 @@ def round_close(*, actor: Actor, round_id: Any) -> Round:
         if rnd.state != RoundState.OPEN:
             raise ConflictError("the round is already closed", code="round_closed")
         data: dict[str, Any] = {}
-        recorded = read_stream(rnd.stream_id) if banked.is_banked(table.game) else []
-        if banked.recorded_by_domain(recorded):
-            state, _ = banked.load(rnd, recorded)
+        state = None
+        if banked.is_banked(table.game) and (rnd.snapshot is not None or banked.
+                                              recorded_by_domain(read_stream(rnd.stream_id))):
+            state, _ = banked.current_state(rnd)
             # A round nobody wagered on closes empty; otherwise every line must be settled.
             empty = state.phase is Phase.BETTING and not state.positions
             if not (empty or banked.awaiting_close(state)):
@@ -110,5 +114,8 @@ def round_close(*, actor: Actor, round_id: Any) -> Round:
                                     "the round) first (589.11(f), 579.11(l))",
                                     code="round_not_settled")
             data = banked.closing_event(state)["data"]
-        record(rnd, [NewEvent("RoundClosed", data)], actor, role, table=table.pk)
+        closed = record(rnd, [NewEvent("RoundClosed", data)], actor, role, table=table.pk)
+        if state is not None:
+            banked.snapshot_after(rnd, banked.rebuild_from(
+                state, [{"type": "RoundClosed", "data": closed[0].data}]), closed)
     return Round.objects.get(pk=rnd.pk)

@@ -1,7 +1,8 @@
-"""Signed digests of the log's head, kept outside the database (DESIGN §3, "Digests kept
-outside the database"). The chain alone cannot see a deleted tail or a history rewritten
-with every later hash recomputed; these tests do that as the database owner could (the
-append-only triggers lifted) and show that the digests catch it."""
+"""Signed digests of the log's newest seal, kept outside the database (DESIGN §3, "Digests
+kept outside the database"). The stream chains and the seals catch an event changed or
+removed in place; they cannot see events deleted or rewritten *and the seals after them
+made again*. These tests do that as the database owner could (the append-only triggers
+lifted) and show that the seals catch the first step and the digests the second."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ from casino import env
 from casino.eventstore import digest_keys, digests
 from casino.eventstore.canonical import GENESIS_HASH, canonical_json, link_hash
 from casino.eventstore.digest_store import DigestExists, digest_store
-from casino.eventstore.models import Event
+from casino.eventstore.models import Event, EventSeal
+from casino.eventstore.seals import seal_now
 from casino.eventstore.store import NewEvent, append
 from casino.eventstore.verify import verify_chain
 from casino.tasks import digest_write as digest_task
@@ -61,9 +63,13 @@ def _delete_after(position: int) -> None:
 
 def _rewrite(position: int, data: dict) -> None:
     """As the database owner could: change one event and recompute the hash and
-    prev_hash of it and every later event, so that the chain links again."""
-    prev = (Event.objects.get(position=position - 1).hash if position > 1 else GENESIS_HASH)
-    later = list(Event.objects.filter(position__gte=position).order_by("position"))
+    prev_hash of it and of every later event of its stream, so that the chain links
+    again."""
+    target = Event.objects.get(position=position)
+    prev = (Event.objects.get(stream_id=target.stream_id, version=target.version - 1).hash
+            if target.version > 1 else GENESIS_HASH)
+    later = list(Event.objects.filter(stream_id=target.stream_id, version__gte=target.version)
+                 .order_by("version"))
     with suspended_append_only_triggers():
         for ev in later:
             if ev.position == position:
@@ -77,6 +83,14 @@ def _rewrite(position: int, data: dict) -> None:
             Event.objects.filter(position=ev.position).update(data=ev.data, prev_hash=prev,
                                                               hash=h)
             prev = h
+
+
+def _reseal_after(seq: int, *, block: int = 3) -> None:
+    """As the database owner could: drop the seals after ``seq`` and seal the log again
+    as it now stands (blocks of ``block`` events, as the tests made them)."""
+    with suspended_append_only_triggers():
+        EventSeal.objects.filter(seq__gt=seq).delete()
+    seal_now(block=block)
 
 
 def _stored(reason: str) -> list[dict]:
@@ -98,7 +112,10 @@ def test_a_digest_is_signed_verifies_and_its_file_is_never_replaced(settings) ->
     cannot be written again under the same name."""
     rows = _fill(3)
     digest = digests.digest_write(digests.ON_DEMAND)
-    assert (digest["position"], digest["hash"]) == (rows[-1].position, rows[-1].hash)
+    seal = EventSeal.objects.get()  # the digest sealed the log first, and signs that seal
+    assert (seal.first_position, seal.last_position, seal.event_count) == (
+        rows[0].position, rows[-1].position, 3)
+    assert (digest["position"], digest["hash"]) == (rows[-1].position, seal.seal_hash)
     assert digest["reason"] == "on_demand" and digest["gaming_day"] is None
     assert digests.digest_check(digest) is None
     report = digests.verify_digests()
@@ -147,51 +164,75 @@ def test_a_key_file_setting_that_names_no_file_stops_start_up(monkeypatch, tmp_p
 # --- what verify_events catches -----------------------------------------------------------
 
 @committed
-def test_a_deleted_tail_is_caught_by_the_digest_not_the_chain(capsys) -> None:  # noqa: ANN001
-    """DESIGN §3: the newest events deleted with the triggers lifted leave a chain that
-    still links; verify_events names the first digest that recorded a later head."""
-    _fill(3)
+def test_a_deleted_tail_is_caught_by_the_seal_and_once_resealed_by_the_digest(capsys) -> None:  # noqa: ANN001
+    """DESIGN §3: the newest events deleted with the triggers lifted leave every stream's
+    chain linking, but not the seal over them; made again, the seals link too, and
+    verify_events names the first digest that vouched for a longer log."""
+    rows = _fill(3)
     kept = digests.digest_write(digests.PERIODIC)
-    _fill(3)
+    rows += _fill(3)
     lost = digests.digest_write(digests.PERIODIC)
-    _delete_after(4)
-    assert verify_chain().ok is True  # the chain alone sees nothing wrong
+    _delete_after(rows[3].position)
+    report = verify_chain()
+    assert (report.ok, report.first_bad_position, report.first_bad_seal) == (False, None, 2)
+    _reseal_after(1)
+    assert verify_chain().ok is True  # chains and seals alone see nothing wrong now
     err = _verify_events_fails(capsys)
     assert digests.digest_name(lost) in err and digests.digest_name(kept) not in err
-    assert "tail deleted" in err and "records position 6, the log ends at 4" in err
+    assert (f"tail deleted: digest {digests.digest_name(lost)} vouches for a seal ending at "
+            f"position {rows[5].position}, the seals end at {rows[3].position}") in err
     report = digests.verify_digests()
     assert (report.ok, report.checked, report.first_bad) == (False, 1,
                                                               digests.digest_name(lost))
 
 
 @committed
-def test_a_rewritten_history_is_caught_by_the_digest_not_the_chain(capsys) -> None:  # noqa: ANN001
-    """DESIGN §3: an event changed and every later hash recomputed links again; the
-    digests still hold the old head hash, and the first of them is named."""
-    _fill(3)
+def test_a_rewritten_history_is_caught_by_the_seal_and_once_resealed_by_the_digest(capsys) -> None:  # noqa: ANN001
+    """DESIGN §3: an event changed and its stream's later hashes recomputed links again,
+    but its seal's Merkle root no longer matches; with the seals made again the digests
+    still hold the old seal hashes, and the first of them is named."""
+    rows = _fill(3)
     first = digests.digest_write(digests.PERIODIC)
-    _fill(3)
+    rows += _fill(3)
     second = digests.digest_write(digests.PERIODIC)
-    _rewrite(2, {"cards": 51})
-    assert Event.objects.get(position=2).data == {"cards": 51}
-    assert verify_chain().ok is True  # recomputed: every link matches again
+    _rewrite(rows[1].position, {"cards": 51})
+    assert Event.objects.get(position=rows[1].position).data == {"cards": 51}
+    report = verify_chain()
+    assert (report.ok, report.first_bad_position, report.first_bad_seal) == (False, None, 1)
+    _reseal_after(0)
+    assert verify_chain().ok is True  # recomputed: every link and root matches again
     err = _verify_events_fails(capsys)
     assert digests.digest_name(first) in err and digests.digest_name(second) not in err
-    assert "history rewritten at or before position 3" in err
+    assert f"history rewritten at or before position {rows[2].position}" in err
 
 
 @committed
 def test_a_rewrite_after_an_older_digest_names_the_newer_one(capsys) -> None:  # noqa: ANN001
     """DESIGN §3: digests are checked oldest first and the first mismatch is named; a
-    rewrite after the older digest's head leaves that digest matching."""
-    _fill(3)
+    rewrite after the older digest's seal leaves that digest matching."""
+    rows = _fill(3)
     digests.digest_write(digests.PERIODIC)
-    _fill(3)
+    rows += _fill(3)
     newer = digests.digest_write(digests.PERIODIC)
-    _rewrite(5, {"cards": 50})
+    _rewrite(rows[4].position, {"cards": 50})
+    _reseal_after(1)
     err = _verify_events_fails(capsys)
     assert f"digest {digests.digest_name(newer)} does not match" in err
-    assert "history rewritten at or before position 6" in err
+    assert f"history rewritten at or before position {rows[5].position}" in err
+
+
+@committed
+def test_a_changed_seal_is_named_by_verify_events(capsys) -> None:  # noqa: ANN001
+    """DESIGN §3: a seal is chained to the one before and its hash covers its root; one
+    changed in place is named by number, and the seal after it no longer links."""
+    _fill(3)
+    seal_now(block=3)
+    _fill(3)
+    seal_now(block=3)
+    with suspended_append_only_triggers():
+        EventSeal.objects.filter(seq=1).update(merkle_root="f" * 64)
+    err = _verify_events_fails(capsys)
+    assert "seal 1 broken: its hash does not match its contents" in err
 
 
 @committed
@@ -228,18 +269,20 @@ def test_a_verifying_host_needs_only_the_public_key(settings, tmp_path, capsys) 
 
 @committed
 def test_verify_events_counts_the_digests_it_checked(capsys) -> None:  # noqa: ANN001
-    """DESIGN §3: exit 0 prints count, head and how many digests matched."""
-    rows = _fill(2)
+    """DESIGN §3: exit 0 prints the counts, the newest seal and how many digests matched."""
+    _fill(2)
     digests.digest_write()
     digests.digest_write(digests.PERIODIC)
     call_command("verify_events", "--no-progress")
     out = capsys.readouterr().out
-    assert "2 events" in out and rows[-1].hash in out and "2 digests checked" in out
+    seal = EventSeal.objects.get()
+    assert "2 events in 2 streams" in out and seal.seal_hash in out
+    assert "1 seals" in out and "0 events not sealed yet" in out and "2 digests checked" in out
 
 
 @committed
 def test_the_digest_write_command_prints_the_digest(capsys) -> None:  # noqa: ANN001
-    """DESIGN §3: ``manage.py digest_write`` signs the head on demand."""
+    """DESIGN §3: ``manage.py digest_write`` seals the log and signs the seal on demand."""
     rows = _fill(2)
     call_command("digest_write")
     printed = json.loads(capsys.readouterr().out)

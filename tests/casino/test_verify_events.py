@@ -1,4 +1,5 @@
-"""``verify_events`` walks the hash chain and names the first bad position."""
+"""``verify_events`` walks each stream's hash chain and the seals over the log, and names
+the first bad position or seal (DESIGN §3)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from casino.eventstore.models import EventSeal
+from casino.eventstore.seals import seal_now
 from casino.eventstore.store import NewEvent, append
 from tests.conftest import suspended_append_only_triggers
 
@@ -21,10 +24,11 @@ def _fill(n: int) -> list:
 
 
 def test_verify_events_exits_zero_and_prints_count_and_head_hash(capsys) -> None:  # noqa: ANN001
-    rows = _fill(6)
+    _fill(6)
+    seal_now()
     call_command("verify_events", "--no-progress")
     out = capsys.readouterr().out
-    assert "6 events" in out and rows[-1].hash in out
+    assert "6 events in 3 streams" in out and EventSeal.objects.get().seal_hash in out
 
 
 def test_tampered_row_is_named_by_verify_events(capsys) -> None:  # noqa: ANN001
@@ -44,10 +48,24 @@ def test_tampered_row_is_named_by_verify_events(capsys) -> None:  # noqa: ANN001
     assert f"position {target}" in capsys.readouterr().err
 
 
-def test_removed_row_is_reported_as_a_missing_position(capsys) -> None:  # noqa: ANN001
+def test_removed_row_is_reported_at_the_next_event_of_its_stream(capsys) -> None:  # noqa: ANN001
+    rows = _fill(5)  # streams v0, v1, v2, v0, v1
+    with suspended_append_only_triggers(), connection.cursor() as cur:
+        cur.execute("DELETE FROM casino_event WHERE position = %s", [rows[0].position])
+    with pytest.raises(SystemExit):
+        call_command("verify_events", "--no-progress")
+    err = capsys.readouterr().err
+    assert f"chain broken at position {rows[3].position}: stream v0 jumps from version 0 " \
+           "to 2: an event is missing" in err
+
+
+def test_a_streams_newest_event_removed_is_caught_by_its_seal(capsys) -> None:  # noqa: ANN001
+    """No later event of its stream links to it; the seal over its block still counts it."""
     rows = _fill(5)
+    seal_now()
     with suspended_append_only_triggers(), connection.cursor() as cur:
         cur.execute("DELETE FROM casino_event WHERE position = %s", [rows[2].position])
     with pytest.raises(SystemExit):
         call_command("verify_events", "--no-progress")
-    assert f"position {rows[2].position}" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "seal 1 broken: the events up to position" in err and "4 events now, 5 sealed" in err

@@ -1,4 +1,5 @@
-"""Drop and rebuild read models by replaying every event from position 1."""
+"""Drop and rebuild read models by replaying every event from position 1, then every
+aggregate's snapshot (DESIGN §2: the command runner's snapshots are projections too)."""
 
 import sys
 from typing import Any
@@ -6,6 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from casino import command_runner
 from casino.eventstore import projections
 from casino.eventstore.models import Event
 
@@ -30,3 +32,7 @@ class Command(BaseCommand):
                       disable=opts["no_progress"]) as bar:
                 applied = projections.rebuild(name, progress=bar.update)
             self.stdout.write(f"{name}: replayed {applied} events")
+        with tqdm(unit="snapshots", file=sys.stderr, desc="snapshots",
+                  disable=opts["no_progress"]) as bar:
+            rebuilt = command_runner.snapshots_rebuild(progress=bar.update)
+        self.stdout.write(f"snapshots: rebuilt {rebuilt} from their streams")

@@ -1,7 +1,9 @@
-"""Re-compute the event hash chain: exit 0 with the count and head hash, or exit 1
-naming the first position whose hash or link is wrong. Then check the log against every
-signed digest kept outside the database (DESIGN §3): exit 1 naming the first digest the
-log no longer matches (a deleted tail or a rewritten history the chain alone misses)."""
+"""Re-compute the log's tamper evidence (:mod:`casino.eventstore.verify`): each stream's
+hash chain and every seal. Exit 0 with the counts and the newest seal's hash, or exit 1
+naming the first position whose hash or link is wrong and the first seal that no longer
+matches. Then check the log against every signed digest kept outside the database
+(DESIGN §3): exit 1 naming the first digest the log no longer matches (seals rewritten
+along with the events, by someone who could lift the triggers)."""
 
 import sys
 from typing import Any
@@ -15,7 +17,8 @@ from casino.eventstore.verify import verify_chain
 
 
 class Command(BaseCommand):
-    help = "Verify the SHA-256 chain over every stored event, then every signed digest."
+    help = ("Verify every stream's SHA-256 chain and every seal over the log, then every "
+            "signed digest.")
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -27,13 +30,17 @@ class Command(BaseCommand):
             report = verify_chain(progress=bar.update)
         digests = self._digests()
         if report.ok and digests.ok:
-            self.stdout.write(f"ok: {report.count} events, head hash {report.head_hash}, "
-                              f"{digests.checked} digests checked")
+            self.stdout.write(
+                f"ok: {report.count} events in {report.streams} streams, every chain "
+                f"intact; {report.seals} seals (newest {report.head_hash}), "
+                f"{report.unsealed} events not sealed yet; "
+                f"{digests.checked} digests checked")
             return
-        if not report.ok:
+        if report.first_bad_position is not None:
             self.stderr.write(f"chain broken at position {report.first_bad_position}: "
-                              f"{report.reason} ({report.count} events before it link "
-                              f"correctly)")
+                              f"{report.reason}")
+        elif report.first_bad_seal is not None:
+            self.stderr.write(f"seal {report.first_bad_seal} broken: {report.reason}")
         if not digests.ok and digests.first_bad is None:
             self.stderr.write(digests.reason)
         elif not digests.ok:

@@ -1,0 +1,265 @@
+"""The one command runner (DESIGN §2): every command on an aggregate stream — a banked
+round now; poker hands, jackpot funds, box counts and gaming days next — runs here.
+
+One transaction: read the aggregate's row under lock with its **snapshot** (the domain
+state at ``snapshot_version``, kept with the read-model row, so the stream is not
+replayed on every command), let the domain decide, append the events at that version,
+run the inline projections and write the new snapshot, commit.
+
+On PostgreSQL, outside any transaction the caller holds, that is two round trips: BEGIN
+and the locked read in one pipeline; the inline projections, the append function, the
+snapshot UPDATE and COMMIT in the next (:func:`casino.eventstore.store.
+append_in_own_transaction`). Inside a caller's transaction (tests, a command within a
+larger one) and on SQLite it runs the same steps in that transaction.
+
+A snapshot is a projection of its stream: the append is made at the snapshot's version,
+so a snapshot left behind by some other writer makes the append conflict, and the runner
+then rebuilds the state from the stream and tries once more. ``rebuild_projections``
+rebuilds every snapshot (:func:`snapshots_rebuild`); tests check snapshot = rebuild for
+every aggregate registered here.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from django.db import connection, transaction
+
+from casino.actors import Actor
+from casino.domain.errors import NotFoundError
+from casino.eventstore.errors import ConcurrencyError
+from casino.eventstore.store import (
+    NewEvent,
+    RecordedEvent,
+    Stream,
+    _OrderRetry,
+    append,
+    append_in_own_transaction,
+    prepare,
+    read_stream,
+    writer_turn,
+)
+from casino.scoping import parse_key
+
+S = TypeVar("S")
+_ATTEMPTS = 4
+
+
+@dataclass(frozen=True)
+class Aggregate(Generic[S]):
+    """An aggregate the runner serves: the stream type, the read-model row that keeps its
+    snapshot, and how the domain state is rebuilt, saved and loaded.
+
+    ``select`` reads the row: ``%(lock)s`` is replaced by the row lock (nothing on
+    SQLite), and it takes two parameters, the row's key and the caller's property id (the
+    same rule as :func:`casino.scoping.property_row`: another property's row is not
+    found). Its first columns are ``snapshot, snapshot_version``; the rest are what the
+    command needs. ``update`` writes ``snapshot, snapshot_version, stream_version`` of the
+    row whose key is the fourth parameter.
+    """
+
+    name: str
+    stream_type: str
+    what: str                                   # "round": 404 round_not_found
+    select: str
+    update: str
+    stream_id: Callable[[Any], str]
+    rebuild: Callable[[list[RecordedEvent]], S]
+    to_snapshot: Callable[[S], dict[str, Any]]
+    from_snapshot: Callable[[dict[str, Any]], S | None]
+    #: every row with its stream (for :func:`snapshots_rebuild`): SQL giving the key
+    all_keys: str = ""
+
+
+@dataclass(frozen=True)
+class Loaded(Generic[S]):
+    """What the domain decides on: the row's columns after the snapshot, the state and
+    the stream version it stands at."""
+
+    row: tuple[Any, ...]
+    state: S
+    version: int
+
+
+@dataclass(frozen=True)
+class Decision(Generic[S]):
+    """What the domain decided: the new state, the events, the role the actor acted
+    under and extra metadata (``table``...). No events: nothing is appended."""
+
+    state: S
+    events: Sequence[NewEvent]
+    role: str | None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[S]):
+    loaded: Loaded[S]
+    state: S
+    version: int
+    events: list[RecordedEvent]
+
+
+_aggregates: dict[str, Aggregate[Any]] = {}
+
+
+def register(aggregate: Aggregate[S]) -> Aggregate[S]:
+    """Declare an aggregate (an app's ``ready()`` or module import); returns it."""
+    _aggregates[aggregate.name] = aggregate
+    return aggregate
+
+
+def aggregates() -> dict[str, Aggregate[Any]]:
+    return dict(_aggregates)
+
+
+def _db_key(key: Any) -> Any:
+    """The key as this database binds it: a UUID is native on PostgreSQL and 32 hex
+    characters on SQLite (how Django's UUIDField stores it there)."""
+    if isinstance(key, uuid.UUID) and not connection.features.has_native_uuid_field:
+        return key.hex
+    return key
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _select_sql(agg: Aggregate[Any]) -> str:
+    lock = " FOR UPDATE OF r" if connection.vendor == "postgresql" else ""
+    return agg.select % {"lock": lock}
+
+
+def _update_sql(agg: Aggregate[Any]) -> str:
+    cast = "::jsonb" if connection.vendor == "postgresql" else ""
+    return agg.update % {"json": cast}
+
+
+def _state_of(agg: Aggregate[S], key: Any, row: tuple[Any, ...], replay: bool
+              ) -> Loaded[S]:
+    snapshot, snapshot_version = _json(row[0]), row[1]
+    state = None if replay or snapshot is None else agg.from_snapshot(snapshot)
+    if state is None:  # no snapshot yet, another schema, or left behind: replay
+        recorded = read_stream(agg.stream_id(key))
+        state = agg.rebuild(recorded)
+        snapshot_version = recorded[-1].version if recorded else 0
+    return Loaded(row[2:], state, snapshot_version)
+
+
+def command_run(agg: Aggregate[S], *, key: Any, actor: Actor,
+                decide: Callable[[Loaded[S]], Decision[S]]) -> Outcome[S]:
+    """Run one command on the aggregate ``key`` of the actor's property (404
+    ``<what>_not_found`` otherwise). ``decide`` is given the loaded state and returns the
+    domain's decision, or raises a DomainError (nothing is appended)."""
+    parsed = parse_key(key, what=agg.what)
+    replay = False
+    for attempt in range(_ATTEMPTS):
+        try:
+            if connection.vendor == "postgresql" and not connection.in_atomic_block:
+                return _run_pipelined(agg, parsed, actor, decide, replay)
+            return _run_in_transaction(agg, parsed, actor, decide, replay)
+        except _OrderRetry:
+            continue  # a new transaction gets a larger id (migration casino/0006)
+        except ConcurrencyError:
+            # The snapshot was behind its stream (appended to by another writer): replay.
+            if replay or attempt == _ATTEMPTS - 1 or connection.in_atomic_block:
+                raise
+            replay = True
+    raise ConcurrencyError(agg.stream_id(parsed), -1, None)
+
+
+def _not_found(agg: Aggregate[Any], key: Any) -> Exception:
+    return NotFoundError(f"no {agg.what} {key}", code=f"{agg.what}_not_found")
+
+
+def _run_pipelined(agg: Aggregate[S], key: Any, actor: Actor,
+                   decide: Callable[[Loaded[S]], Decision[S]], replay: bool) -> Outcome[S]:
+    import psycopg
+
+    connection.ensure_connection()
+    conn = connection.connection
+    control, reader = psycopg.Cursor(conn), psycopg.Cursor(conn)
+    try:
+        with conn.pipeline():
+            control.execute("BEGIN")
+            reader.execute(_select_sql(agg), [_db_key(key), actor.property.pk])
+        row = reader.fetchone()
+        if row is None:
+            raise _not_found(agg, key)
+        loaded = _state_of(agg, key, row, replay)
+        decision = decide(loaded)
+        if not decision.events:
+            conn.execute("ROLLBACK")
+            return Outcome(loaded, decision.state, loaded.version, [])
+        batch = prepare(Stream(agg.stream_type, agg.stream_id(key)), loaded.version,
+                        decision.events, actor.metadata(role=decision.role, **decision.meta))
+        version = loaded.version + len(decision.events)
+        snapshot = json.dumps(agg.to_snapshot(decision.state), separators=(",", ":"))
+    except BaseException:
+        if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            conn.execute("ROLLBACK")
+        raise
+    rows = append_in_own_transaction(
+        batch, also=[(_update_sql(agg), [snapshot, version, version, _db_key(key)])])
+    return Outcome(loaded, decision.state, version, rows)
+
+
+def _run_in_transaction(agg: Aggregate[S], key: Any, actor: Actor,
+                        decide: Callable[[Loaded[S]], Decision[S]], replay: bool
+                        ) -> Outcome[S]:
+    with writer_turn(), transaction.atomic():
+        with connection.cursor() as cur:
+            cur.execute(_select_sql(agg), [_db_key(key), actor.property.pk])
+            row = cur.fetchone()
+        if row is None:
+            raise _not_found(agg, key)
+        loaded = _state_of(agg, key, row, replay)
+        decision = decide(loaded)
+        if not decision.events:
+            return Outcome(loaded, decision.state, loaded.version, [])
+        rows = append(Stream(agg.stream_type, agg.stream_id(key)), loaded.version,
+                      list(decision.events),
+                      actor.metadata(role=decision.role, **decision.meta))
+        version = rows[-1].version
+        snapshot_save(agg, key, decision.state, version)
+    return Outcome(loaded, decision.state, version, rows)
+
+
+def snapshot_save(agg: Aggregate[S], key: Any, state: S, version: int) -> None:
+    """Write the snapshot of ``state`` at ``version`` to the aggregate's row (inside the
+    caller's transaction): the runner, and a service that appends to the stream itself
+    (a round's close) to keep the snapshot with its stream."""
+    with connection.cursor() as cur:
+        cur.execute(_update_sql(agg), [json.dumps(agg.to_snapshot(state), separators=(",", ":")),
+                                       version, version, _db_key(key)])
+
+
+def aggregate_keys(agg: Aggregate[Any]) -> list[Any]:
+    """The key of every row of the aggregate, as the runner takes it."""
+    with connection.cursor() as cur:
+        cur.execute(agg.all_keys)
+        return [parse_key(row[0], what=agg.what) for row in cur.fetchall()]
+
+
+def snapshots_rebuild(progress: Callable[[int], None] | None = None) -> int:
+    """Every registered aggregate's snapshots rebuilt from their streams (what
+    ``rebuild_projections`` runs after the projections); returns how many."""
+    done = 0
+    for agg in _aggregates.values():
+        for key in aggregate_keys(agg):
+            with transaction.atomic():
+                recorded = read_stream(agg.stream_id(key))
+                if recorded:
+                    snapshot_save(agg, key, agg.rebuild(recorded), recorded[-1].version)
+            done += 1
+            if progress:
+                progress(1)
+    return done
+
+
+__all__ = ["Aggregate", "Decision", "Loaded", "Outcome", "aggregate_keys", "aggregates",
+           "command_run", "register", "snapshot_save", "snapshots_rebuild"]
