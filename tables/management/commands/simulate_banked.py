@@ -45,6 +45,7 @@ from casino.models import Property
 from tables import selectors
 from tables.demo import keep_decks_in_play
 from tables.domain.banked import Phase, RoundState
+from tables.domain.banked.commands import Decide, PlaceWager
 from tables.domain.banked.simulate import SimpleStrategy
 from tables.domain.banked.state import GAMES, LUNAR_GAMES
 from tables.domain.banked.wagers import canonical_options
@@ -187,34 +188,42 @@ class TableRunner:
                     out.append((n, "poker_bonus", low))
         return out
 
-    def play(self) -> RoundState:
-        """One round from open to close; the settled domain state."""
+    def play(self, *, batched: bool = False) -> RoundState:
+        """One round from open to close; the settled domain state. ``batched``: as a
+        terminal holding several commands sends them, the wagers with "no more bets" as
+        one command and every decision with "lock" as another."""
         deck = self.next_deck()
         rnd = rounds.round_open(actor=self.dealer, table_id=self.table.pk, deck_id=deck.pk)
         d, rid = self.dealer, rnd.pk
-        for n, wager, amount in self._wagers():
-            banked.round_place_wager(actor=d, round_id=rid, position=n, wager=wager,
-                                     amount=amount)
-        banked.round_no_more_bets(actor=d, round_id=rid)
-        state = banked.round_deal_from_shuffle(actor=d, round_id=rid).state
-        if state.lunar:
-            for p in state.clockwise():
-                for decision in self.strategy.lunar(state, p):
-                    state = banked.round_decide(actor=d, round_id=rid, position=p.number,
-                                                decision=decision).state
-            state = banked.round_lock_decisions(actor=d, round_id=rid).state
-            if state.phase is Phase.FORCING:  # the simple strategy never forces (589.11(e)(2))
-                for p in state.counterclockwise():
-                    if p.has_bet and p.force is None:
-                        state = banked.round_decide(actor=d, round_id=rid, position=p.number,
-                                                    decision="no_force").state
+        if batched:
+            banked.round_place_wagers(actor=d, round_id=rid, no_more_bets=True, wagers=[
+                PlaceWager(n, wager, amount) for n, wager, amount in self._wagers()])
         else:
-            for p in state.clockwise():
+            for n, wager, amount in self._wagers():
+                banked.round_place_wager(actor=d, round_id=rid, position=n, wager=wager,
+                                         amount=amount)
+            banked.round_no_more_bets(actor=d, round_id=rid)
+        state = banked.round_deal_from_shuffle(actor=d, round_id=rid).state
+        decisions: list[Decide] = []
+        for p in state.clockwise():
+            if state.lunar:
+                decisions += [Decide(p.number, what) for what in self.strategy.lunar(state, p)]
+            else:
                 what, hi, lo = self.strategy.hilo(state, p)
-                fields = {"high": hi, "low": lo} if what == "play" else {}
-                state = banked.round_decide(actor=d, round_id=rid, position=p.number,
-                                            decision=what, **fields).state
+                decisions.append(Decide(p.number, what, high=hi if what == "play" else None,
+                                        low=lo if what == "play" else None))
+        if batched:
+            state = banked.round_lock_decisions(actor=d, round_id=rid,
+                                                decisions=decisions).state
+        else:
+            for c in decisions:
+                state = banked.round_command(actor=d, round_id=rid, command=c).state
             state = banked.round_lock_decisions(actor=d, round_id=rid).state
+        if state.phase is Phase.FORCING:  # the simple strategy never forces (589.11(e)(2))
+            for p in state.counterclockwise():
+                if p.has_bet and p.force is None:
+                    state = banked.round_decide(actor=d, round_id=rid, position=p.number,
+                                                decision="no_force").state
         rounds.round_close(actor=d, round_id=rid)
         return state
 
