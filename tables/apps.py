@@ -25,8 +25,8 @@ class TablesConfig(AppConfig):
         timers.register_tasks(deck_timer=tasks.deck_timer,
                               rules_take_effect=tasks.rules_take_effect)
         from casino.domain.hands.games import register as register_game
-        from tables.domain.hands.checking import BANKED_GAMES
+        from tables.domain.hands.checking import BANKED_RANKINGS
 
         # evaluate_hands (casino) checks Lunar Poker and Hi-Lo hands through the registry.
-        for game in BANKED_GAMES:
+        for game in BANKED_RANKINGS:
             register_game(game)

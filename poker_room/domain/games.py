@@ -1,5 +1,5 @@
-"""The chapter 637a games the engine deals, keyed by the ids of
-:mod:`casino.domain.hands.games`.
+"""How the engine deals each chapter 637a game of the one registry of games
+(:mod:`tables.domain.catalogue`, whose poker ids these specs are keyed by, checked below).
 
 Each :class:`GameSpec` says how a hand of that game runs: which family it belongs to
 (community-card, stud or draw), how many cards each player gets, how many betting rounds
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from casino.domain.hands.stud import StudGame
 from poker_room.domain.errors import InvalidRules
+from tables.domain.catalogue import POKER_GAMES
 
 BOARD, STUD, DRAW = "board", "stud", "draw"
 
@@ -66,7 +67,7 @@ _STUD7 = {"family": STUD, "hole_cards": 0, "rounds": 5, "big_bet_from": 2, "stud
 _BOARD = {"family": BOARD, "rounds": 4, "big_bet_from": 2}
 _TRIPLE = {"family": DRAW, "rounds": 4, "big_bet_from": 2, "draws": 3, "max_players": 7, "kill": True}
 
-GAMES: dict[str, GameSpec] = {g.id: g for g in (
+POKER_SPECS: dict[str, GameSpec] = {g.id: g for g in (
     GameSpec("stud-high", "Seven-card Stud High", "637a.10", showdown="stud_high",
              stud_game=StudGame.SEVEN_CARD_STUD_HIGH, **_STUD7),
     GameSpec("stud-low", "Seven-card Stud Low", "637a.10", showdown="stud_low",
@@ -115,8 +116,13 @@ GAMES: dict[str, GameSpec] = {g.id: g for g in (
 )}
 
 
+if set(POKER_SPECS) != set(POKER_GAMES):  # pragma: no cover - a registry edit gone wrong
+    raise ImportError("poker specs and the games registry disagree: "
+                      f"{sorted(set(POKER_SPECS) ^ set(POKER_GAMES))}")
+
+
 def get_game(game_id: object) -> GameSpec:
-    if not isinstance(game_id, str) or game_id not in GAMES:
-        raise InvalidRules(f"unknown game {game_id!r}; expected one of: " + ", ".join(GAMES),
+    if not isinstance(game_id, str) or game_id not in POKER_SPECS:
+        raise InvalidRules(f"unknown game {game_id!r}; expected one of: " + ", ".join(POKER_SPECS),
                            code="unknown_game", field="game")
-    return GAMES[game_id]
+    return POKER_SPECS[game_id]

@@ -48,7 +48,8 @@ from tables.domain.banked.commands import (
 from tables.domain.banked.events import Event, Recorder
 from tables.domain.banked.payouts import close as domain_close
 from tables.domain.banked.snapshot import state_from_snapshot, state_to_snapshot
-from tables.domain.banked.state import GAMES, RoundState
+from tables.domain.banked.state import RoundState
+from tables.domain.catalogue import BANKED_GAMES
 from tables.domain.banked.visibility import Audience, dealer_cards, event_data, settled
 from tables.models import GameTable, Round
 from tables.models import RoundState as RoundRowState
@@ -86,7 +87,7 @@ class BankedRound:
 
 
 def is_banked(game: str) -> bool:
-    return game in GAMES
+    return game in BANKED_GAMES
 
 
 def domain_events(recorded: list[RecordedEvent]) -> list[Event]:
@@ -229,7 +230,7 @@ ROUND: Aggregate[RoundState] = command_runner.register(Aggregate(
     to_snapshot=state_to_snapshot,
     from_snapshot=state_from_snapshot,
     all_keys=("SELECT r.id FROM tables_round r JOIN tables_gametable t ON t.id = r.table_id "
-              "WHERE t.game IN (%s)" % ", ".join(f"'{g}'" for g in GAMES)),
+              "WHERE t.game IN (%s)" % ", ".join(f"'{g}'" for g in BANKED_GAMES)),
 ))
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from casino.domain.cards import parse_cards
-from poker_room.domain.games import GAMES
+from poker_room.domain.games import POKER_SPECS
 from poker_room.domain.hand import Hand
 
 
 def rules(game: str, **kw: Any) -> dict[str, Any]:
-    spec = GAMES[game]
+    spec = POKER_SPECS[game]
     d: dict[str, Any] = {"game": game, "structure": "fixed_limit", "small_bet_cents": 200,
                          "big_bet_cents": 400}
     if spec.family == "stud":
@@ -31,7 +31,7 @@ def hand(game: str, stacks: dict[int, int] | None = None, *, button: int | None 
          players: int = 3, **kw: Any) -> Hand:
     """A hand whose cards the test deals with ``hand.deal`` (no engine deck)."""
     stacks = stacks or {s: 10_000 for s in range(1, players + 1)}
-    if GAMES[game].family == "stud":
+    if POKER_SPECS[game].family == "stud":
         button = None
     straddle = kw.pop("straddle", False)
     return Hand.start(rules(game, **kw), stacks, button=button, straddle=straddle)

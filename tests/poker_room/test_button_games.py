@@ -20,7 +20,7 @@ import random
 
 import pytest
 
-from poker_room.domain.games import GAMES
+from poker_room.domain.games import POKER_SPECS
 from poker_room.domain.hand import Hand
 from tests.poker_room._helpers import call_down, rules
 
@@ -29,7 +29,7 @@ CASES = ["omaha-hilo8", "five-card-omaha-hilo8", "triple-draw-27", "badugi"]
 
 @pytest.mark.parametrize("game", CASES)
 def test_blinds_straddle_deal_order_and_opening_players(game):
-    spec = GAMES[game]
+    spec = POKER_SPECS[game]
     deck = list(range(52))
     random.Random(1).shuffle(deck)
     h = Hand.start(rules(game, ante_cents=5, straddle_cents=400),

@@ -242,9 +242,9 @@ def test_high_hand_only():
 def test_games_offered_are_the_637a_games():
     """§ 637a.9(a): the games of the chapter; § 637a.9(b) no other game is dealt;
     § 637a.9(c) each announced by id and title."""
-    from poker_room.domain.games import GAMES
-    assert len(GAMES) == 18
-    assert {"holdem", "stud-high", "draw-low", "five-card-stud"} <= set(GAMES)
+    from poker_room.domain.games import POKER_SPECS
+    assert len(POKER_SPECS) == 18
+    assert {"holdem", "stud-high", "draw-low", "five-card-stud"} <= set(POKER_SPECS)
     from casino.domain.errors import DomainError
     with pytest.raises(DomainError):
         Hand.start({"game": "pineapple"}, {1: 1, 2: 1}, button=1)

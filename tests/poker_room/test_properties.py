@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from poker_room.domain.games import GAMES
+from poker_room.domain.games import POKER_SPECS
 from poker_room.domain.hand import Hand
 from poker_room.domain.ledger import balances
 from poker_room.domain.pots import side_pots
@@ -52,14 +52,14 @@ def _check(h: Hand) -> None:
         assert w <= reach
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(POKER_SPECS))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 10),
        structure=st.sampled_from(["fixed_limit", "pot_limit", "no_limit"]),
        raked=st.booleans())
 def test_chips_conserved_and_winnings_within_eligibility(game, seed, players, structure,
                                                           raked):
-    spec = GAMES[game]
+    spec = POKER_SPECS[game]
     kw = {"structure": structure, "ante_cents": 10}
     if raked:
         kw.update(rake=RAKE, jackpots=JACKPOTS)
@@ -69,10 +69,10 @@ def test_chips_conserved_and_winnings_within_eligibility(game, seed, players, st
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(POKER_SPECS))
 def test_many_random_hands_conserve_chips(game):
     rng = random.Random(hash(game) & 0xFFFF)
-    spec = GAMES[game]
+    spec = POKER_SPECS[game]
     for k in range(1_500):
         structure = ("fixed_limit", "pot_limit", "no_limit")[k % 3]
         h = random_hand(rules(game, structure=structure, ante_cents=10, rake=RAKE,

@@ -158,7 +158,7 @@ _STUD = (5, 6, 7)
 _OMAHA = {"hole": (4, 5), "board": (5,)}
 _OMAHA5 = {"hole": (5,), "board": (5,)}
 
-GAMES: dict[str, Game] = {g.name: g for g in (
+RANKINGS: dict[str, Game] = {g.name: g for g in (
     Game("holdem", "Hold'em", "637a.11", {"hole": (2,), "board": (5,)}, _eval_holdem),
     Game("stud-high", "Seven-card Stud High", "637a.10(i)(1)", {"cards": _STUD}, _eval_high),
     Game("stud-low", "Seven-card Stud Low (A-5, razz)", "637a.10(i)(2)", {"cards": _STUD},
@@ -194,20 +194,20 @@ GAMES: dict[str, Game] = {g.name: g for g in (
 def register(game: Game) -> None:
     """Add a game to the registry. Apps above casino (tables' house-banked games) call
     this from their ``AppConfig.ready()``, so casino never imports them."""
-    if game.name in GAMES and GAMES[game.name] is not game:
+    if game.name in RANKINGS and RANKINGS[game.name] is not game:
         raise ValueError(f"game {game.name!r} is registered twice")
-    GAMES[game.name] = game
+    RANKINGS[game.name] = game
 
 
 def game_names() -> list[str]:
-    return list(GAMES)
+    return list(RANKINGS)
 
 
 def get_game(name: Any) -> Game:
-    if not isinstance(name, str) or name not in GAMES:
+    if not isinstance(name, str) or name not in RANKINGS:
         raise UnknownGameError(f"unknown game {name!r}; expected one of: "
-                               + ", ".join(GAMES), field="game")
-    return GAMES[name]
+                               + ", ".join(RANKINGS), field="game")
+    return RANKINGS[name]
 
 
 def _cards_of(game: Game, field: str, raw: Any) -> list[Card]:

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from casino.domain.errors import DomainError
-from casino.domain.hands.games import GAMES, evaluate
+from casino.domain.hands.games import RANKINGS, evaluate
 
 
 class Command(BaseCommand):
@@ -31,7 +31,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["list_games"]:
-            for g in GAMES.values():
+            for g in RANKINGS.values():
                 fields = {f: list(n) for f, n in g.fields.items()}
                 self.stdout.write(json.dumps({"game": g.name, "title": g.title,
                                               "regulation": g.regulation, "fields": fields}))

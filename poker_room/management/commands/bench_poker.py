@@ -22,7 +22,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from poker_room.domain.hand import Hand
 from poker_room.domain.simulate import play_randomly
 
-GAMES = {
+# The table rules of the games the bench plays (ids of the one registry,
+# tables.domain.catalogue): one of each family pokerkit can replay.
+BENCH_RULES = {
     "holdem": {"game": "holdem", "structure": "no_limit", "blinds_cents": [100, 200],
                "min_bet_cents": 200, "odd_chip": "position"},
     "omaha-hilo8": {"game": "omaha-hilo8", "structure": "fixed_limit",
@@ -55,7 +57,7 @@ class Command(BaseCommand):
         parser.add_argument("--peer-hands", type=int, default=1_000,
                             help="hands pokerkit replays (it is much slower); 0 skips it")
         parser.add_argument("--seed", type=int, default=20261121)
-        parser.add_argument("--games", default=",".join(GAMES))
+        parser.add_argument("--games", default=",".join(BENCH_RULES))
 
     def handle(self, *args: Any, **options: Any) -> None:
         n, peer_n = options["hands"], options["peer_hands"]
@@ -68,10 +70,10 @@ class Command(BaseCommand):
         evaluate.tables()  # built once per process: not part of any hand
         results = {}
         for name in options["games"].split(","):
-            if name not in GAMES:
+            if name not in BENCH_RULES:
                 raise CommandError(f"unknown_game: {name}")
-            rules = TableRules.from_dict(GAMES[name])
-            specs = _hands(GAMES[name], n, options["seed"])
+            rules = TableRules.from_dict(BENCH_RULES[name])
+            specs = _hands(BENCH_RULES[name], n, options["seed"])
             played: list[Hand] = []  # only the sample pokerkit replays is kept: holding
             actions = showdowns = 0  # every hand would time the garbage collector instead
             ours = 0.0

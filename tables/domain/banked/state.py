@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from tables.domain.catalogue import BANKED_GAMES, GAMES, Family
 from tables.domain.hands.lunar import Rulebook
 
 
@@ -33,9 +34,12 @@ class Phase(StrEnum):
     CLOSED = "closed"            # settled or void; nothing more may happen
 
 
-LUNAR_GAMES = {"lunar-poker-589": Rulebook.CH589, "lunar-poker-671a": Rulebook.CH671A}
-HILO_GAME = "five-card-hi-lo"
-GAMES = (*LUNAR_GAMES, HILO_GAME)
+# The house-banked games of the one registry (tables.domain.catalogue), by the rulebook
+# they are dealt under.
+_RULEBOOKS = {Family.LUNAR_589: Rulebook.CH589, Family.LUNAR_671A: Rulebook.CH671A}
+LUNAR_GAMES = {g: _RULEBOOKS[GAMES[g].family] for g in BANKED_GAMES
+               if GAMES[g].family in _RULEBOOKS}
+HILO_GAME = next(g for g in BANKED_GAMES if GAMES[g].family is Family.HILO)
 
 # Wager lines, in the order results are listed. ``super_on_<P>`` (671a.7(c)(3)) sits
 # between ``super_dealer`` and ``tie``.

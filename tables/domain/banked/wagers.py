@@ -21,7 +21,8 @@ from typing import Any
 from casino.domain.money import check_wager
 from tables.domain.banked.errors import bad, conflict
 from tables.domain.banked.events import Recorder
-from tables.domain.banked.state import GAMES, HILO_GAME, Phase, RoundState
+from tables.domain.banked.state import HILO_GAME, Phase, RoundState
+from tables.domain.catalogue import BANKED_GAMES
 from tables.domain.catalogue import get_table_game
 from tables.domain.rules_options import validate_options
 
@@ -51,9 +52,9 @@ def open_round(rec: Recorder, cmd: dict[str, Any]) -> None:
     if rec.state.phase is not Phase.NEW:
         raise conflict("round_already_open", "this round is already open")
     game = cmd.get("game")
-    if game not in GAMES:
+    if game not in BANKED_GAMES:
         raise bad("unknown_game", f"{game!r} is not a house-banked game; expected one of: "
-                  + ", ".join(GAMES), field="game")
+                  + ", ".join(BANKED_GAMES), field="game")
     options = canonical_options(game, cmd.get("options"))
     round_id = cmd.get("round_id")
     if round_id is not None and not isinstance(round_id, str):

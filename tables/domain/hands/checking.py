@@ -1,6 +1,6 @@
 """The house-banked games' entries in the hand-checking registry
 (:mod:`casino.domain.hands.games`): Lunar Poker under both chapters and Five Card Hi-Lo.
-``tables.apps.TablesConfig.ready()`` registers :data:`BANKED_GAMES`."""
+``tables.apps.TablesConfig.ready()`` registers :data:`BANKED_RANKINGS`."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def _eval_hilo(cards: Sequence[Card]) -> dict[str, Any]:
     }
 
 
-BANKED_GAMES: tuple[Game, ...] = (
+BANKED_RANKINGS: tuple[Game, ...] = (
     Game("lunar-poker-589", "Lunar Poker (2013)", "589.6, 589.11(e)", {"cards": (5, 6)},
          _lunar("589")),
     Game("lunar-poker-671a", "Lunar Poker (2016)", "671a.6, 671a.11(f)", {"cards": (5, 6)},

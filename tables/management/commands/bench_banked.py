@@ -33,7 +33,7 @@ from casino.domain.errors import DomainError
 from casino.models import Property
 from tables.domain.banked import settle_script
 from tables.domain.banked.simulate import bench_rounds, play_round
-from tables.domain.banked.state import GAMES
+from tables.domain.catalogue import BANKED_GAMES
 from tables.domain.catalogue import get_table_game
 from tables.domain.rules_options import example_options
 from tables.management.commands.simulate_banked import (
@@ -95,7 +95,7 @@ def bench_peer(game: str, n: int, seed: int, positions: int) -> float:
 def pure(rounds: int, peer_rounds: int, seed: int, progress: bool = True
          ) -> list[dict[str, Any]]:
     out = []
-    for game in GAMES:
+    for game in BANKED_GAMES:
         positions = get_table_game(game).max_positions
         if progress:
             sys.stderr.write(f"  pure domain: {game} ...\n")
@@ -155,7 +155,7 @@ def services(rounds: int, seed: int, table_name: str | None, progress: bool
     if table_name:
         targets = [find_table(table_name)]
     else:
-        targets = [scratch_table(game) for game in GAMES]
+        targets = [scratch_table(game) for game in BANKED_GAMES]
     out = []
     for table in targets:
         dealer, floor = crew_for(table)

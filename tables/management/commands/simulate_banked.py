@@ -47,7 +47,8 @@ from tables.demo import keep_decks_in_play
 from tables.domain.banked import Phase, RoundState
 from tables.domain.banked.commands import Decide, PlaceWager
 from tables.domain.banked.simulate import SimpleStrategy
-from tables.domain.banked.state import GAMES, LUNAR_GAMES
+from tables.domain.banked.state import LUNAR_GAMES
+from tables.domain.catalogue import BANKED_GAMES
 from tables.domain.banked.wagers import canonical_options
 from tables.domain.catalogue import get_table_game
 from tables.domain.decks import count_due
@@ -130,9 +131,9 @@ class TableRunner:
 
     def __init__(self, table: GameTable, dealer: Actor, floor: Actor, rng: random.Random,
                  positions: int | None = None):
-        if table.game not in GAMES:
+        if table.game not in BANKED_GAMES:
             raise CommandError(f"not_a_banked_table: {table.name} plays {table.game}; "
-                               f"simulate_banked plays {', '.join(GAMES)}")
+                               f"simulate_banked plays {', '.join(BANKED_GAMES)}")
         if table.status != TableStatus.OPEN:
             raise CommandError(f"table_closed: table {table.name} is closed")
         rules = rules_in_effect(table.property, table.game)

@@ -6,7 +6,7 @@ import pytest
 
 from casino.domain.cards import CardCountError, CardError, DuplicateCardError
 from casino.domain.errors import DomainError
-from casino.domain.hands.games import (GAMES, GameInputError, UnknownGameError, evaluate,
+from casino.domain.hands.games import (RANKINGS, GameInputError, UnknownGameError, evaluate,
                                        game_names)
 
 EXPECTED = {"holdem", "stud-high", "stud-low", "stud-hilo", "stud-hilo8", "super-stud-hilo8",
@@ -19,7 +19,7 @@ def test_registry_names():
     """The poker games are casino's own; apps above register theirs at start-up
     (tables' house-banked games: tests/tables/domain/test_hand_checking.py)."""
     assert EXPECTED <= set(game_names())
-    for g in GAMES.values():
+    for g in RANKINGS.values():
         assert g.fields and g.regulation
 
 

@@ -1,4 +1,4 @@
-"""The house-banked games in the hand-checking registry (casino.domain.hands.games),
+"""The house-banked games in the hand-checking rankings registry (casino.domain.hands.games.RANKINGS),
 registered by ``TablesConfig.ready()`` from :mod:`tables.domain.hands.checking`."""
 
 from __future__ import annotations
@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 
 from casino.domain.cards import CardCountError
-from casino.domain.hands.games import GAMES, evaluate
-from tables.domain.hands.checking import BANKED_GAMES
+from casino.domain.hands.games import RANKINGS, evaluate
+from tables.domain.hands.checking import BANKED_RANKINGS
 
 
 def test_tables_registers_its_banked_games() -> None:
-    assert {g.name for g in BANKED_GAMES} == {"lunar-poker-589", "lunar-poker-671a",
+    assert {g.name for g in BANKED_RANKINGS} == {"lunar-poker-589", "lunar-poker-671a",
                                              "five-card-hi-lo"}
-    for game in BANKED_GAMES:
-        assert GAMES[game.name] is game
+    for game in BANKED_RANKINGS:
+        assert RANKINGS[game.name] is game
 
 
 def test_lunar_registry_pays_pair_of_aces_and_ace_king_for_the_chapter_example() -> None:
