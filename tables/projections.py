@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
-from django.db import models
+from django.db import connection, models
 from django.db.models import F
 
 from casino.eventstore.projections import Projection, register
@@ -252,7 +252,7 @@ def round_opened(e: RecordedEvent) -> None:
 
 
 def round_closed(e: RecordedEvent) -> None:
-    rnd = Round.objects.get(pk=_uuid_of(e.stream_id))
+    rnd = Round.objects.select_related("table").get(pk=_uuid_of(e.stream_id))
     rnd.close()
     rnd.closed_at = e.recorded_at
     _save(rnd, e.version)
@@ -261,25 +261,34 @@ def round_closed(e: RecordedEvent) -> None:
         _add_results(rnd, e)
 
 
+_RESULTS_UPSERT = (
+    "INSERT INTO tables_tableresult (property_id, table_id, gaming_day, wager, wagered, "
+    "returned, house_win, rounds) VALUES %s "
+    "ON CONFLICT (table_id, gaming_day, wager) DO UPDATE SET "
+    "wagered = tables_tableresult.wagered + excluded.wagered, "
+    "returned = tables_tableresult.returned + excluded.returned, "
+    "house_win = tables_tableresult.house_win + excluded.house_win, "
+    "rounds = tables_tableresult.rounds + 1")
+
+
 def _add_results(rnd: Round, e: RecordedEvent) -> None:
     # RoundClosed carries the domain's totals per wager type, void rounds included (all
-    # returned), so earlier settlements undone by a void are never counted.
+    # returned), so earlier settlements undone by a void are never counted. One upsert
+    # for every wager type of the round (the row of a table, day and wager is unique:
+    # constraint table_result_once).
     d = e.data
-    day = date.fromisoformat(e.metadata["gaming_day"])
+    day = connection.ops.adapt_datefield_value(date.fromisoformat(e.metadata["gaming_day"]))
+    table_key = TableResult._meta.get_field("table").get_db_prep_value(rnd.table_id,
+                                                                      connection)
     rows = {w: (t["wagered"], t["returned"]) for w, t in d["by_wager"].items()}
     rows[TableResult.ALL] = (d["wagered"], d["returned"])
-    property_id = GameTable.objects.filter(pk=rnd.table_id).values_list(
-        "property_id", flat=True).get()
+    params: list[Any] = []
     for wager, (wagered, returned) in rows.items():
-        key = {"table_id": rnd.table_id, "gaming_day": day, "wager": wager}
-        if TableResult.objects.filter(**key).exists():
-            TableResult.objects.filter(**key).update(
-                wagered=F("wagered") + wagered, returned=F("returned") + returned,
-                house_win=F("house_win") + (wagered - returned), rounds=F("rounds") + 1)
-        else:
-            TableResult.objects.create(**key, property_id=property_id, wagered=wagered,
-                                       returned=returned, house_win=wagered - returned,
-                                       rounds=1)
+        params += [rnd.table.property_id, table_key, day, wager, wagered, returned,
+                   wagered - returned, 1]
+    with connection.cursor() as cur:
+        cur.execute(_RESULTS_UPSERT % ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"]
+                                                 * len(rows)), params)
 
 
 _now = lambda e: e.recorded_at  # noqa: E731

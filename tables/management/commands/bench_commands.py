@@ -11,7 +11,9 @@ Rows:
 * ``terminals``: that command from 8 terminals (processes) at 8 tables at once:
   commands per second and p99;
 * ``banked_rounds``: whole rounds (open, the wagers with "no more bets" as one command,
-  the deal, every decision with "lock" as one, close) at 8 tables at once.
+  the deal, every decision with "lock" as one, close) at 8 tables at once, and their
+  floor: the durable commits a round takes (counted from the log) at the rate as many
+  bare appenders reach in the same run.
 
 Run against the database in DATABASE_URL (PostgreSQL for the figures that count); it uses
 scratch tables ``BENCH-CMD-<n>`` of the (only) property, created on first use, and needs
@@ -280,13 +282,45 @@ def terminals(table_ids: list[Any], per_terminal: int) -> dict[str, Any]:
             and ours["p99_ms"] <= TARGETS["p99_ms"]}
 
 
+def _max_position() -> int:
+    with connection.cursor() as cur:
+        cur.execute("SELECT coalesce(max(position), 0) FROM casino_event")
+        return int(cur.fetchone()[0])
+
+
+def _commits_since(position: int) -> tuple[int, int]:
+    """Events and durable commits (distinct appending transactions: a position is the
+    transaction id << 16 plus the event's place, migration casino/0006) after
+    ``position``."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT count(*), count(DISTINCT position >> 16) FROM casino_event "
+                    "WHERE position > %s", [position])
+        events, commits = cur.fetchone()
+    return int(events), int(commits)
+
+
 def banked_rounds(table_ids: list[Any], per_table: int) -> dict[str, Any]:
+    """Whole rounds with the batch commands at every table at once, and the floor they
+    stand on: a round needs so many durable commits (counted from the log), and the same
+    number of processes make at most so many bare appends a second, in the same run."""
+    start = _max_position()
     results = _parallel(_rounds_worker, [(t, per_table, i) for i, t in enumerate(table_ids)])
     wall = max(r["elapsed"] for r in results)
     total = sum(r["rounds"] for r in results)
     rate = total / wall
+    events, commits = _commits_since(start)
+    played = total + len(table_ids)  # each worker's warm-up round is in the log too
+    floor = _rate(_parallel(_terminal, [(t, max(200, per_table * 5), True)
+                                        for t in table_ids]))
+    per_round = commits / played if connection.vendor == "postgresql" else None
+    floor_rate = floor["per_second"] / per_round if per_round else None
     return {"tables": len(table_ids), "rounds": total, "seconds": round(wall, 3),
             "rounds_per_second": round(rate, 1),
+            "events_per_round": round(events / played, 1),
+            "commits_per_round": round(per_round, 1) if per_round else None,
+            "bare_appends_per_second": floor["per_second"],
+            "floor_rounds_per_second": round(floor_rate, 1) if floor_rate else None,
+            "ratio_to_floor": round(rate / floor_rate, 2) if floor_rate else None,
             "meets_target": rate >= TARGETS["rounds_per_second"]}
 
 
