@@ -13,6 +13,7 @@ from casino.models import Property
 from tables.domain.catalogue import get_table_game
 from tables.domain.rules_options import example_options
 from tables.models import Deck, DeckState, GameTable, RulesState, RulesSubmission
+from tables import selectors
 from tables.services import decks, rules, tables
 from tables.services.common import setup_of
 
@@ -79,13 +80,13 @@ def keep_decks_in_play(table: GameTable, dealer: Actor, floor: Actor, *, batch: 
     table always deals: (the decks removed, how many decks were put in play)."""
     now = timezone.now()
     removed = []
-    for deck in Deck.objects.filter(table=table, state=DeckState.IN_PLAY):
+    current = selectors.decks_in_play(table)
+    for deck in current:
         if deck.change_due or (deck.deadline_at and deck.deadline_at <= now):
             decks.deck_remove(actor=floor, deck_id=deck.pk, reason="time-limit")
             removed.append(deck)
     wanted = setup_of(table).decks_in_play_allowed
-    in_play = list(Deck.objects.filter(table=table, state=DeckState.IN_PLAY)
-                   .values_list("back_colour", flat=True))
+    in_play = [d.back_colour for d in current if d not in removed]
     added = 0
     for colour in COLOURS:
         if len(in_play) >= wanted:

@@ -221,9 +221,8 @@ def deck_inspection_verified(e: RecordedEvent) -> None:
 
 def deck_dealt_round(e: RecordedEvent) -> None:
     # Not an inventory step: one per round would drown the report.
-    deck = _deck(e)
-    deck.rounds_dealt += 1
-    _save(deck, e.version)
+    Deck.objects.filter(pk=_uuid_of(e.stream_id)).update(
+        rounds_dealt=F("rounds_dealt") + 1, stream_version=e.version)
 
 
 def deck_counted(e: RecordedEvent) -> None:

@@ -6,7 +6,7 @@ from datetime import date, datetime
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from casino.eventstore.digests import digest_for_gaming_day
@@ -67,13 +67,17 @@ def with_decks_in_play(tables: QuerySet) -> QuerySet:
         Prefetch("decks", queryset=_decks_in_play(), to_attr=_IN_PLAY))
 
 
+def decks_in_play(table: GameTable) -> list[Deck]:
+    """The table's decks in play, oldest first (loaded by :func:`with_decks_in_play`, or
+    read now)."""
+    decks = getattr(table, _IN_PLAY, None)
+    return list(decks) if decks is not None else list(_decks_in_play().filter(table=table))
+
+
 def next_deck(table: GameTable) -> str | None:
     """The deck in play that deals the next round (the decks alternate, 589.3(b)(3),
     637a.3(a)); None when no deck is in play."""
-    decks = getattr(table, _IN_PLAY, None)
-    if decks is None:
-        decks = _decks_in_play().filter(table=table)
-    in_play = [str(d.pk) for d in decks]
+    in_play = [str(d.pk) for d in decks_in_play(table)]
     if not in_play:
         return None
     last = str(table.last_deck_id) if table.last_deck_id else None
@@ -99,13 +103,14 @@ def rules_in_force(property: Any, game: str, now: datetime | None = None
     the timer, the sweep and an approval effective at once put a version in effect.
     """
     now = now or timezone.now()
-    rows = RulesSubmission.objects.filter(property=property, game=game)
-    current = rows.filter(state=RulesState.IN_EFFECT).order_by("-version_number").first()
-    due = (rows.filter(state=RulesState.APPROVED, effective_at__lte=now)
-           .order_by("-version_number").first())
-    if due is not None and (current is None or due.version_number > current.version_number):
-        return due
-    return current
+    # The newest of the version in effect and the approved ones whose time has come: a
+    # due version newer than the one in effect is in force; an older one is not (it will
+    # be superseded). One query.
+    return (RulesSubmission.objects
+            .filter(Q(state=RulesState.IN_EFFECT)
+                    | Q(state=RulesState.APPROVED, effective_at__lte=now),
+                    property=property, game=game)
+            .order_by("-version_number").first())
 
 
 def _due_approved(pairs: set[tuple[Any, str]], now: datetime) -> dict[tuple[Any, str], int]:

@@ -29,7 +29,7 @@ from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent, RecordedEvent, read_stream
 from casino.roles import Role
 from casino.scoping import property_row
-from tables.domain.banked import evolve, execute, rebuild, settle_script
+from tables.domain.banked import Phase, evolve, execute, rebuild, settle_script
 from tables.domain.banked.commands import (
     Deal,
     Decide,
@@ -442,6 +442,35 @@ def round_lock_decisions(*, actor: Actor, round_id: Any,
     same command: one commit, one event per decision."""
     return _run(actor, round_id, expected_version,
                 LockDecisions(tuple(decisions or ())), AT_TABLE)
+
+
+def round_close_banked(*, actor: Actor, round_id: Any) -> BankedRound:
+    """Close a house-banked round on the command runner (589.11(f), 671a.11(f),
+    579.11(l)): every wager settled (or none placed) and the ``RoundClosed`` with each wager
+    type's totals for the table results; the snapshot saved with it. Raises ConflictError
+    ``not_a_banked_round`` for a round the domain did not record (a poker round, or one
+    opened before banked play was recorded): :func:`tables.services.rounds.round_close`
+    closes those."""
+
+    def decide(loaded: Loaded[RoundState]) -> Decision[RoundState]:
+        table, rnd = _row_models(loaded.row, loaded.version)
+        role = act_at_table(actor, table, *AT_TABLE)
+        if rnd.state != RoundRowState.OPEN:
+            raise ConflictError("the round is already closed", code="round_closed")
+        state = loaded.state
+        empty = state.phase is Phase.BETTING and not state.positions
+        if not (empty or awaiting_close(state)):
+            raise ConflictError("a wager is not settled yet: lock the decisions (or void "
+                                "the round) first (589.11(f), 579.11(l))",
+                                code="round_not_settled")
+        closing = closing_event(state)
+        return Decision(rebuild_from(state, [closing]), [NewEvent(closing["type"],
+                                                                  closing["data"])],
+                        role, {"table": str(table.pk)})
+
+    out = command_runner.command_run(ROUND, key=round_id, actor=actor, decide=decide)
+    _, rnd = _row_models(out.loaded.row, out.version)
+    return BankedRound(rnd, out.state, out.version, out.events)
 
 
 def round_report_irregularity(*, actor: Actor, round_id: Any, kind: str,

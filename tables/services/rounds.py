@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError
-from casino.eventstore.store import NewEvent, read_stream
+from casino.eventstore.store import NewEvent
 from casino.roles import Role
-from tables.domain.banked import Phase, decide
+from tables.domain.banked import decide
 from tables.domain.decks import TableSetup, count_due, expected_deck
 from tables.models import Deck, DeckState, GameTable, Round, RoundState, TableStatus
 from tables.services import banked
@@ -98,24 +98,19 @@ def _check_deck(table: GameTable, setup: TableSetup, deck: Deck) -> None:
 
 
 def round_close(*, actor: Actor, round_id: Any) -> Round:
+    """Close the round. A house-banked round closes on the command runner
+    (:func:`tables.services.banked.round_close_banked`); any other round (poker, or a
+    banked round opened before banked play was recorded) records an empty ``RoundClosed``.
+    """
+    try:
+        closed = banked.round_close_banked(actor=actor, round_id=round_id)
+        return Round.objects.get(pk=closed.round.pk)
+    except ConflictError as exc:
+        if exc.code != "not_a_banked_round":
+            raise
     with transaction.atomic():
         table, rnd, role = banked.lock_round(actor, round_id, (Role.DEALER, Role.FLOORPERSON))
         if rnd.state != RoundState.OPEN:
             raise ConflictError("the round is already closed", code="round_closed")
-        data: dict[str, Any] = {}
-        state = None
-        if banked.is_banked(table.game) and (rnd.snapshot is not None or banked.
-                                              recorded_by_domain(read_stream(rnd.stream_id))):
-            state, _ = banked.current_state(rnd)
-            # A round nobody wagered on closes empty; otherwise every line must be settled.
-            empty = state.phase is Phase.BETTING and not state.positions
-            if not (empty or banked.awaiting_close(state)):
-                raise ConflictError("a wager is not settled yet: lock the decisions (or void "
-                                    "the round) first (589.11(f), 579.11(l))",
-                                    code="round_not_settled")
-            data = banked.closing_event(state)["data"]
-        closed = record(rnd, [NewEvent("RoundClosed", data)], actor, role, table=table.pk)
-        if state is not None:
-            banked.snapshot_after(rnd, banked.rebuild_from(
-                state, [{"type": "RoundClosed", "data": closed[0].data}]), closed)
+        record(rnd, [NewEvent("RoundClosed", {})], actor, role, table=table.pk)
     return Round.objects.get(pk=rnd.pk)

@@ -154,14 +154,17 @@ class TableRunner:
     def next_deck(self) -> Deck:
         """The deck that deals next (the other one of the pair, 589.3(b)(3)), counted first
         when its count is due (589.11(g)); overdue decks replaced first (589.3(c))."""
-        self.table = GameTable.objects.get(pk=self.table.pk)
+        tables = selectors.with_decks_in_play(GameTable.objects.filter(pk=self.table.pk))
+        self.table = tables.get()  # the table and its decks in play: two queries
         removed, added = keep_decks_in_play(self.table, self.dealer, self.floor, batch="SIM")
         self.replaced += len(removed)
         self.put_in_play += added
+        if removed or added:
+            self.table = tables.get()
         want = selectors.next_deck(self.table)
         if want is None:
             raise CommandError(f"no_deck_in_play: table {self.table.name} has no deck in play")
-        deck = Deck.objects.get(pk=want)
+        deck = next(d for d in selectors.decks_in_play(self.table) if str(d.pk) == want)
         if count_due(setup_of(self.table), deck.rounds_since_count):
             decks.deck_count(actor=self.dealer, deck_id=deck.pk, cards=52)
             decks.deck_count_verify(actor=self.floor, deck_id=deck.pk)
