@@ -234,12 +234,17 @@ def prepare(stream: Stream | tuple[str, str], expected_version: int,
 
 def append(stream: Stream | tuple[str, str], expected_version: int,
            events: Sequence[NewEvent], metadata: Mapping[str, Any],
-           idempotency_key: str | None = None) -> list[RecordedEvent]:
+           idempotency_key: str | None = None, *, savepoint: bool = True
+           ) -> list[RecordedEvent]:
     """Append ``events`` to ``stream`` if it is at ``expected_version``; return them stored.
 
     A retry with the same ``idempotency_key`` returns the events stored the first time and
     appends nothing. Raises :class:`ConcurrencyError` when the stream has moved on. Inside
-    a caller's transaction the append joins it (as a savepoint); otherwise it commits.
+    a caller's transaction the append joins it as a savepoint, so the caller may catch a
+    refusal and go on; ``savepoint=False`` leaves the savepoint out (two statements fewer)
+    for a caller whose transaction fails as a whole on any refusal (a service command). An
+    idempotent append always has its savepoint: a replay is read after it rolls back.
+    Outside a transaction it commits.
     """
     batch = prepare(stream, expected_version, events, metadata, idempotency_key)
     stream = batch.stream
@@ -254,6 +259,11 @@ def append(stream: Stream | tuple[str, str], expected_version: int,
             raise ConcurrencyError(batch.stream.id, expected_version, None)
         if fresh:
             _after_commit(rows)
+        return rows
+    if not savepoint and idempotency_key is None and connection.in_atomic_block:
+        rows = (_append_pg_in_transaction(batch) if connection.vendor == "postgresql"
+                else _append_sqlite(batch))
+        transaction.on_commit(lambda: _after_commit(rows), robust=True)
         return rows
     try:
         with _sqlite_queue(), transaction.atomic():
@@ -468,7 +478,8 @@ def _append_pg_own_transaction(b: _Batch, *, begun: bool = False,
 
 
 def _append_pg_in_transaction(b: _Batch) -> list[RecordedEvent]:
-    """Inside the caller's transaction (a savepoint, see ``append``)."""
+    """Inside the caller's transaction (in a savepoint unless the caller leaves it out,
+    see ``append``)."""
     pending = b.pending()
     _in_transaction(pending)
     try:

@@ -51,16 +51,20 @@ def allowed(obj: models.Model, transition: Callable[[], None], *, code: str,
 def record(obj: models.Model, events: Sequence[NewEvent], actor: Actor, role: str | None, *,
            idempotency_key: str | None = None, **meta: Any) -> list[RecordedEvent]:
     """Append ``events`` to ``obj``'s stream at the version the row was read at, so a
-    command decided on stale state is refused (409 ``stream_version_conflict``)."""
+    command decided on stale state is refused (409 ``stream_version_conflict``). The
+    service's transaction is the unit (a refusal fails the whole command), so the append
+    takes no savepoint of its own."""
     stream = Stream(STREAM_TYPE[type(obj).__name__], obj.stream_id)  # type: ignore[attr-defined]
     return append(stream, obj.stream_version, list(events),  # type: ignore[attr-defined]
-                  actor.metadata(role=role, **meta), idempotency_key=idempotency_key)
+                  actor.metadata(role=role, **meta), idempotency_key=idempotency_key,
+                  savepoint=False)
 
 def record_new(stream_type: str, stream_id: str, events: Sequence[NewEvent], actor: Actor,
                role: str | None, **meta: Any) -> list[RecordedEvent]:
-    """Start a new stream (expected version 0)."""
+    """Start a new stream (expected version 0), in the service's transaction like
+    :func:`record`."""
     return append(Stream(stream_type, stream_id), 0, list(events),
-                  actor.metadata(role=role, **meta))
+                  actor.metadata(role=role, **meta), savepoint=False)
 
 def setup_of(table: GameTable) -> TableSetup:
     return TableSetup(game=get_table_game(table.game),
