@@ -18,6 +18,7 @@ class CasinoConfig(AppConfig):
         # The store runs the inline projections in each append's transaction and wakes
         # the async ones after it commits; the projections queue their catch-up task.
         register_append_hooks(in_transaction=projections.apply_inline,
+                              in_transaction_wanted=projections.inline_wanted,
                               after_commit=projections.wake_async)
         projections.set_catch_up_queue(tasks.queue_catch_up)
 

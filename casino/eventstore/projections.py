@@ -104,6 +104,13 @@ def apply_inline(events: Sequence[RecordedEvent]) -> None:
                 projection.apply_batch(relevant)
 
 
+def inline_wanted(events: Sequence[RecordedEvent]) -> bool:
+    """Whether an inline projection has work for ``events`` (the store sends an append
+    with none as one statement)."""
+    return any(p.mode == "inline" and any(p.handles(e) for e in events)
+               for p in _registry.values())
+
+
 # --- async ----------------------------------------------------------------------------
 
 _WAKE_DEBOUNCE_SECONDS = 1.0
@@ -209,14 +216,16 @@ def names(selected: Iterable[str] | None = None) -> list[str]:
 
 @register
 class StreamsProjection(Projection):
-    """One row per stream with its head: what exists and where it stands."""
+    """One row per stream with its head: what exists and where it stands (the admin's
+    list of streams). Caught up after the append commits, not inside it: no command
+    reads it, and an append with no inline work is one statement (casino.eventstore.
+    store)."""
 
     name = "streams"
-    mode = "inline"
+    mode = "async"
 
     def apply(self, event: RecordedEvent) -> None:
-        # One upsert statement: this runs inside every append, so it must not wait for a
-        # reply (see store._pipeline).
+        # One upsert statement per event, in order: the first event inserts the row.
 
         recorded = connection.ops.adapt_datetimefield_value(event.recorded_at)
         with hot_cursor() as cur:
@@ -228,10 +237,6 @@ class StreamsProjection(Projection):
                 "last_recorded_at = excluded.last_recorded_at",
                 [event.stream_id, event.stream_type, event.version, event.type, recorded,
                  recorded])
-
-    def apply_batch(self, events: Sequence[RecordedEvent]) -> None:
-        # An append touches one stream: its last event is the new head.
-        self.apply(events[-1])
 
     def reset(self) -> None:
         from casino.eventstore.models import StreamSummary

@@ -283,19 +283,32 @@ def append(stream: Stream | tuple[str, str], expected_version: int,
 # of them.
 
 AppendHook = Callable[[Sequence["RecordedEvent"]], None]
+WantedHook = Callable[[Sequence["RecordedEvent"]], bool]
 _in_transaction_hooks: list[AppendHook] = []
+_in_transaction_wanted: list[WantedHook] = []
 _after_commit_hooks: list[AppendHook] = []
 
 
 def register_append_hooks(*, in_transaction: AppendHook | None = None,
+                          in_transaction_wanted: WantedHook | None = None,
                           after_commit: AppendHook | None = None) -> None:
     """Run ``in_transaction`` with each append's events just before they are inserted (in
-    the append's transaction), and ``after_commit`` once they are committed. Registering
-    the same hook twice is a no-op, so ``ready()`` may run more than once."""
+    the append's transaction), and ``after_commit`` once they are committed.
+    ``in_transaction_wanted`` says whether ``in_transaction`` has work for the events:
+    without any, an append outside a transaction is sent as one statement, its own
+    transaction. Registering the same hook twice is a no-op, so ``ready()`` may run more
+    than once."""
     for hook, hooks in ((in_transaction, _in_transaction_hooks),
+                        (in_transaction_wanted, _in_transaction_wanted),
                         (after_commit, _after_commit_hooks)):
         if hook is not None and hook not in hooks:
-            hooks.append(hook)
+            hooks.append(hook)  # type: ignore[arg-type]
+
+
+def _in_transaction_work(events: Sequence[RecordedEvent]) -> bool:
+    if len(_in_transaction_wanted) < len(_in_transaction_hooks):
+        return True  # a hook that cannot say: assume it has work
+    return any(wanted(events) for wanted in _in_transaction_wanted)
 
 
 def _in_transaction(events: Sequence[RecordedEvent]) -> None:
@@ -379,15 +392,18 @@ def _sqlite_queue() -> Iterator[None]:
 
 # --- PostgreSQL: the server-side function of migration casino/0003 ------------------
 
+# The arrays go in binary (%b): psycopg's text form escapes every quote of every event's
+# JSON in Python, the binary form copies the bytes.
 _APPEND_FUNCTION_SQL = (
     "SELECT out_position, out_prev_hash, out_hash FROM casino_event_append("
-    "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+    "%s, %s, %s, %b, %b, %b, %b, %s, %s, %s, %s)")
 
 
 def _function_params(b: _Batch) -> list[Any]:
     return [b.stream.type, b.stream.id, b.expected_version, b.ids,
             [ev.type for ev in b.events], [ev.schema_version for ev in b.events],
-            b.data_texts, b.meta_text, b.recorded_at, timestamp_text(b.recorded_at)]
+            b.data_texts, b.meta_text, b.recorded_at, timestamp_text(b.recorded_at),
+            b.idempotency_key is not None]
 
 
 def append_in_own_transaction(b: _Batch, *, also: Sequence[tuple[str, Sequence[Any]]] = ()
@@ -455,6 +471,8 @@ def _append_pg_own_transaction(b: _Batch, *, begun: bool = False,
     conn = connection.connection
     pending = b.pending()
     control, appended = psycopg.Cursor(conn), psycopg.Cursor(conn)
+    if not begun and not also and not _in_transaction_work(pending):
+        return _append_pg_one_statement(b, pending, appended)
     try:
         with conn.pipeline():
             if not begun:
@@ -468,6 +486,24 @@ def _append_pg_own_transaction(b: _Batch, *, begun: bool = False,
     except BaseException as exc:
         if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             conn.execute("ROLLBACK")
+        refusal = _refusal(b, exc)
+        if isinstance(refusal, _Replayed):
+            return b.replayed(), False
+        if refusal is not None:
+            raise refusal from None
+        raise
+    return _finish(b, pending, links), True
+
+
+def _append_pg_one_statement(b: _Batch, pending: list[RecordedEvent], cur: Any
+                             ) -> tuple[list[RecordedEvent], bool]:
+    """No transaction open and nothing to run beside the function: the function call
+    alone, in autocommit, is its own transaction (committed durably when it returns; a
+    refusal rolls it back)."""
+    try:
+        cur.execute(_APPEND_FUNCTION_SQL, _function_params(b))
+        links = cur.fetchall()
+    except Exception as exc:
         refusal = _refusal(b, exc)
         if isinstance(refusal, _Replayed):
             return b.replayed(), False

@@ -38,22 +38,29 @@ APPEND_LOCK_KEY = 4846246248338900310
 GENESIS = "0" * 64
 
 PG_FUNCTION = f"""
-CREATE OR REPLACE FUNCTION casino_event_append(
+DROP FUNCTION casino_event_append(text, text, integer, uuid[], text[], integer[], text[],
+                                  text, timestamptz, text);
+CREATE FUNCTION casino_event_append(
     p_stream_type text, p_stream_id text, p_expected integer, p_event_ids uuid[],
     p_types text[], p_schema_versions integer[], p_data text[], p_metadata text,
-    p_recorded_at timestamptz, p_recorded_text text)
+    p_recorded_at timestamptz, p_recorded_text text, p_idempotent boolean)
 RETURNS TABLE (out_position bigint, out_prev_hash varchar, out_hash varchar)
 LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
     v_base bigint;
-    v_position bigint;
+    v_first bigint;
     v_prev varchar;
     v_prev_position bigint;
     v_version integer;
-    v_hash varchar;
+    v_n integer := array_length(p_types, 1);
+    v_prevs varchar[] := '{{}}';
+    v_hashes varchar[] := '{{}}';
 BEGIN
     PERFORM pg_advisory_xact_lock_shared({APPEND_LOCK_KEY});
-    IF EXISTS (SELECT 1 FROM casino_event WHERE event_id = p_event_ids[1]) THEN
+    -- Only an idempotent append (ids derived from its key) can be a replay; fresh random
+    -- ids are also guarded by the unique constraint on event_id.
+    IF p_idempotent AND EXISTS (SELECT 1 FROM casino_event WHERE event_id = p_event_ids[1])
+    THEN
         RAISE EXCEPTION USING ERRCODE = 'CE200', MESSAGE = 'idempotent replay';
     END IF;
     SELECT version, hash, position INTO v_version, v_prev, v_prev_position
@@ -68,30 +75,31 @@ BEGIN
     IF v_prev_position IS NOT NULL AND v_prev_position >= v_base + 65536 THEN
         RAISE EXCEPTION USING ERRCODE = 'CE408', MESSAGE = 'stream_order_retry';
     END IF;
-    SELECT max(position) INTO v_position FROM casino_event
+    SELECT coalesce(max(position) + 1, v_base) INTO v_first FROM casino_event
         WHERE position >= v_base AND position < v_base + 65536;
-    v_position := coalesce(v_position, v_base - 1);
-    FOR i IN 1 .. array_length(p_types, 1) LOOP
-        v_position := v_position + 1;
-        IF v_position >= v_base + 65536 THEN
-            RAISE EXCEPTION USING ERRCODE = 'CE413', MESSAGE = 'too_many_events_in_transaction';
-        END IF;
-        v_hash := encode(sha256(convert_to(
-            v_prev || E'\\n' || '[' || v_position || ',"' || p_event_ids[i] || '","'
+    IF v_first + v_n > v_base + 65536 THEN
+        RAISE EXCEPTION USING ERRCODE = 'CE413', MESSAGE = 'too_many_events_in_transaction';
+    END IF;
+    -- The stream's chain, event by event (each hash covers the one before) ...
+    FOR i IN 1 .. v_n LOOP
+        v_prevs[i] := v_prev;
+        v_prev := encode(sha256(convert_to(
+            v_prev || E'\\n' || '[' || (v_first + i - 1) || ',"' || p_event_ids[i] || '","'
             || p_stream_type || '","' || p_stream_id || '",' || (p_expected + i) || ',"'
             || p_types[i] || '",' || p_schema_versions[i] || ',"' || p_recorded_text
             || '"]' || E'\\n' || p_data[i] || E'\\n' || p_metadata, 'UTF8')), 'hex');
-        INSERT INTO casino_event (position, event_id, stream_type, stream_id, version,
-            type, schema_version, data, metadata, recorded_at, prev_hash, hash)
-        VALUES (v_position, p_event_ids[i], p_stream_type, p_stream_id, p_expected + i,
-            p_types[i], p_schema_versions[i], p_data[i]::jsonb, p_metadata::jsonb,
-            p_recorded_at, v_prev, v_hash);
-        out_position := v_position;
-        out_prev_hash := v_prev;
-        out_hash := v_hash;
-        RETURN NEXT;
-        v_prev := v_hash;
+        v_hashes[i] := v_prev;
     END LOOP;
+    -- ... then every row in one INSERT, the metadata parsed once.
+    INSERT INTO casino_event (position, event_id, stream_type, stream_id, version,
+        type, schema_version, data, metadata, recorded_at, prev_hash, hash)
+    SELECT v_first + u.i - 1, u.id, p_stream_type, p_stream_id, p_expected + u.i::integer,
+        u.t, u.sv, u.d::jsonb, m.meta, p_recorded_at, u.p, u.h
+    FROM unnest(p_event_ids, p_types, p_schema_versions, p_data, v_prevs, v_hashes)
+         WITH ORDINALITY AS u(id, t, sv, d, p, h, i),
+         (SELECT p_metadata::jsonb AS meta) AS m;
+    RETURN QUERY SELECT v_first + g - 1, v_prevs[g], v_hashes[g]
+        FROM generate_series(1, v_n) AS g;
 END;
 $fn$;
 """

@@ -1,6 +1,7 @@
-"""Benchmark the event store against the ``eventsourcing`` library's PostgreSQL recorder.
+"""Benchmark the event store against the ``eventsourcing`` library's PostgreSQL recorder,
+and both against the floor (the same events as one bare durable INSERT, no recorder).
 
-Both run the same workloads in the same run, in one scratch database on the configured
+All three run the same workloads in the same run, in one scratch database on the configured
 PostgreSQL server (created and dropped here, so benchmark events never enter the real
 audit trail). Writers are processes, as gunicorn workers would be. Prints JSON.
 """
@@ -59,8 +60,8 @@ def _ours_worker(args: tuple) -> dict[str, Any]:
                 version += per_append
                 break
             except ConcurrencyError as exc:
-                conflicts += 1
-                version = exc.actual
+                conflicts += 1  # a raced insert does not know the head: read it
+                version = exc.actual if exc.actual is not None else stream_version(stream_id)
         latencies.append(time.perf_counter() - t0)
     elapsed = time.perf_counter() - start
     connections.close_all()
@@ -103,6 +104,43 @@ def _peer_worker(args: tuple) -> dict[str, Any]:
         latencies.append(time.perf_counter() - t0)
     elapsed = time.perf_counter() - start
     ds.close()
+    return {"latencies": latencies, "conflicts": conflicts, "elapsed": elapsed}
+
+
+def _floor_worker(args: tuple) -> dict[str, Any]:
+    """The floor: the same events as one multi-row INSERT, in its own durable commit, into
+    a bare table with only the (stream, version) guard: no hash, no chain, no metadata,
+    no lock. No recorder can append for less on this server."""
+    writer, appends, per_append, hot, barrier, dsn = args
+    import psycopg
+
+    conn = psycopg.connect(dbname=dsn["NAME"], host=dsn["HOST"] or "127.0.0.1",
+                           port=dsn["PORT"] or 5432, user=dsn["USER"] or "postgres",
+                           password=dsn["PASSWORD"] or None, autocommit=True)
+    stream = "floor-hot" if hot else f"floor-{writer}-{uuid.uuid4().hex[:8]}"
+    payload = {"amount": 2500, "seat": 3, "wager": "ante"}
+    version = 0
+    latencies, conflicts = [], 0
+    barrier.wait()
+    start = time.perf_counter()
+    for i in range(appends):
+        t0 = time.perf_counter()
+        while True:
+            rows = [(stream, version + 1 + k, json.dumps({**payload, "n": i, "k": k}))
+                    for k in range(per_append)]
+            try:
+                conn.execute("INSERT INTO bench_floor (stream_id, version, data) VALUES "
+                             + ", ".join(["(%s, %s, %s::jsonb)"] * per_append),
+                             [x for row in rows for x in row])
+                version += per_append
+                break
+            except psycopg.errors.UniqueViolation:
+                conflicts += 1
+                version = conn.execute("SELECT coalesce(max(version), 0) FROM bench_floor "
+                                       "WHERE stream_id = %s", [stream]).fetchone()[0]
+        latencies.append(time.perf_counter() - t0)
+    elapsed = time.perf_counter() - start
+    conn.close()
     return {"latencies": latencies, "conflicts": conflicts, "elapsed": elapsed}
 
 
@@ -160,6 +198,7 @@ class Command(BaseCommand):
 
             call_command("migrate", verbosity=0)
             self._create_peer_table(conn.settings_dict)
+            self._create_floor_table()
             report = {"database": f"PostgreSQL {self._server_version()}",
                       "scratch_database": scratch, "peer": "eventsourcing "
                       + self._peer_version() + " PostgresApplicationRecorder",
@@ -169,9 +208,14 @@ class Command(BaseCommand):
                 ours = _run(_ours_worker, writers, opts["appends"], per_append, hot)
                 peer = _run(_peer_worker, writers, opts["appends"], per_append, hot,
                             (dict(conn.settings_dict),))
+                floor = _run(_floor_worker, writers, opts["appends"], per_append, hot,
+                             (dict(conn.settings_dict),))
                 report["scenarios"].append({
-                    "scenario": name, "ours": ours, "eventsourcing": peer,
+                    "scenario": name, "ours": ours, "eventsourcing": peer, "floor": floor,
                     "throughput_ratio": round(ours["events_per_s"] / peer["events_per_s"], 2),
+                    "ours_of_floor": round(ours["events_per_s"] / floor["events_per_s"], 2),
+                    "eventsourcing_of_floor": round(peer["events_per_s"]
+                                                    / floor["events_per_s"], 2),
                 })
             from casino.eventstore.verify import verify_chain
 
@@ -204,6 +248,12 @@ class Command(BaseCommand):
         connections.close_all()
         with self._admin() as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def _create_floor_table(self) -> None:
+        with connections["default"].cursor() as cur:
+            cur.execute("CREATE TABLE bench_floor (id bigserial PRIMARY KEY, stream_id text "
+                        "NOT NULL, version integer NOT NULL, data jsonb NOT NULL, "
+                        "UNIQUE (stream_id, version))")
 
     def _create_peer_table(self, s: dict) -> None:
         from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
