@@ -15,9 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.domain.errors import ConflictError, DomainError
+from casino.domain.errors import ConflictError, DomainError, NotFoundError
 from casino.eventstore.store import NewEvent
 from casino.roles import Role
+from casino.scoping import property_row
 from tables import timers
 from tables.domain.decks import (
     RemovalReason,
@@ -56,11 +57,13 @@ def _text(value: Any, field: str, *, limit: int = 60, required: bool = True) -> 
 def _deck_and_table(deck_id: Any, actor: Actor) -> tuple[Deck, GameTable]:
     """Lock the deck's table, then the deck: the same order as opening a round, so the
     two never wait on each other."""
-    first = found(Deck, deck_id, actor, what="deck")  # existence, property, table id
-    if first.table_id is None:
-        raise ConflictError("the deck is not at a table", code="deck_not_at_table")
-    table = GameTable.objects.select_for_update().get(pk=first.table_id)
-    deck = Deck.objects.select_for_update().get(pk=first.pk)
+    try:  # the deck's table, found through the deck at the actor's property, locked
+        table = property_row(GameTable.objects.select_for_update(of=("self",)), actor,
+                             deck_id, what="deck", field="decks__pk")
+    except NotFoundError:
+        found(Deck, deck_id, actor, what="deck")  # 404 unless the deck is at no table
+        raise ConflictError("the deck is not at a table", code="deck_not_at_table") from None
+    deck = Deck.objects.select_for_update().get(pk=deck_id, table=table)
     return deck, table
 
 
