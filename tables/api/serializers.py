@@ -289,6 +289,27 @@ class WagerInput(VersionedInput):
                                    max_length=60)
 
 
+class WagerItem(serializers.Serializer):
+    position = serializers.IntegerField(help_text="1 = first position at the dealer's left")
+    wager = serializers.CharField(max_length=20)
+    amount = serializers.IntegerField(help_text="cents")
+    player = serializers.CharField(required=False, allow_null=True, default=None,
+                                   max_length=60)
+
+
+#: more items than any table has lines (6 positions x 4 wagers; a decision or a setting
+#: per position): a longer batch is bad input, not work
+BATCH_LIMIT = 60
+
+
+class WagersInput(VersionedInput):
+    wagers = serializers.ListField(child=WagerItem(), allow_empty=False,
+                                   max_length=BATCH_LIMIT,
+                                   help_text="every wager the terminal holds, in order")
+    no_more_bets = serializers.BooleanField(
+        default=False, help_text="then announce no more bets (589.7(d), 579.7(c))")
+
+
 class WithdrawInput(VersionedInput):
     position = serializers.IntegerField()
     wager = serializers.CharField(max_length=20)
@@ -313,6 +334,25 @@ class DecisionInput(VersionedInput):
                                       help_text="cents, checked (a Bet is 2 x Ante)")
     high = CardsField(required=False, allow_null=True, default=None)
     low = CardsField(required=False, allow_null=True, default=None)
+
+
+class LockItem(serializers.Serializer):
+    """A decision (``decision``), or a Hi-Lo player's setting (``high`` and ``low``
+    without ``decision``, 579.11(d))."""
+
+    position = serializers.IntegerField()
+    decision = serializers.CharField(required=False, allow_null=True, default=None,
+                                     max_length=20)
+    amount = serializers.IntegerField(required=False, allow_null=True, default=None)
+    high = CardsField(required=False, allow_null=True, default=None)
+    low = CardsField(required=False, allow_null=True, default=None)
+
+
+class LockInput(VersionedInput):
+    decisions = serializers.ListField(
+        child=LockItem(), required=False, default=list, max_length=BATCH_LIMIT,
+        help_text="every position's decision or setting, recorded first in the same "
+                  "command (one commit, one event each); empty: lock what was recorded")
 
 
 class SetHandsInput(VersionedInput):

@@ -50,6 +50,8 @@ urlpatterns = [
     # house-banked rounds
     path("rounds/settle-script/", v.SettleScript.as_view(), name="round-settle-script"),
     path("rounds/<uuid:pk>/wagers/", v.RoundPlaceWager.as_view(), name="round-wagers"),
+    path("rounds/<uuid:pk>/wagers/batch/", v.RoundPlaceWagers.as_view(),
+         name="round-wagers-batch"),
     path("rounds/<uuid:pk>/wagers/withdraw/", v.RoundWithdrawWager.as_view(),
          name="round-wager-withdraw"),
     path("rounds/<uuid:pk>/no-more-bets/", v.RoundNoMoreBets.as_view(),

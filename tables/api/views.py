@@ -26,6 +26,7 @@ from casino.roles import ALL_ROLES, Role, roles_required
 from casino.scoping import property_row, property_rows
 from tables import selectors
 from tables.api import serializers as s
+from tables.domain.banked.commands import Decide, PlaceWager, SetHands
 from tables.domain.signage import signage_for
 from tables.models import Deck, GameTable, Round, RulesSubmission
 from tables.reconstruction import cards_as_text
@@ -403,8 +404,31 @@ RoundDraw = _banked(banked.round_draw, s.DrawInput,
                     "A Lunar player's sixth card or exchange (589.11(d)(2), 671a.11(d)).")
 RoundDealerDraw = _banked(banked.round_draw_dealer, s.DealerDrawInput,
                           "The forced dealer's replacement card (589.11(e)(2)(ii)).")
-RoundLock = _banked(banked.round_lock_decisions, s.VersionedInput,
-                    "All decisions are locked in: reveal and settle every wager.")
+def _place_wagers(*, actor: Any, round_id: Any, wagers: list[dict[str, Any]],
+                  no_more_bets: bool = False, expected_version: int | None = None) -> Any:
+    return banked.round_place_wagers(
+        actor=actor, round_id=round_id, no_more_bets=no_more_bets,
+        expected_version=expected_version, wagers=[PlaceWager(**w) for w in wagers])
+
+
+def _lock_decisions(*, actor: Any, round_id: Any, decisions: list[dict[str, Any]],
+                    expected_version: int | None = None) -> Any:
+    return banked.round_lock_decisions(
+        actor=actor, round_id=round_id, expected_version=expected_version,
+        decisions=[Decide(**d) if d["decision"] is not None
+                   else SetHands(d["position"], d["high"], d["low"]) for d in decisions])
+
+
+_place_wagers.__name__ = "round_place_wagers"
+_lock_decisions.__name__ = "round_lock_decisions"
+RoundPlaceWagers = _banked(_place_wagers, s.WagersInput,
+                           "Every wager a terminal holds, then optionally no more bets, as "
+                           "one command: one commit, one event per wager; refused whole if "
+                           "any part is.")
+RoundLock = _banked(_lock_decisions, s.LockInput,
+                    "All decisions are locked in: reveal and settle every wager. With "
+                    "decisions, each position's decision (or Hi-Lo setting) is recorded "
+                    "first, in the same command.")
 RoundIrregularity = _banked(banked.round_report_irregularity, s.IrregularityInput,
                             "Report an irregularity (x.13) or abandoned wagers (x.7(b)); "
                             "a void returns every wager.", roles=(Role.FLOORPERSON,))
