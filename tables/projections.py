@@ -11,6 +11,7 @@ outside a transaction runs the projections in pipeline mode, where row counts (w
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
@@ -236,13 +237,22 @@ def deck_counted(e: RecordedEvent) -> None:
 
 # --- rounds ----------------------------------------------------------------------------
 
-def round_opened(e: RecordedEvent) -> None:
+def round_row(e: RecordedEvent) -> Round:
+    """The round row a ``RoundOpened`` makes (not saved): what the projection inserts and
+    what round_open answers, from one mapping."""
     d = e.data
-    rnd = Round.objects.create(
-        id=_uuid_of(e.stream_id), table_id=d["table_id"], number=d["number"],
-        deck_id=d["deck_id"], rules_id=d["rules_submission_id"],
+    return Round(
+        id=uuid.UUID(_uuid_of(e.stream_id)), table_id=uuid.UUID(d["table_id"]),
+        number=d["number"], deck_id=uuid.UUID(d["deck_id"]),
+        rules_id=uuid.UUID(d["rules_submission_id"]),
         rules_version_number=d["rules_version_number"], dealing_method=d["dealing_method"],
         opened_at=e.recorded_at, stream_version=e.version)
+
+
+def round_opened(e: RecordedEvent) -> None:
+    d = e.data
+    rnd = round_row(e)
+    rnd.save(force_insert=True)
     GameTable.objects.filter(pk=d["table_id"]).update(
         current_round=rnd, last_deck_id=d["deck_id"], rounds_played=d["number"])
     # 637a.7(e)(4)(i), 589.11(g): rounds of play at the table, whichever deck dealt them.

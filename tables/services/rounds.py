@@ -21,6 +21,7 @@ from casino.roles import Role
 from tables.domain.banked import decide
 from tables.domain.decks import TableSetup, count_due, expected_deck
 from tables.models import Deck, DeckState, GameTable, Round, RoundState, TableStatus
+from tables.projections import round_row
 from tables.services import banked
 from tables.services.common import act_at_table, locked, record, record_new, setup_of
 from tables.selectors import rules_in_force
@@ -39,9 +40,14 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
         if rules is None:
             raise ConflictError(f"no Rules Submission for {table.game} is in effect",
                                 code="no_rules_in_effect")
-        deck = locked(Deck, deck_id, actor, what="deck")
+        # The table's decks in play, locked in one query; the deck asked for is among
+        # them, or it is looked up to say why not.
+        pair = list(Deck.objects.select_for_update().filter(
+            table=table, state=DeckState.IN_PLAY).order_by("entered_play_at"))
+        deck = next((d for d in pair if str(d.pk) == str(deck_id)), None) \
+            or locked(Deck, deck_id, actor, what="deck")
         setup = setup_of(table)
-        _check_deck(table, setup, deck)
+        _check_deck(table, setup, deck, [d.pk for d in pair])
         number = table.rounds_played + 1
         round_id = uuid.uuid4()
         data: dict[str, Any] = {}
@@ -63,10 +69,13 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
                 None, [{"type": "RoundOpened", "data": opened_events[0].data}]), opened_events)
         record(deck, [NewEvent("DeckDealtRound", {"round_id": str(round_id), "number": number})],
                actor, role, table=table.pk)
-    return Round.objects.get(pk=round_id)
+    rnd = round_row(opened_events[0])  # the row as the projection inserted it,
+    rnd._state.adding, rnd._state.db = False, "default"  # without reading it back
+    return rnd
 
 
-def _check_deck(table: GameTable, setup: TableSetup, deck: Deck) -> None:
+def _check_deck(table: GameTable, setup: TableSetup, deck: Deck, pair: list[Any]) -> None:
+    """``pair``: the ids of the table's decks in play, oldest first."""
     if deck.table_id != table.pk or deck.state != DeckState.IN_PLAY:
         raise ConflictError("that deck is not in play at this table", code="deck_not_in_play")
     if deck.change_due or (deck.deadline_at and timezone.now() >= deck.deadline_at):
@@ -81,8 +90,6 @@ def _check_deck(table: GameTable, setup: TableSetup, deck: Deck) -> None:
     if count_due(setup, deck.rounds_since_count):
         raise ConflictError("the deck must be counted before it deals again (637a.7(e)(4))",
                             code="deck_count_due")
-    pair = list(Deck.objects.filter(table=table, state=DeckState.IN_PLAY)
-                .order_by("entered_play_at").values_list("pk", flat=True))
     if len(pair) > setup.decks_in_play_allowed:
         # e.g. the shuffler failed at a banked game: one deck only (589.3(a)).
         raise ConflictError(f"{len(pair)} decks are in play where {setup.decks_in_play_allowed} "
