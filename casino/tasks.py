@@ -5,14 +5,24 @@ from datetime import date, datetime
 from celery import shared_task
 
 from casino.eventstore import digests, projections, seals
+from casino.eventstore.store import committed_unsettled
+
+
+_UNSETTLED_RETRY_SECONDS = 1.0
 
 
 @shared_task(name="casino.run_async_projections", acks_late=True,
              autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
 def run_async_projections() -> dict[str, int]:
     """Catch every async projection up to the head. Safe to run twice: each projection's
-    checkpoint is locked and advanced in the transaction that writes its rows."""
-    return projections.catch_up_all()
+    checkpoint is locked and advanced in the transaction that writes its rows. Events
+    committed but not yet settled (a transaction begun before them is still open,
+    anywhere on the server) are looked for again in a second, rather than left to the
+    minute's sweep."""
+    done = projections.catch_up_all()
+    if committed_unsettled():
+        queue_catch_up(_UNSETTLED_RETRY_SECONDS)
+    return done
 
 
 def queue_catch_up(countdown: float) -> None:

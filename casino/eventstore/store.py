@@ -681,6 +681,19 @@ def settled(events: Any, *, strict: bool = False) -> Any:
     return events
 
 
+def committed_unsettled() -> bool:
+    """Whether committed events wait above the settled line (a transaction that began
+    before them, anywhere on the server, is still open): a reader that found nothing
+    new should look again shortly. Always False on SQLite."""
+    if connection.vendor != "postgresql":
+        return False
+    with connection.cursor() as cur:
+        cur.execute(f"SELECT EXISTS (SELECT 1 FROM casino_event WHERE NOT {_BELOW_IN_FLIGHT}"
+                    " AND position >> 16 <> coalesce(pg_current_xact_id_if_assigned()"
+                    "::text::bigint, -1))")
+        return bool(cur.fetchone()[0])
+
+
 def head() -> tuple[int, str]:
     """The settled log's last position and that event's hash."""
     where = f"WHERE {SETTLED} " if connection.vendor == "postgresql" else ""
