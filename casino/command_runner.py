@@ -231,8 +231,9 @@ def _run_in_transaction(agg: Aggregate[S], key: Any, actor: Actor,
 
 def snapshot_save(agg: Aggregate[S], key: Any, state: S, version: int) -> None:
     """Write the snapshot of ``state`` at ``version`` to the aggregate's row (inside the
-    caller's transaction): the runner, and a service that appends to the stream itself
-    (a round's close) to keep the snapshot with its stream."""
+    caller's transaction): the runner inside a transaction, and the rebuild. (A row whose
+    first event creates it gets its first snapshot from its projection, as a banked
+    round's does: ``tables.projections.round_row``.)"""
     with connection.cursor() as cur:
         cur.execute(_update_sql(agg), [json.dumps(agg.to_snapshot(state), separators=(",", ":")),
                                        version, version, _db_key(key)])

@@ -19,15 +19,20 @@ from typing import Any
 from django.db import connection, models
 from django.db.models import F
 
+from casino.domain.errors import ConflictError
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
 from casino.models import Property
+from tables.domain.banked import rebuild
+from tables.domain.banked.snapshot import state_to_snapshot
+from tables.domain.catalogue import BANKED_GAMES
 from tables.models import (
     Deck,
     DeckState,
     DeckStep,
     GameTable,
     Round,
+    RoundState,
     RulesState,
     RulesSubmission,
     TableResult,
@@ -239,14 +244,19 @@ def deck_counted(e: RecordedEvent) -> None:
 
 def round_row(e: RecordedEvent) -> Round:
     """The round row a ``RoundOpened`` makes (not saved): what the projection inserts and
-    what round_open answers, from one mapping."""
+    what round_open answers, from one mapping. A house-banked round's row starts with its
+    snapshot (the domain state after the opening, :mod:`casino.command_runner`)."""
     d = e.data
+    snapshot = None
+    if "options" in d and d.get("game") in BANKED_GAMES:
+        snapshot = state_to_snapshot(rebuild([{"type": e.type, "data": d}]))
     return Round(
         id=uuid.UUID(_uuid_of(e.stream_id)), table_id=uuid.UUID(d["table_id"]),
         number=d["number"], deck_id=uuid.UUID(d["deck_id"]),
         rules_id=uuid.UUID(d["rules_submission_id"]),
         rules_version_number=d["rules_version_number"], dealing_method=d["dealing_method"],
-        opened_at=e.recorded_at, stream_version=e.version)
+        opened_at=e.recorded_at, stream_version=e.version, snapshot=snapshot,
+        snapshot_version=e.version if snapshot is not None else 0)
 
 
 def round_opened(e: RecordedEvent) -> None:
@@ -261,13 +271,19 @@ def round_opened(e: RecordedEvent) -> None:
 
 
 def round_closed(e: RecordedEvent) -> None:
-    rnd = Round.objects.select_related("table").get(pk=_uuid_of(e.stream_id))
-    rnd.close()
-    rnd.closed_at = e.recorded_at
-    _save(rnd, e.version)
-    GameTable.objects.filter(pk=rnd.table_id, current_round=rnd).update(current_round=None)
+    round_id = _uuid_of(e.stream_id)
+    # The round's OPEN → CLOSED transition as one guarded UPDATE (no read, no full save).
+    if not Round.objects.filter(pk=round_id, state=RoundState.OPEN).update(
+            state=RoundState.CLOSED, closed_at=e.recorded_at, stream_version=e.version):
+        raise ConflictError("the round is already closed", code="round_closed")
+    # Every service records the table with the round's events; an event without it is
+    # looked up.
+    table_id = e.metadata.get("table") or Round.objects.filter(pk=round_id).values_list(
+        "table_id", flat=True).get()
+    GameTable.objects.filter(pk=table_id, current_round_id=round_id).update(
+        current_round=None)
     if "by_wager" in e.data:  # a house-banked round: its totals go to the table results
-        _add_results(rnd, e)
+        _add_results(uuid.UUID(str(table_id)), e)
 
 
 _RESULTS_UPSERT = (
@@ -278,26 +294,25 @@ _RESULTS_UPSERT = (
     "returned = tables_tableresult.returned + excluded.returned, "
     "house_win = tables_tableresult.house_win + excluded.house_win, "
     "rounds = tables_tableresult.rounds + 1")
+_RESULTS_ROW = ("((SELECT property_id FROM tables_gametable WHERE id = %s), %s, %s, %s, %s, "
+                "%s, %s, %s)")
 
 
-def _add_results(rnd: Round, e: RecordedEvent) -> None:
+def _add_results(table_id: uuid.UUID, e: RecordedEvent) -> None:
     # RoundClosed carries the domain's totals per wager type, void rounds included (all
     # returned), so earlier settlements undone by a void are never counted. One upsert
     # for every wager type of the round (the row of a table, day and wager is unique:
     # constraint table_result_once).
     d = e.data
     day = connection.ops.adapt_datefield_value(date.fromisoformat(e.metadata["gaming_day"]))
-    table_key = TableResult._meta.get_field("table").get_db_prep_value(rnd.table_id,
-                                                                      connection)
+    table_key = TableResult._meta.get_field("table").get_db_prep_value(table_id, connection)
     rows = {w: (t["wagered"], t["returned"]) for w, t in d["by_wager"].items()}
     rows[TableResult.ALL] = (d["wagered"], d["returned"])
     params: list[Any] = []
     for wager, (wagered, returned) in rows.items():
-        params += [rnd.table.property_id, table_key, day, wager, wagered, returned,
-                   wagered - returned, 1]
+        params += [table_key, table_key, day, wager, wagered, returned, wagered - returned, 1]
     with connection.cursor() as cur:
-        cur.execute(_RESULTS_UPSERT % ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"]
-                                                 * len(rows)), params)
+        cur.execute(_RESULTS_UPSERT % ", ".join([_RESULTS_ROW] * len(rows)), params)
 
 
 _now = lambda e: e.recorded_at  # noqa: E731

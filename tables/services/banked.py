@@ -181,12 +181,6 @@ def current_state(rnd: Round) -> tuple[RoundState, int]:
     return state, recorded[-1].version
 
 
-def snapshot_after(rnd: Round, state: RoundState, appended: list[RecordedEvent]) -> None:
-    """Keep the snapshot with the stream when a service other than the runner appended to
-    it (a round's opening and closing): ``state`` is the state after ``appended``."""
-    command_runner.snapshot_save(ROUND, rnd.pk, state, appended[-1].version)
-
-
 def find_round(actor: Actor, round_id: Any) -> Round:
     """The round ``round_id`` at a table of the actor's property, with its table (the
     :func:`tables.services.common.found` of a row that has no property of its own)."""

@@ -64,9 +64,7 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
             "game": table.game, "dealing_method": setup.effective_dealing.value,
             "shuffler": table.shuffler if setup.shuffler_working else "none"})],
             actor, role, table=table.pk)
-        if data:  # the banked round's first snapshot, kept with its row from the start
-            banked.snapshot_after(Round(pk=round_id), banked.rebuild_from(
-                None, [{"type": "RoundOpened", "data": opened_events[0].data}]), opened_events)
+        # (a banked round's row starts with its snapshot: tables.projections.round_row)
         record(deck, [NewEvent("DeckDealtRound", {"round_id": str(round_id), "number": number})],
                actor, role, table=table.pk)
     rnd = round_row(opened_events[0])  # the row as the projection inserted it,
