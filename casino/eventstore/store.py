@@ -13,6 +13,9 @@ oldest transaction still in flight is final, so a reader that reads only there (
 :func:`read_all` does) never skips an event. SQLite admits one writer at a time, so its
 positions stay gapless in commit order. The log as a whole is sealed in blocks
 (:mod:`casino.eventstore.seals`).
+
+Import everything of the store from here: what it holds (:mod:`casino.eventstore.
+records`) and how it is read (:mod:`casino.eventstore.reading`) are its parts.
 """
 
 from __future__ import annotations
@@ -20,11 +23,11 @@ from __future__ import annotations
 import re
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -42,6 +45,31 @@ from casino.eventstore.errors import (
     PayloadTooLarge,
     UnknownStreamType,
 )
+# The store is the one way in: what is held (records) and how it is read (reading) are
+# its parts, re-exported here.
+from casino.eventstore.reading import (  # noqa: F401
+    SETTLED,
+    _from_model,
+    _stored_by_ids,
+    committed_unsettled,
+    head,
+    read_all,
+    read_stream,
+    settled,
+    stream_version,
+    to_json,
+)
+from casino.eventstore.records import (  # noqa: F401
+    NewEvent,
+    RecordedEvent,
+    Stream,
+    _stream_types,
+    _upcasters,
+    register_stream_type,
+    stream_types,
+    upcast,
+    upcaster,
+)
 
 MAX_PAYLOAD_BYTES = 64 * 1024
 #: Key of the PostgreSQL advisory lock every append holds *shared* (so appends never wait
@@ -50,82 +78,11 @@ APPEND_LOCK_KEY = 0x434153494E4F4556
 #: How many times an append in its own transaction is retried when a later transaction
 #: recorded the stream's previous event (SQLSTATE CE408, see migration casino/0006).
 _ORDER_RETRIES = 5
-#: On PostgreSQL, the events every reader may rely on: below the oldest transaction still
-#: in flight (nothing can ever be inserted there), or recorded by the reader's own
-#: transaction. A WHERE clause over ``casino_event.position``.
-_BELOW_IN_FLIGHT = "position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)"
-SETTLED = (f"({_BELOW_IN_FLIGHT} "
-           "OR position >> 16 = pg_current_xact_id_if_assigned()::text::bigint)")
 _IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d4c2e-8a37-4d0b-9a51-3c1f0e2b7d64")
-_NAME = re.compile(r"^[a-z][a-z0-9_.-]{0,63}$")
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9_.]{0,99}$")
 # Restricted so the hash head (canonical JSON) needs no escaping: see migration 0003.
 _STREAM_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@+-]{0,199}$")
 
-_stream_types: set[str] = set()
-_upcasters: dict[tuple[str, int], Callable[[dict], dict]] = {}
-
-
-class Stream(NamedTuple):
-    type: str
-    id: str
-
-
-@dataclass(frozen=True)
-class NewEvent:
-    type: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-    schema_version: int = 1
-
-
-@dataclass(frozen=True)
-class RecordedEvent:
-    position: int
-    event_id: uuid.UUID
-    stream_type: str
-    stream_id: str
-    version: int
-    type: str
-    schema_version: int
-    data: dict
-    metadata: dict
-    recorded_at: datetime
-    prev_hash: str
-    hash: str
-
-
-# --- registries ---------------------------------------------------------------------
-
-def register_stream_type(name: str) -> str:
-    """Declare a stream type (``deck``, ``round`` …); appends to any other are refused."""
-    if not _NAME.match(name):
-        raise ValueError(f"stream type {name!r} must be lower-case letters, digits, _ . -")
-    _stream_types.add(name)
-    return name
-
-
-def stream_types() -> frozenset[str]:
-    return frozenset(_stream_types)
-
-
-def upcaster(event_type: str, from_version: int) -> Callable:
-    """Register a function turning ``event_type`` data of ``from_version`` into the next.
-
-    Stored payloads are never rewritten; readers see the newest shape.
-    """
-
-    def register(fn: Callable[[dict], dict]) -> Callable[[dict], dict]:
-        _upcasters[(event_type, from_version)] = fn
-        return fn
-
-    return register
-
-
-def upcast(event_type: str, schema_version: int, data: dict) -> tuple[int, dict]:
-    while (fn := _upcasters.get((event_type, schema_version))) is not None:
-        data = fn(dict(data))
-        schema_version += 1
-    return schema_version, data
 
 
 # --- validation ---------------------------------------------------------------------
@@ -617,105 +574,6 @@ def _insert(rows: list[RecordedEvent], data_texts: list[str], meta_text: str) ->
                     + ", ".join([one] * len(rows)), params)
 
 
-# --- reading ------------------------------------------------------------------------
-
-def _from_model(e: Any, *, raw: bool = False) -> RecordedEvent:
-    schema_version, data = (e.schema_version, e.data) if raw else upcast(
-        e.type, e.schema_version, e.data)
-    return RecordedEvent(e.position, e.event_id, e.stream_type, e.stream_id, e.version,
-                         e.type, schema_version, data, e.metadata, e.recorded_at,
-                         e.prev_hash, e.hash)
-
-
-def _stored_by_ids(ids: Sequence[uuid.UUID]) -> list[RecordedEvent]:
-    from casino.eventstore.models import Event
-
-    return [_from_model(e) for e in Event.objects.filter(event_id__in=ids).order_by("position")]
-
-
-def read_stream(stream_id: str, from_version: int = 1) -> list[RecordedEvent]:
-    """Every event of one stream from ``from_version`` on, upcast to the newest schema."""
-    from casino.eventstore.models import Event
-
-    qs = Event.objects.filter(stream_id=stream_id, version__gte=from_version).order_by("version")
-    return [_from_model(e) for e in qs]
-
-
-def stream_version(stream_id: str) -> int:
-    from django.db.models import Max
-
-    from casino.eventstore.models import Event
-
-    return Event.objects.filter(stream_id=stream_id).aggregate(v=Max("version"))["v"] or 0
-
-
-def read_all(from_position: int = 1, limit: int = 1000, *, raw: bool = False,
-             types: Iterable[str] | None = None, locked: bool = False
-             ) -> list[RecordedEvent]:
-    """Settled events (:func:`settled`) in position order from ``from_position`` on, at
-    most ``limit`` of them: a reader that goes on from the last position it saw never
-    skips an event.
-
-    ``raw`` skips upcasting (chain verification hashes what was stored). ``locked``: the
-    caller holds the append lock exclusively (a rebuild), so every committed event is
-    final and the in-flight line is not needed.
-    """
-    from casino.eventstore.models import Event
-
-    qs = Event.objects.filter(position__gte=from_position)
-    if not locked:  # under the exclusive append lock every committed event is final
-        qs = settled(qs)
-    if types is not None:
-        qs = qs.filter(type__in=list(types))
-    return [_from_model(e, raw=raw) for e in qs.order_by("position")[:limit]]
-
-
-def settled(events: Any, *, strict: bool = False) -> Any:
-    """``events`` (a queryset of :class:`~casino.eventstore.models.Event`) cut to what a
-    reader may rely on (:data:`SETTLED`): on PostgreSQL, nothing at or above the oldest
-    transaction still in flight, whose events could still appear below positions already
-    seen. Every reader that pages through the log by position reads through this.
-    ``strict`` leaves out the reader's own uncommitted events too (what a seal covers)."""
-    if connection.vendor == "postgresql":
-        return events.extra(where=[_BELOW_IN_FLIGHT if strict else SETTLED])
-    return events
-
-
-def committed_unsettled() -> bool:
-    """Whether committed events wait above the settled line (a transaction that began
-    before them, anywhere on the server, is still open): a reader that found nothing
-    new should look again shortly. Always False on SQLite."""
-    if connection.vendor != "postgresql":
-        return False
-    with connection.cursor() as cur:
-        cur.execute(f"SELECT EXISTS (SELECT 1 FROM casino_event WHERE NOT {_BELOW_IN_FLIGHT}"
-                    " AND position >> 16 <> coalesce(pg_current_xact_id_if_assigned()"
-                    "::text::bigint, -1))")
-        return bool(cur.fetchone()[0])
-
-
-def head() -> tuple[int, str]:
-    """The settled log's last position and that event's hash."""
-    where = f"WHERE {SETTLED} " if connection.vendor == "postgresql" else ""
-    with connection.cursor() as cur:
-        cur.execute(f"SELECT position, hash FROM casino_event {where}"
-                    "ORDER BY position DESC LIMIT 1")
-        row = cur.fetchone()
-    return (row[0], row[1]) if row else (0, GENESIS_HASH)
-
-
-def to_json(event: RecordedEvent) -> dict:
-    """A JSON-ready dict of an event, for the API and the commands."""
-    return {
-        "position": event.position, "event_id": str(event.event_id),
-        "stream_type": event.stream_type, "stream_id": event.stream_id,
-        "version": event.version, "type": event.type, "schema_version": event.schema_version,
-        "data": event.data, "metadata": event.metadata,
-        "recorded_at": event.recorded_at.isoformat(), "prev_hash": event.prev_hash,
-        "hash": event.hash,
-    }
-
-
 __all__ = ["Stream", "NewEvent", "RecordedEvent", "append", "read_stream", "read_all",
-           "stream_version", "head", "settled", "SETTLED", "register_stream_type", "stream_types", "upcaster",
-           "upcast", "to_json"]
+           "stream_version", "head", "settled", "SETTLED", "committed_unsettled",
+           "register_stream_type", "stream_types", "upcaster", "upcast", "to_json"]
