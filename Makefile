@@ -24,8 +24,11 @@ test: setup                      ## the whole suite: PostgreSQL + Redis, then SQ
 test-fast: setup                 ## the suite without the slow exhaustive checks
 	bin/test -m "not slow"
 
-bench: setup                     ## benchmarks (PostgreSQL: set DATABASE_URL)
+bench: setup                     ## benchmarks (PostgreSQL: set DATABASE_URL and SECRET_KEY)
+	$(BIN)/python manage.py migrate --noinput -v0
+	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py bench_events
+	$(BIN)/python manage.py bench_commands
 	$(BIN)/python manage.py bench_hands
 
 clean:
