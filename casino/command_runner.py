@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 
 from casino.actors import Actor
 from casino.domain.errors import NotFoundError
@@ -117,12 +117,29 @@ def aggregates() -> dict[str, Aggregate[Any]]:
     return dict(_aggregates)
 
 
+_UUID_FIELD = models.UUIDField()
+
+
 def _db_key(key: Any) -> Any:
-    """The key as this database binds it: a UUID is native on PostgreSQL and 32 hex
-    characters on SQLite (how Django's UUIDField stores it there)."""
-    if isinstance(key, uuid.UUID) and not connection.features.has_native_uuid_field:
-        return key.hex
+    """The key as this database binds it (Django's UUIDField: native on PostgreSQL, 32 hex
+    characters on SQLite)."""
+    if isinstance(key, uuid.UUID):
+        return _UUID_FIELD.get_db_prep_value(key, connection)
     return key
+
+
+def _snapshot_text(agg: Aggregate[S], state: S) -> str:
+    return json.dumps(agg.to_snapshot(state), separators=(",", ":"))
+
+
+def _decided(agg: Aggregate[S], key: Any, row: tuple[Any, ...] | None, replay: bool,
+             decide: Callable[[Loaded[S]], Decision[S]]) -> tuple[Loaded[S], Decision[S]]:
+    """The row read under lock (None: not found at the caller's property), its state and
+    what the domain decided on it."""
+    if row is None:
+        raise _not_found(agg, key)
+    loaded = _state_of(agg, key, row, replay)
+    return loaded, decide(loaded)
 
 
 def _json(value: Any) -> Any:
@@ -187,18 +204,14 @@ def _run_pipelined(agg: Aggregate[S], key: Any, actor: Actor,
         with conn.pipeline():
             control.execute("BEGIN")
             reader.execute(_select_sql(agg), [_db_key(key), actor.property.pk])
-        row = reader.fetchone()
-        if row is None:
-            raise _not_found(agg, key)
-        loaded = _state_of(agg, key, row, replay)
-        decision = decide(loaded)
+        loaded, decision = _decided(agg, key, reader.fetchone(), replay, decide)
         if not decision.events:
             conn.execute("ROLLBACK")
             return Outcome(loaded, decision.state, loaded.version, [])
         batch = prepare(Stream(agg.stream_type, agg.stream_id(key)), loaded.version,
                         decision.events, actor.metadata(role=decision.role, **decision.meta))
         version = loaded.version + len(decision.events)
-        snapshot = json.dumps(agg.to_snapshot(decision.state), separators=(",", ":"))
+        snapshot = _snapshot_text(agg, decision.state)
     except BaseException:
         if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             conn.execute("ROLLBACK")
@@ -215,15 +228,13 @@ def _run_in_transaction(agg: Aggregate[S], key: Any, actor: Actor,
         with connection.cursor() as cur:
             cur.execute(_select_sql(agg), [_db_key(key), actor.property.pk])
             row = cur.fetchone()
-        if row is None:
-            raise _not_found(agg, key)
-        loaded = _state_of(agg, key, row, replay)
-        decision = decide(loaded)
+        loaded, decision = _decided(agg, key, row, replay, decide)
         if not decision.events:
             return Outcome(loaded, decision.state, loaded.version, [])
+        # The runner's transaction fails as a whole on a refusal: no savepoint of its own.
         rows = append(Stream(agg.stream_type, agg.stream_id(key)), loaded.version,
                       list(decision.events),
-                      actor.metadata(role=decision.role, **decision.meta))
+                      actor.metadata(role=decision.role, **decision.meta), savepoint=False)
         version = rows[-1].version
         snapshot_save(agg, key, decision.state, version)
     return Outcome(loaded, decision.state, version, rows)
@@ -235,8 +246,8 @@ def snapshot_save(agg: Aggregate[S], key: Any, state: S, version: int) -> None:
     first event creates it gets its first snapshot from its projection, as a banked
     round's does: ``tables.projections.round_row``.)"""
     with connection.cursor() as cur:
-        cur.execute(_update_sql(agg), [json.dumps(agg.to_snapshot(state), separators=(",", ":")),
-                                       version, version, _db_key(key)])
+        cur.execute(_update_sql(agg), [_snapshot_text(agg, state), version, version,
+                                       _db_key(key)])
 
 
 def aggregate_keys(agg: Aggregate[Any]) -> list[Any]:

@@ -414,6 +414,18 @@ def _refusal(b: _Batch, exc: BaseException) -> Exception | None:
     return None
 
 
+def _refused(b: _Batch, exc: BaseException) -> list[RecordedEvent]:
+    """An append of its own transaction was refused and rolled back: the events an
+    idempotent replay stored the first time, or the store's error for the refusal, or
+    ``exc`` itself when it is no refusal."""
+    refusal = _refusal(b, exc)
+    if isinstance(refusal, _Replayed):
+        return b.replayed()
+    if refusal is not None:
+        raise refusal from None
+    raise exc
+
+
 def _append_pg_own_transaction(b: _Batch, *, begun: bool = False,
                                 also: Sequence[tuple[str, Sequence[Any]]] = ()
                                 ) -> tuple[list[RecordedEvent], bool]:
@@ -443,12 +455,7 @@ def _append_pg_own_transaction(b: _Batch, *, begun: bool = False,
     except BaseException as exc:
         if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             conn.execute("ROLLBACK")
-        refusal = _refusal(b, exc)
-        if isinstance(refusal, _Replayed):
-            return b.replayed(), False
-        if refusal is not None:
-            raise refusal from None
-        raise
+        return _refused(b, exc), False
     return _finish(b, pending, links), True
 
 
@@ -461,12 +468,7 @@ def _append_pg_one_statement(b: _Batch, pending: list[RecordedEvent], cur: Any
         cur.execute(_APPEND_FUNCTION_SQL, _function_params(b))
         links = cur.fetchall()
     except Exception as exc:
-        refusal = _refusal(b, exc)
-        if isinstance(refusal, _Replayed):
-            return b.replayed(), False
-        if refusal is not None:
-            raise refusal from None
-        raise
+        return _refused(b, exc), False
     return _finish(b, pending, links), True
 
 

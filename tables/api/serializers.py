@@ -297,8 +297,9 @@ class WagerItem(serializers.Serializer):
                                    max_length=60)
 
 
-#: more items than any table has lines (6 positions x 4 wagers; a decision or a setting
-#: per position): a longer batch is bad input, not work
+#: more items than a round can hold: at most 35 wagers (5 Lunar positions, each with an
+#: Ante, a Super and a Super on the dealer and on each other hand, 671a.7(c)(2)-(3)) and a
+#: few decisions or a setting per position; a longer batch is bad input, not work
 BATCH_LIMIT = 60
 
 

@@ -23,16 +23,24 @@ def celery_worker():  # noqa: ANN201
         yield w
 
 
+def _counted(event_type: str, count: int) -> DailyEventCount | None:
+    """The daily count of ``event_type`` once the worker has brought it to ``count``, or
+    as it stands after 20 seconds of waiting."""
+    deadline = time.monotonic() + 20
+    row = None
+    while time.monotonic() < deadline:
+        row = DailyEventCount.objects.filter(stream_type="test", event_type=event_type).first()
+        if row and row.count == count:
+            break
+        time.sleep(0.2)
+    return row
+
+
 def test_append_wakes_the_worker_which_catches_the_projection_up(celery_worker) -> None:  # noqa: ANN001
     projections._last_wake = 0.0  # a fresh process would not be inside the debounce window
     for v in range(3):
         append(("test", "w1"), v, [NewEvent("Counted", {"cards": 52})], {"actor": "floor"})
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        row = DailyEventCount.objects.filter(stream_type="test", event_type="Counted").first()
-        if row and row.count == 3:
-            break
-        time.sleep(0.2)
+    row = _counted("Counted", 3)
     assert row is not None and row.count == 3
     assert projections.checkpoint("daily_event_counts") >= 3
 
@@ -60,11 +68,5 @@ def test_events_held_back_by_an_open_transaction_are_caught_up_when_it_ends(
     finally:
         other.rollback()
         other.close()
-    deadline = time.monotonic() + 20
-    row = None
-    while time.monotonic() < deadline:
-        row = DailyEventCount.objects.filter(stream_type="test", event_type="Held").first()
-        if row and row.count == 2:
-            break
-        time.sleep(0.2)
+    row = _counted("Held", 2)
     assert row is not None and row.count == 2

@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 
 from casino.eventstore.errors import ConcurrencyError
-from casino.eventstore.store import NewEvent, append, read_all, read_stream
+from casino.eventstore.store import NewEvent, append, read_all, read_stream, stream_version
 from casino.eventstore.verify import verify_chain
 
 pytestmark = pytest.mark.usefixtures("committed_db")
@@ -24,6 +24,27 @@ def _in_thread(fn, *args):  # noqa: ANN001, ANN202
         return fn(*args)
     finally:
         connection.close()
+
+
+def _hammer(stream_id: str, threads_n: int, per_thread: int) -> list:
+    """``threads_n`` threads each append ``per_thread`` events to one stream, reading its
+    version again after every conflict; the stream's events afterwards."""
+    def writer(w: int) -> None:
+        for i in range(per_thread):
+            while True:
+                try:
+                    append(("test", stream_id), stream_version(stream_id),
+                           [NewEvent("Hit", {"w": w, "i": i})], {"actor": f"w{w}"})
+                    break
+                except ConcurrencyError:
+                    continue
+
+    threads = [threading.Thread(target=_in_thread, args=(writer, w)) for w in range(threads_n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return read_stream(stream_id)
 
 
 def test_two_writers_with_the_same_expected_version_exactly_one_succeeds() -> None:
@@ -53,34 +74,11 @@ def test_two_writers_with_the_same_expected_version_exactly_one_succeeds() -> No
 def test_eight_threads_appending_to_one_stream_with_retry_leave_gapless_versions() -> None:
     stream_id = "hot"
     threads_n, per_thread = 8, 500
-
-    def writer(w: int) -> None:
-        for i in range(per_thread):
-            while True:
-                version = read_stream_version(stream_id)
-                try:
-                    append(("test", stream_id), version, [NewEvent("Hit", {"w": w, "i": i})],
-                           {"actor": f"w{w}"})
-                    break
-                except ConcurrencyError:
-                    continue
-
-    threads = [threading.Thread(target=_in_thread, args=(writer, w)) for w in range(threads_n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    events = read_stream(stream_id)
+    events = _hammer(stream_id, threads_n, per_thread)
     assert [e.version for e in events] == list(range(1, threads_n * per_thread + 1))
     assert len({(e.data["w"], e.data["i"]) for e in events}) == threads_n * per_thread
     report = verify_chain()
     assert report.ok and report.count == threads_n * per_thread
-
-
-def read_stream_version(stream_id: str) -> int:
-    from casino.eventstore.store import stream_version
-
-    return stream_version(stream_id)
 
 
 def test_reader_polling_during_concurrent_writes_never_skips_an_event() -> None:
@@ -138,23 +136,7 @@ def test_positions_of_one_stream_rise_with_its_versions_under_concurrent_writers
     position order applies each stream in version order (the append refuses, and the
     store retries, a position that would come before the stream's previous event)."""
     threads_n, per_thread = 4, 60
-
-    def writer(w: int) -> None:
-        for i in range(per_thread):
-            while True:
-                try:
-                    append(("test", "shared"), read_stream_version("shared"),
-                           [NewEvent("Hit", {"w": w, "i": i})], {"actor": f"w{w}"})
-                    break
-                except ConcurrencyError:
-                    continue
-
-    threads = [threading.Thread(target=_in_thread, args=(writer, w)) for w in range(threads_n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    events = read_stream("shared")
+    events = _hammer("shared", threads_n, per_thread)
     positions = [e.position for e in events]
     assert len(events) == threads_n * per_thread
     assert positions == sorted(positions) and len(set(positions)) == len(positions)
