@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class PokerRoomConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "poker_room"
+
+    def ready(self) -> None:
+        # The one poker Rules Submission schema is ours; tables validates every poker
+        # submission through it without importing this app (DESIGN §2, layers).
+        from poker_room.domain.rules_schema import example_poker, validate_poker
+        from tables.domain.catalogue import Family
+        from tables.domain.rules_options import Schema, schema_register
+
+        schema_register(Family.POKER, Schema(validate_poker, example_poker))

@@ -8,12 +8,10 @@ the maximum taken from one pot. The engine emits the amounts; the funds are kept
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from poker_room.domain import _fields as F
-from poker_room.domain.errors import InvalidRules
 
 BAD_BEAT, HIGH_HAND = "bad_beat", "high_hand"
 
@@ -26,31 +24,22 @@ class JackpotRule:
 
     fund: str
     max_cents: int
+    #: the fund the Rules Submission names (several tables and games may feed one)
+    fund_name: str = ""
     min_pot_cents: int = 0
     fixed_cents: int | None = None
     percent_bp: int | None = None
+    #: the table's smallest chip: a contribution goes into the box in whole chips
+    unit_cents: int = 1
 
     @classmethod
-    def from_dict(cls, d: Any, i: int = 0) -> JackpotRule:
-        where = f"jackpots[{i}]"
-        p = where + "."
-        d = F.check_keys(d, {"fund", "max_cents", "min_pot_cents", "fixed_cents",
-                             "percent_bp"}, where)
-        rule = cls(fund=F.choice(d, "fund", (BAD_BEAT, HIGH_HAND), prefix=p),
-                   max_cents=F.integer(d, "max_cents", low=1, prefix=p),
-                   min_pot_cents=F.integer(d, "min_pot_cents", default=0, prefix=p),
-                   fixed_cents=F.integer(d, "fixed_cents", default=None, low=1, prefix=p),
-                   percent_bp=F.integer(d, "percent_bp", default=None, low=1, high=10_000,
-                                        prefix=p))
-        if (rule.fixed_cents is None) == (rule.percent_bp is None):
-            raise InvalidRules(f"{where} needs exactly one of fixed_cents and percent_bp",
-                               field=p + "fixed_cents")
-        return rule
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"fund": self.fund, "max_cents": self.max_cents,
-                "min_pot_cents": self.min_pot_cents, "fixed_cents": self.fixed_cents,
-                "percent_bp": self.percent_bp}
+    def from_options(cls, kind: str, o: Mapping[str, Any], unit: int) -> JackpotRule:
+        """The contribution rule of a Rules Submission's canonical ``bad_beat`` or
+        ``high_hand`` options; ``unit`` is the table's smallest chip."""
+        c = o["contribution"]
+        return cls(fund=kind, fund_name=o["fund"], max_cents=o["maximum_per_pot_cents"],
+                   min_pot_cents=o["minimum_pot_cents"], fixed_cents=c.get("amount_cents"),
+                   percent_bp=c.get("percentage_bp"), unit_cents=unit)
 
 
 def contribution(rule: JackpotRule, pot_after_rake: int) -> int:
@@ -60,7 +49,8 @@ def contribution(rule: JackpotRule, pot_after_rake: int) -> int:
         amount = rule.fixed_cents
     else:
         amount = pot_after_rake * rule.percent_bp // 10_000
-    return min(amount, rule.max_cents, pot_after_rake)
+    amount = min(amount, rule.max_cents, pot_after_rake)
+    return amount - amount % rule.unit_cents
 
 
 def contributions(rules: Sequence[JackpotRule], pot_after_rake: int) -> list[tuple[str, int]]:

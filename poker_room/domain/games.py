@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from casino.domain.hands.stud import StudGame
 from poker_room.domain.errors import InvalidRules
-from tables.domain.catalogue import POKER_GAMES
+from tables.domain.catalogue import GAMES, POKER_GAMES
 
 BOARD, STUD, DRAW = "board", "stud", "draw"
 
@@ -47,11 +47,14 @@ class GameSpec:
     blinds_after_deal: bool = False
     #: the regulation lets the room offer a straddle (637a.11(e), 637a.12(e), ...)
     straddle: bool = True
-    #: the Kill or Half-kill option may be offered (637a.12(n), 637a.19(l)(3),
-    #: 637a.20(b), 637a.21(b))
-    kill: bool = False
     #: 637a.10(i)(3): odd chips by suit, not a Rules Submission choice
     suit_odd_chips_required: bool = False
+
+    @property
+    def kill(self) -> bool:
+        """The Kill or Half-kill option may be offered (637a.12(n), 637a.19(l)(3),
+        637a.20(b), 637a.21(b)): the one answer is the games registry's."""
+        return GAMES[self.id].kill
 
     @property
     def uses_button(self) -> bool:
@@ -65,7 +68,7 @@ class GameSpec:
 _STUD7 = {"family": STUD, "hole_cards": 0, "rounds": 5, "big_bet_from": 2, "stud_first": (2, 1),
               "stud_streets": ("up", "up", "up", "down"), "straddle": False, "max_players": 9}
 _BOARD = {"family": BOARD, "rounds": 4, "big_bet_from": 2}
-_TRIPLE = {"family": DRAW, "rounds": 4, "big_bet_from": 2, "draws": 3, "max_players": 7, "kill": True}
+_TRIPLE = {"family": DRAW, "rounds": 4, "big_bet_from": 2, "draws": 3, "max_players": 7}
 
 POKER_SPECS: dict[str, GameSpec] = {g.id: g for g in (
     GameSpec("stud-high", "Seven-card Stud High", "637a.10", showdown="stud_high",
@@ -87,12 +90,11 @@ POKER_SPECS: dict[str, GameSpec] = {g.id: g for g in (
     GameSpec("omaha-high", "Omaha High", "637a.12", max_players=10, hole_cards=4,
              showdown="omaha", **_BOARD),
     GameSpec("omaha-hilo8", "Omaha High-low Split Eight or Better", "637a.12",
-             max_players=10, hole_cards=4, showdown="omaha8", kill=True, **_BOARD),
+             max_players=10, hole_cards=4, showdown="omaha8", **_BOARD),
     GameSpec("five-card-omaha-high", "Five-card Omaha High", "637a.19", max_players=8,
-             hole_cards=5, showdown="omaha", kill=True, **_BOARD),
+             hole_cards=5, showdown="omaha", **_BOARD),
     GameSpec("five-card-omaha-hilo8", "Five-card Omaha High-low Split Eight or Better",
-             "637a.19", max_players=8, hole_cards=5, showdown="omaha8", kill=True,
-             **_BOARD),
+             "637a.19", max_players=8, hole_cards=5, showdown="omaha8", **_BOARD),
     GameSpec("draw-high", "Five-card Draw High", "637a.13", family=DRAW, max_players=8,
              hole_cards=5, rounds=2, big_bet_from=1, draws=1, showdown="high5",
              blinds_after_deal=True, straddle=False),
@@ -112,7 +114,7 @@ POKER_SPECS: dict[str, GameSpec] = {g.id: g for g in (
     GameSpec("badacey", "Triple Draw Badacey", "637a.20(l)(2)", hole_cards=5,
              showdown="badacey", **_TRIPLE),
     GameSpec("badugi", "Badugi", "637a.21", family=DRAW, max_players=9, hole_cards=4,
-             rounds=4, big_bet_from=2, draws=3, showdown="badugi", kill=True),
+             rounds=4, big_bet_from=2, draws=3, showdown="badugi"),
 )}
 
 

@@ -46,7 +46,7 @@ from poker_room.domain.errors import (
 from poker_room.domain.games import BOARD, STUD
 from poker_room.domain.kill import next_kill_active
 from poker_room.domain.pots import halves, side_pots, split_evenly
-from poker_room.domain.rake import PROGRESSIVE, allocate, rake_for_pot
+from poker_room.domain.rake import PROGRESSIVE, rake_by_pot, rake_for_pot, take_in_order
 from poker_room.domain.rules import (
     FIXED_LIMIT,
     NO_LIMIT,
@@ -1290,7 +1290,7 @@ class Hand:
             self._take_rake()
         pots = side_pots(self._contrib, live)
         amounts = [a for a, _ in pots]
-        raked = allocate(self._rake_taken, amounts) if pots and self._rake_taken \
+        raked = rake_by_pot(rake, self._rake_taken, amounts) if pots and self._rake_taken \
             else [0] * len(amounts)
         after_rake = sum(amounts) - self._rake_taken
         jp = _contributions(rules.jackpots, after_rake) if rules.jackpots else []
@@ -1299,7 +1299,7 @@ class Hand:
             if a:
                 self._emit(_ev("JackpotContributionTaken", fund=fund, amount=a))
         net_after = [a - r for a, r in zip(amounts, raked)]
-        jp_shares = allocate(jp_total, net_after) if pots and jp_total \
+        jp_shares = take_in_order(jp_total, net_after) if pots and jp_total \
             else [0] * len(amounts)
         net = [a - j for a, j in zip(net_after, jp_shares)]
         scooped_by: set[int] = set()
@@ -1439,7 +1439,7 @@ class Hand:
         n = self._n
         start = 0 if self.spec.family == STUD else (self._button + 1) % n
         by_position = min(winners, key=lambda i: (i - start) % n)
-        if rules.odd_chip != ODD_CHIP_SUIT:
+        if (rules.odd_chip if part == 0 else rules.odd_chip_low) != ODD_CHIP_SUIT:
             return by_position
         kind = self._share_kind(part)
         omaha = self.spec.showdown in ("omaha", "omaha8")

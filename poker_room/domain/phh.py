@@ -24,7 +24,10 @@ from casino.domain.cards import format_card, parse_card
 from poker_room.domain.errors import PokerError
 from poker_room.domain.hand import DEALING, DRAWING, FORCED, Hand
 from poker_room.domain.pokerkit_bridge import PAIRS, VARIANTS, player_order
-from poker_room.domain.rules import FIXED_LIMIT, ODD_CHIP_POSITION, TableRules
+from poker_room.domain.rules import FIXED_LIMIT, TableRules
+from poker_room.domain.rules_schema import NO_POT_RAKE, SPLIT_GAMES
+from tables.domain.catalogue import OddChip, get_table_game
+from tables.domain.options_reader import MAX_CENTS
 
 
 class PHHError(PokerError):
@@ -167,25 +170,37 @@ def rules_for(phh: Mapping[str, Any]) -> TableRules:
     antes = [a for a in _int_list(phh, "antes") if a]
     if len(set(antes)) > 1 or (antes and len(antes) != n):
         raise PHHError("PA antes are the same for every player", field="antes")
+    stud = game.startswith("stud") or game == "five-card-stud"
+    table = get_table_game(game)
     d: dict[str, Any] = {"game": game, "structure": structure,
-                         "ante_cents": antes[0] if antes else 0,
-                         "heads_up_button_posts_small_blind": True,
-                         "bring_in_may_complete": True,
-                         "odd_chip": "suit" if game.startswith("stud-hilo") else
-                         ODD_CHIP_POSITION}
-    if "bring_in" in phh and phh.get("bring_in") is not None and game.startswith("stud"):
-        d["bring_in_cents"] = phh["bring_in"]
+                         "ante_cents": antes[0] if antes else 0, "chip_unit_cents": 1,
+                         "buy_in_minimum_cents": 1, "buy_in_maximum_cents": MAX_CENTS,
+                         "rake": NO_POT_RAKE}
+    if table.odd_chip is not OddChip.BY_SUIT:  # pokerkit's rule: by position
+        d["odd_chip_recipient"] = "first-left-of-button"
+        if game in SPLIT_GAMES:
+            d["odd_chip_recipient_low"] = "first-left-of-button"
+    if "bring_in" in phh and phh.get("bring_in") is not None and stud:
+        d["forced_bet_cents"] = phh["bring_in"]
+        d["forced_bet_may_complete"] = True
     else:
+        d["heads_up_button_posts_small_blind"] = True
         blinds = [b for b in phh.get("blinds_or_straddles") or [] if b]
         if len(blinds) >= 3:
-            d["blinds_cents"], d["straddle_cents"] = blinds[:2], blinds[2]
+            d["blinds_cents"] = blinds[:2]
+            d["straddle"] = {"offered": True, "amount_cents": blinds[2],
+                             "rules": "as the hand history records"}
         else:
             d["blinds_cents"] = blinds
     if structure == FIXED_LIMIT:
         d["small_bet_cents"], d["big_bet_cents"] = (_amount(phh, "small_bet"),
                                                     _amount(phh, "big_bet"))
+        d["table_minimum_cents"], d["table_maximum_cents"] = (d["small_bet_cents"],
+                                                              d["big_bet_cents"])
     else:
-        d["min_bet_cents"] = _amount(phh, "min_bet")
+        d["minimum_bet_cents"] = _amount(phh, "min_bet")
+        d["table_minimum_cents"], d["table_maximum_cents"] = (d["minimum_bet_cents"],
+                                                              MAX_CENTS)
     return TableRules.from_dict(d)
 
 

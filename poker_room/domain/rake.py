@@ -11,24 +11,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from poker_room.domain import _fields as F
-from poker_room.domain.errors import InvalidRules
 
 #: 637a.17(b)(1): a percentage rake may not exceed 10 %.
 MAX_PERCENT_BP = 1000
 PERCENTAGE, INCREMENTAL = "percentage", "incremental"
 #: 637a.17(b)(1)(i)/(2)(i) "as play progresses" vs (b)(1)(ii)/(2)(ii) at the end.
 PROGRESSIVE, AT_END = "progressive", "end"
+#: a capped rake comes from the main pot first, or from the last side pot first
+MAIN_POT_FIRST, LAST_POT_FIRST = "main-pot-first", "last-pot-first"
 
 
 @dataclass(frozen=True)
 class PotRake:
     """How much of a pot the house takes (637a.17(a)-(b)).
 
-    ``percentage``: ``percent_bp`` of the pot, rounded down to ``unit_cents`` (the
-    smallest chip the dealer drops). ``incremental``: ``levels`` of (pot reached, total
-    rake), the rake of the highest level reached. Both are capped per round of play by
-    ``cap_cents`` (637a.17(a)(3)) and skip pots under ``min_pot_cents``.
+    ``percentage``: ``percent_bp`` of each pot, rounded down to ``unit_cents`` (the
+    smallest chip the dealer drops). ``incremental``: ``levels`` of (pot reached, rake
+    added), each level's rake added once the pot reaches it. Both are capped per round of
+    play by ``cap_cents`` (637a.17(a)(3)), skip pots under ``min_pot_cents``, and a capped
+    rake is taken from the pots as ``spread`` says (:func:`rake_by_pot`).
     """
 
     kind: str = PERCENTAGE
@@ -38,43 +39,25 @@ class PotRake:
     unit_cents: int = 1
     min_pot_cents: int = 0
     timing: str = AT_END
+    spread: str = MAIN_POT_FIRST
 
     @classmethod
-    def from_dict(cls, d: Any) -> PotRake:
-        p = "rake."
-        d = F.check_keys(d, {"kind", "percent_bp", "levels", "cap_cents", "unit_cents",
-                             "min_pot_cents", "timing"}, "rake")
-        kind = F.choice(d, "kind", (PERCENTAGE, INCREMENTAL), prefix=p)
-        percent = F.integer(d, "percent_bp", default=0, high=MAX_PERCENT_BP, prefix=p)
-        levels: list[tuple[int, int]] = []
-        if kind == INCREMENTAL:
-            raw = d.get("levels")
-            if not isinstance(raw, Sequence) or isinstance(raw, str) or not raw:
-                raise InvalidRules("rake.levels must be a non-empty list of "
-                                   "{pot_cents, rake_cents}", field="rake.levels")
-            for i, lv in enumerate(raw):
-                lv = F.check_keys(lv, {"pot_cents", "rake_cents"}, f"rake.levels[{i}]")
-                pot = F.integer(lv, "pot_cents", low=1, prefix=f"rake.levels[{i}].")
-                take = F.integer(lv, "rake_cents", low=1, prefix=f"rake.levels[{i}].")
-                if levels and (pot <= levels[-1][0] or take <= levels[-1][1]):
-                    raise InvalidRules("rake.levels must rise in both pot and rake",
-                                       field=f"rake.levels[{i}]")
-                levels.append((pot, take))
-        elif percent == 0:
-            raise InvalidRules("rake.percent_bp is required for a percentage rake",
-                               field="rake.percent_bp")
-        return cls(kind=kind, percent_bp=percent, levels=tuple(levels),
-                   cap_cents=F.integer(d, "cap_cents", default=None, low=1, prefix=p),
-                   unit_cents=F.integer(d, "unit_cents", default=1, low=1, prefix=p),
-                   min_pot_cents=F.integer(d, "min_pot_cents", default=0, prefix=p),
-                   timing=F.choice(d, "timing", (AT_END, PROGRESSIVE), default=AT_END,
-                                   prefix=p))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "percent_bp": self.percent_bp,
-                "levels": [{"pot_cents": p, "rake_cents": r} for p, r in self.levels],
-                "cap_cents": self.cap_cents, "unit_cents": self.unit_cents,
-                "min_pot_cents": self.min_pot_cents, "timing": self.timing}
+    def from_options(cls, rake: Mapping[str, Any], unit: int) -> PotRake | None:
+        """The pot rake of a Rules Submission's canonical ``rake`` options (None when the
+        table takes only time charges)."""
+        if "percentage" in rake["types"]:
+            kind = PERCENTAGE
+        elif "incremental" in rake["types"]:
+            kind = INCREMENTAL
+        else:
+            return None
+        return cls(kind=kind, percent_bp=rake.get("percentage_bp") or 0,
+                   levels=tuple((lv["pot_at_least_cents"], lv["rake_cents"])
+                                for lv in rake.get("incremental_levels") or ()),
+                   cap_cents=rake["maximum_per_round_cents"], unit_cents=unit,
+                   min_pot_cents=rake["minimum_pot_cents"],
+                   timing=PROGRESSIVE if rake["collection"] == "as-play-progresses"
+                   else AT_END, spread=rake["spread_over_pots"])
 
 
 def rake_for_pot(rule: PotRake | None, pot_cents: int) -> int:
@@ -91,39 +74,58 @@ def rake_for_pot(rule: PotRake | None, pot_cents: int) -> int:
         return 0
     if rule.kind == PERCENTAGE:
         rake = pot_cents * rule.percent_bp // 10_000
-    else:
-        rake = 0
-        for level_pot, level_rake in rule.levels:
-            if pot_cents >= level_pot:
-                rake = level_rake
+    else:  # 637a.17(b)(2): each level's rake is added as the pot reaches it
+        rake = sum(level_rake for level_pot, level_rake in rule.levels
+                   if pot_cents >= level_pot)
     if rule.cap_cents is not None:
         rake = min(rake, rule.cap_cents)
     return rake - rake % rule.unit_cents
 
 
-def allocate(total: int, pots: Sequence[int]) -> list[int]:
-    """Split ``total`` cents over ``pots`` in proportion to their sizes (637a.17(b)(1):
-    the rake comes from the pot and any side pots). Remainder cents go to the main pot
-    first, then the side pots in order; no pot gives more than it holds."""
-    size = sum(pots)
-    if total > size:
+def rake_by_pot(rule: PotRake, total: int, pots: Sequence[int]) -> list[int]:
+    """Where the hand's rake ``total`` (:func:`rake_for_pot` of all pots together, whole
+    chips) comes from: the pot and each side pot (637a.17(b)(1)), in whole chips.
+
+    A percentage rake takes each pot's own percentage, rounded down to the chip; what
+    that leaves of ``total`` (the rounding, or nothing) and every incremental rake is
+    taken pot by pot in the order ``rule.spread`` names, main pot first unless the Rules
+    Submission says otherwise, no pot giving more than it holds. So a capped rake never
+    takes a player's side pot to spare a pot the player is not in, unless posted so.
+    """
+    order = list(range(len(pots)))
+    if rule.spread == LAST_POT_FIRST:
+        order.reverse()
+    unit = rule.unit_cents
+    taken = [0] * len(pots)
+    left = total
+    if rule.kind == PERCENTAGE:
+        for i in order:
+            own = pots[i] * rule.percent_bp // 10_000
+            taken[i] = min(own - own % unit, left)
+            left -= taken[i]
+    return take_in_order(left, pots, order, taken)
+
+
+def take_in_order(total: int, pots: Sequence[int], order: Sequence[int] | None = None,
+                  taken: list[int] | None = None) -> list[int]:
+    """``total`` taken from ``pots`` one after another (main pot first unless ``order``
+    says otherwise), on top of what is ``taken`` already, no pot giving more than it
+    holds: how a capped rake's rest and the jackpot contributions (637a.15(c),
+    637a.16(c)) leave the pots, so the players of a pot pay only for their own pot."""
+    taken = list(taken) if taken is not None else [0] * len(pots)
+    left = total
+    for i in order if order is not None else range(len(pots)):
+        more = min(pots[i] - taken[i], left)
+        taken[i] += more
+        left -= more
+    if left:
         raise ValueError("cannot take more than the pots hold")
-    if size == 0:
-        return [0 for _ in pots]
-    shares = [total * p // size for p in pots]
-    left = total - sum(shares)
-    i = 0
-    while left:
-        if shares[i] < pots[i]:
-            shares[i] += 1
-            left -= 1
-        i = (i + 1) % len(pots)
-    return shares
+    return taken
 
 
 # ----------------------------------------------------------------------- time charges
 
-PER_PLAYER, PER_TABLE = "per_player", "per_table"
+PER_PLAYER, PER_TABLE = "per-player", "per-table"
 
 
 @dataclass(frozen=True)
@@ -137,17 +139,13 @@ class TimeCharge:
     interval_minutes: int = 30
 
     @classmethod
-    def from_dict(cls, d: Any) -> TimeCharge:
-        p = "time_charge."
-        d = F.check_keys(d, {"basis", "hourly_cents", "interval_minutes"}, "time_charge")
-        tc = cls(basis=F.choice(d, "basis", (PER_PLAYER, PER_TABLE), prefix=p),
-                 hourly_cents=F.integer(d, "hourly_cents", low=1, prefix=p),
-                 interval_minutes=F.choice(d, "interval_minutes", (20, 30), default=30,
-                                           prefix=p))
-        if tc.hourly_cents * tc.interval_minutes % 60:
-            raise InvalidRules("time_charge.hourly_cents must divide into whole cents for "
-                               "each interval", field="time_charge.hourly_cents")
-        return tc
+    def from_options(cls, tc: Mapping[str, Any] | None) -> TimeCharge | None:
+        """The time charge of a Rules Submission's canonical ``rake.time_charge``."""
+        if tc is None:
+            return None
+        return cls(basis=PER_PLAYER if tc["basis"] == "per-player" else PER_TABLE,
+                   hourly_cents=tc["hourly_cents"],
+                   interval_minutes=tc["assessed_every_minutes"])
 
     @property
     def per_interval_cents(self) -> int:

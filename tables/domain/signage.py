@@ -105,7 +105,14 @@ def _poker(game: Any, o: dict[str, Any]) -> list[dict[str, Any]]:
         betting += [("Small bet", format_money(o["small_bet_cents"])),
                     ("Big bet", format_money(o["big_bet_cents"]))]
     if o["ante_cents"]:
-        betting.append(("Ante", format_money(o["ante_cents"])))
+        poster = {"each-player": "posted by each player dealt in",
+                  "big-blind": "one ante for the table, posted by the big blind",
+                  "button": "one ante for the table, posted by the button"}
+        betting.append(("Ante", f"{format_money(o['ante_cents'])}, "
+                                f"{poster[o.get('ante_posted_by', 'each-player')]}"))
+    if "buy_in_minimum_cents" in o:
+        betting.append(("Buy-in", f"{format_money(o['buy_in_minimum_cents'])} to "
+                                  f"{format_money(o['buy_in_maximum_cents'])}"))
     if "blinds_cents" in o:
         betting.append(("Blind Bets", _money_list(o["blinds_cents"])))
     if "forced_bet_cents" in o:
@@ -132,8 +139,13 @@ def _poker(game: Any, o: dict[str, Any]) -> list[dict[str, Any]]:
     if o["odd_chip_recipient"]:
         who = {"first-left-of-button": "the first tied player to the left of the button",
                "highest-card-by-suit": "the tied player with the highest card by suit"}
-        sections.append(_section("Odd chip", f"An odd chip of a split pot goes to "
-                                 f"{who[o['odd_chip_recipient']]}.", source=game.odd_chip_rule))
+        low = o.get("odd_chip_recipient_low")
+        lines = [f"An odd chip of a split {'high share' if low else 'pot'} goes to "
+                 f"{who[o['odd_chip_recipient']]}."]
+        if low:
+            lines.append(f"An odd chip of a split low share goes to "
+                         f"{who[low].replace('highest card', 'lowest low card')}.")
+        sections.append(_section("Odd chip", *lines, source=game.odd_chip_rule))
     if o["disclose_mucked_hands"]:
         sections.append(_section("Showdown", "All hands discarded at a showdown must be shown.",
                                  source="637a.18(e)"))
@@ -155,7 +167,10 @@ def _rake(r: dict[str, Any]) -> dict[str, Any]:
                       f"{format_money(level['rake_cents'])} raked"))
     if "maximum_per_round_cents" in r:
         lines.append(("Maximum rake per round", format_money(r["maximum_per_round_cents"])))
+    if "spread_over_pots" in r:
         lines.append("An uncalled final bet is not raked.")
+        lines.append(("A capped rake is taken from", "the main pot first"
+                      if r["spread_over_pots"] == "main-pot-first" else "the last side pot first"))
     if "time_charge" in r:
         tc = r["time_charge"]
         lines.append(("Time charge", f"{format_money(tc['hourly_cents'])} an hour "

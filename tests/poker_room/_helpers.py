@@ -7,19 +7,47 @@ from typing import Any
 from casino.domain.cards import parse_cards
 from poker_room.domain.games import POKER_SPECS
 from poker_room.domain.hand import Hand
+from poker_room.domain.rules_schema import SPLIT_GAMES
+from tables.domain.catalogue import OddChip, get_table_game
+
+
+#: no pot rake (a time charge only): the engine tests' default
+NO_POT_RAKE = {"types": ["time-charge"], "time_charge": {
+    "basis": "per-table", "hourly_cents": 600, "assessed_every_minutes": 30}}
+
+
+def pct_rake(bp: int, cap: int, *, collection: str = "end-of-round", **kw: Any
+             ) -> dict[str, Any]:
+    """A percentage rake's options (637a.17(b)(1))."""
+    return {"types": ["percentage"], "percentage_bp": bp, "maximum_per_round_cents": cap,
+            "collection": collection, **kw}
 
 
 def rules(game: str, **kw: Any) -> dict[str, Any]:
+    """A poker Rules Submission's options for ``game`` with the game (the one schema,
+    poker_room.domain.rules_schema), small limits and 1-cent chips unless ``kw`` says
+    otherwise."""
     spec = POKER_SPECS[game]
-    d: dict[str, Any] = {"game": game, "structure": "fixed_limit", "small_bet_cents": 200,
-                         "big_bet_cents": 400}
+    table = get_table_game(game)
+    d: dict[str, Any] = {"game": game, "structure": "fixed-limit", "small_bet_cents": 200,
+                         "big_bet_cents": 400, "table_minimum_cents": 200,
+                         "table_maximum_cents": 400, "chip_unit_cents": 1,
+                         "buy_in_minimum_cents": 100, "buy_in_maximum_cents": 10_000_000,
+                         "rake": NO_POT_RAKE}
     if spec.family == "stud":
-        d["bring_in_cents"] = 100
+        d["forced_bet_cents"] = 100
     else:
         d["blinds_cents"] = [100, 200]
+    if table.odd_chip is OddChip.REQUIRED:
+        d["odd_chip_recipient"] = "highest-card-by-suit"
+        if game in SPLIT_GAMES:
+            d["odd_chip_recipient_low"] = "highest-card-by-suit"
     d.update(kw)
-    if d["structure"] != "fixed_limit":
-        d.setdefault("min_bet_cents", 200)
+    if d["structure"] != "fixed-limit":
+        for k in ("small_bet_cents", "big_bet_cents"):
+            if k not in kw:
+                d.pop(k, None)
+        d.setdefault("minimum_bet_cents", 200)
     return d
 
 
@@ -33,7 +61,7 @@ def hand(game: str, stacks: dict[int, int] | None = None, *, button: int | None 
     stacks = stacks or {s: 10_000 for s in range(1, players + 1)}
     if POKER_SPECS[game].family == "stud":
         button = None
-    straddle = kw.pop("straddle", False)
+    straddle = kw.pop("straddled", False)
     return Hand.start(rules(game, **kw), stacks, button=button, straddle=straddle)
 
 

@@ -32,7 +32,7 @@ def test_blinds_straddle_deal_order_and_opening_players(game):
     spec = POKER_SPECS[game]
     deck = list(range(52))
     random.Random(1).shuffle(deck)
-    h = Hand.start(rules(game, ante_cents=5, straddle_cents=400),
+    h = Hand.start(rules(game, ante_cents=5, straddle={"offered": True, "amount_cents": 400, "rules": "left of the last blind"}),
                    {s: 20_000 for s in range(1, 6)}, button=3, deck=deck, straddle=True)
     posted = [(e["data"]["seat"], e["data"]["kind"]) for e in h.events
               if e["type"] == "BlindPosted"]

@@ -23,6 +23,8 @@ import pytest
 
 from poker_room.domain.pokerkit_bridge import PAIRS, game_and_args, replay_in_pokerkit
 from poker_room.domain.simulate import random_hand
+from poker_room.domain.rules_schema import SPLIT_GAMES
+from tables.domain.catalogue import OddChip, get_table_game
 from tests.poker_room._helpers import rules
 
 N = 10_000
@@ -30,8 +32,11 @@ N = 10_000
 
 def _rules(game: str, structure: str) -> dict:
     kw = {"structure": structure, "heads_up_button_posts_small_blind": True,
-          "odd_chip": "suit" if game.startswith("stud-hilo") else "position",
           "ante_cents": 0 if not game.startswith("stud") else 10}
+    if get_table_game(game).odd_chip is not OddChip.BY_SUIT:  # pokerkit's: by position
+        kw["odd_chip_recipient"] = "first-left-of-button"
+        if game in SPLIT_GAMES:
+            kw["odd_chip_recipient_low"] = "first-left-of-button"
     if game.startswith("stud"):
         kw.pop("heads_up_button_posts_small_blind")
     return rules(game, **kw)

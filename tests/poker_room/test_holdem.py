@@ -48,7 +48,8 @@ def test_preflop_action_starts_left_of_big_blind_and_blind_may_raise():
 
 def test_straddle_acts_last_preflop():
     """§ 637a.11(e): one Straddle Bet, left of the blinds; action starts left of it."""
-    h = hand("holdem", players=4, straddle=True, straddle_cents=400)
+    h = hand("holdem", players=4, straddled=True,
+             straddle={"offered": True, "amount_cents": 400, "rules": "left of the last blind"})
     straddles = [e for e in h.events if e["data"].get("kind") == "straddle"]
     assert len(straddles) == 1 and straddles[0]["data"]["seat"] == 4
     h.deal({2: C("AsAd"), 3: C("KsKd"), 4: C("2c7d"), 1: C("3c8d")})
@@ -118,7 +119,7 @@ def test_out_of_turn_action_refused_and_state_unchanged():
 
 def test_bet_below_minimum_and_above_limit_refused():
     """§ 637a.8(k): the posted minimum and maximum bets."""
-    h = holdem_dealt(structure="no_limit")
+    h = holdem_dealt(structure="no-limit")
     before = h.snapshot()
     with pytest.raises(BetBelowMinimum) as low:
         h.act(1, "raise", 300)
@@ -130,7 +131,7 @@ def test_bet_below_minimum_and_above_limit_refused():
 
 def test_table_stakes_only_bet_what_is_on_the_table():
     """§ 637a.8(b)(1): a player bets only the table stakes in front of him."""
-    h = holdem_dealt({1: 1_000, 2: 10_000, 3: 10_000}, structure="no_limit")
+    h = holdem_dealt({1: 1_000, 2: 10_000, 3: 10_000}, structure="no-limit")
     assert h.legal_actions()["max_to"] == 1_000
 
 
@@ -154,7 +155,7 @@ def test_amount_recorded_is_the_amount_bet():
     """§ 637a.8(d), § 637a.8(e): the bet recorded is the amount placed in the pot;
     § 637a.8(h) chips in the pot stay there (only the uncalled part ever returns);
     § 637a.8(i) a bet is what is announced, not a larger chip."""
-    h = holdem_dealt(structure="no_limit")
+    h = holdem_dealt(structure="no-limit")
     ev = h.act(1, "raise", 650)[0]
     assert ev["data"] == {"seat": 1, "amount": 650, "to": 650}
 
@@ -162,7 +163,7 @@ def test_amount_recorded_is_the_amount_bet():
 def test_raise_after_check_allowed_unless_posted():
     """§ 637a.8(j): a player may raise after checking unless posted otherwise."""
     for allowed in (True, False):
-        h = holdem_dealt(check_raise_allowed=allowed)
+        h = holdem_dealt(raise_after_check=allowed)
         call_down(h)
         h.deal(C("2d3d4d"))
         h.act(2, "check")
@@ -174,7 +175,7 @@ def test_raise_after_check_allowed_unless_posted():
 def test_raise_cap_reached():
     """§ 637a.8(k): the posted maximum number of raises; § 637a.8(g) raising continues
     within the posted limits."""
-    h = holdem_dealt(max_raises=2)
+    h = holdem_dealt(max_raises_per_round=2)
     h.act(1, "raise")
     h.act(2, "raise")
     before = h.snapshot()
@@ -257,7 +258,7 @@ def test_events_name_each_step_in_order():
 
 
 def _no_limit_flop(stacks):
-    h = hand("holdem", stacks, players=len(stacks), structure="no_limit")
+    h = hand("holdem", stacks, players=len(stacks), structure="no-limit")
     holes = ["AsAd", "KsKd", "QsQd", "2c7d", "JhJc"]
     h.deal({s: C(holes[k]) for k, s in enumerate(sorted(stacks))})
     call_down(h)

@@ -13,70 +13,118 @@ from poker_room.domain.errors import InvalidRules
 from poker_room.domain.hand import Hand, decide
 from poker_room.domain.ledger import balances
 from poker_room.domain.rake import (
-    PotRake,
-    TimeCharge,
-    allocate,
+    rake_by_pot,
     rake_for_pot,
+    take_in_order,
     time_charge_event,
     time_charges,
 )
 from poker_room.domain.rules import TableRules
 from poker_room.domain.simulate import random_hand
-from tests.poker_room._helpers import C, call_down, hand, holdem_dealt, rules
+from tests.poker_room._helpers import C, call_down, hand, holdem_dealt, pct_rake, rules
 
-PCT = {"kind": "percentage", "percent_bp": 1000, "cap_cents": 400, "unit_cents": 100}
+#: 10 % capped at $4
+PCT = pct_rake(1000, 400)
+#: a Bad Beat fund of $1 a pot from pots of $20 and a High Hand fund of 5 % up to $2
+JACKPOT_OPTIONS = {
+    "bad_beat": {"contribution": {"method": "fixed", "amount_cents": 100},
+                 "maximum_per_pot_cents": 100, "minimum_pot_cents": 2_000,
+                 "qualifying_hand": {"losing_hand_at_least": "four-of-a-kind"},
+                 "payout_shares_bp": {"losing_hand": 5000, "winning_hand": 5000}},
+    "high_hand": {"contribution": {"method": "percentage", "percentage_bp": 500},
+                  "maximum_per_pot_cents": 200, "minimum_pot_cents": 0,
+                  "qualifying_period_minutes": 60, "collection_period": "each hour",
+                  "minimum_players_dealt": 2, "tie_division": "split-equally",
+                  "collection_time_limit_hours": 24,
+                  "uncollected_procedure": "added to the next period"}}
+
+
+def _table(game: str = "holdem", **kw) -> TableRules:
+    return TableRules.from_dict(rules(game, **kw))
+
+
+def _rake(rake: dict, unit: int = 100):
+    """The pot rake of ``rake`` options on a table of ``unit``-cent chips."""
+    return _table(chip_unit_cents=unit, rake=rake).rake
+
+
+def _time_charge(**tc):
+    return _table(rake={"types": ["time-charge"], "time_charge": tc}).time_charge
 
 
 def test_percentage_rake_at_most_ten_percent_capped_per_round():
     """§ 637a.17(a)(1)-(3), (b)(1): a percentage of at most 10 %, with a maximum per round."""
-    r = PotRake.from_dict(PCT)
+    r = _rake(PCT)
     assert rake_for_pot(r, 2_550) == 200  # 10 % = 255, whole dollars
     assert rake_for_pot(r, 90_000) == 400  # the cap
     with pytest.raises(InvalidRules) as exc:
-        PotRake.from_dict({**PCT, "percent_bp": 1001})
-    assert exc.value.field == "rake.percent_bp"
+        _rake({**PCT, "percentage_bp": 1001})
+    assert (exc.value.code, exc.value.field) == ("rake_percentage_too_high",
+                                                 "rake.percentage_bp")
 
 
 def test_incremental_rake_by_levels():
-    """§ 637a.17(b)(2): a rake taken as predetermined pot levels are reached."""
-    r = PotRake.from_dict({"kind": "incremental", "levels": [
-        {"pot_cents": 1_000, "rake_cents": 100}, {"pot_cents": 3_000, "rake_cents": 200}]})
+    """§ 637a.17(b)(2): a rake taken as predetermined pot levels are reached; each level's
+    rake is added to the levels before it ($1 at $10, $1 more at $30)."""
+    r = _rake({"types": ["incremental"], "collection": "end-of-round",
+               "maximum_per_round_cents": 200, "incremental_levels": [
+                   {"pot_at_least_cents": 1_000, "rake_cents": 100},
+                   {"pot_at_least_cents": 3_000, "rake_cents": 100}]})
     assert [rake_for_pot(r, p) for p in (999, 1_000, 2_999, 3_000, 10**6)] == [0, 100, 100,
                                                                               200, 200]
 
 
 def test_incremental_rake_levels_are_not_held_to_ten_percent():
     """§ 637a.17(b)(2): the 10 % limit of § 637a.17(b)(1) is for a percentage rake; a
-    level of $2 at a $10 pot (20 %) is taken in full, the maximum per round still
-    applies (§ 637a.17(a)(3))."""
-    r = PotRake.from_dict({"kind": "incremental", "cap_cents": 300, "levels": [
-        {"pot_cents": 1_000, "rake_cents": 200}, {"pot_cents": 2_000, "rake_cents": 400}]})
+    level of $2 at a $10 pot (20 %) is taken in full. The levels may not add up to more
+    than the posted maximum per round (§ 637a.17(a)(3))."""
+    levels = [{"pot_at_least_cents": 1_000, "rake_cents": 200},
+              {"pot_at_least_cents": 2_000, "rake_cents": 100}]
+    r = _rake({"types": ["incremental"], "collection": "end-of-round",
+               "maximum_per_round_cents": 300, "incremental_levels": levels})
     assert [rake_for_pot(r, p) for p in (1_000, 1_999, 2_000)] == [200, 200, 300]
+    with pytest.raises(InvalidRules) as exc:
+        _rake({"types": ["incremental"], "collection": "end-of-round",
+               "maximum_per_round_cents": 200, "incremental_levels": levels})
+    assert exc.value.code == "rake_above_maximum"
 
 
 def test_time_charges_per_player_per_table_and_interval():
     """§ 637a.17(b)(3)(i)-(v): hourly by the limits, per player (inactive players too) or
     per table, assessed every 20 or 30 minutes."""
-    per_player = TimeCharge.from_dict({"basis": "per_player", "hourly_cents": 1_200,
-                                       "interval_minutes": 20})
+    per_player = _time_charge(basis="per-player", hourly_cents=1_200,
+                              assessed_every_minutes=20)
     assert time_charges(per_player, {1: 5_000, 4: 0, 6: 300}) == {1: 400, 4: 0, 6: 300}
-    per_table = TimeCharge.from_dict({"basis": "per_table", "hourly_cents": 1_000})
+    per_table = _time_charge(basis="per-table", hourly_cents=1_000, assessed_every_minutes=30)
     assert time_charges(per_table, {1: 5_000, 2: 5_000, 3: 5_000}) == {1: 167, 2: 167, 3: 166}
     ev = time_charge_event(per_table, {1: 5_000, 2: 5_000, 3: 5_000}, minute=30)
     assert ev["type"] == "TimeChargeAssessed" and ev["data"]["total"] == 500
-    with pytest.raises(InvalidRules):
-        TimeCharge.from_dict({"basis": "per_table", "hourly_cents": 1_000,
-                              "interval_minutes": 15})
+    with pytest.raises(InvalidRules) as exc:
+        _time_charge(basis="per-table", hourly_cents=1_000, assessed_every_minutes=15)
+    assert exc.value.field == "rake.time_charge.assessed_every_minutes"
+    with pytest.raises(InvalidRules) as exc:  # $11 an hour is $5.50 a half hour: not $1 chips
+        _table(chip_unit_cents=100, rake={"types": ["time-charge"], "time_charge": {
+            "basis": "per-table", "hourly_cents": 1_100, "assessed_every_minutes": 30}})
+    assert exc.value.code == "not_whole_chips"
 
 
-def test_rake_from_pot_and_side_pots_in_proportion():
-    """§ 637a.17(b)(1): from the pot and any side pots."""
-    assert allocate(101, [1_000, 10]) == [100, 1]
-    assert sum(allocate(37, [300, 200, 100])) == 37
+def test_capped_rake_comes_from_the_main_pot_first_in_whole_chips():
+    """§ 637a.17(b)(1): from the pot and each side pot, in whole chips; a capped rake is
+    spread as the Rules Submission says, main pot first by default. Pots $30 and $12,
+    10 % capped at $3: all $3 from the main pot (its own 10 %), none from the side pot,
+    where pro rata would have taken 71 cents of the side pot's players' money. Last pot
+    first: the side pot's $1.00 (10 % of $12 rounded down to the $1 chip), then $2 from
+    the main pot."""
+    main_first = _rake(PCT)
+    assert rake_by_pot(main_first, 400, [3_000, 1_200]) == [300, 100]
+    assert rake_by_pot(main_first, 300, [3_000, 1_200]) == [300, 0]
+    last_first = _rake({**PCT, "spread_over_pots": "last-pot-first"})
+    assert rake_by_pot(last_first, 300, [3_000, 1_200]) == [200, 100]
+    assert take_in_order(150, [100, 500]) == [100, 50]
 
 
-def _uncalled_hand(timing):
-    h = holdem_dealt(rake={**PCT, "timing": timing, "unit_cents": 1})
+def _uncalled_hand(collection):
+    h = holdem_dealt(rake={**PCT, "collection": collection})
     h.act(1, "raise")
     h.act(2, "fold")
     h.act(3, "fold")
@@ -85,7 +133,7 @@ def _uncalled_hand(timing):
 
 def test_uncalled_final_bet_not_raked():
     """§ 637a.17(d): the uncalled final bet is returned and not raked."""
-    h = _uncalled_hand("end")
+    h = _uncalled_hand("end-of-round")
     returned = next(e for e in h.events if e["type"] == "UncalledBetReturned")["data"]
     assert returned == {"seat": 1, "amount": 200}
     assert h.result["pot"] == 500 and h.result["rake"] == 50
@@ -96,9 +144,9 @@ def test_rake_as_play_progresses_equals_rake_at_the_end():
     rng = random.Random(9)
     for _ in range(50):
         seed = rng.randrange(10**9)
-        a = random_hand(rules("holdem", rake={**PCT, "timing": "progressive"}),
+        a = random_hand(rules("holdem", rake={**PCT, "collection": "as-play-progresses"}),
                         random.Random(seed))
-        b = random_hand(rules("holdem", rake={**PCT, "timing": "end"}), random.Random(seed))
+        b = random_hand(rules("holdem", rake=PCT), random.Random(seed))
         assert a.result["rake"] == b.result["rake"]
         assert a.stacks == b.stacks
 
@@ -106,23 +154,25 @@ def test_rake_as_play_progresses_equals_rake_at_the_end():
 def test_no_rake_after_the_pot_is_pushed():
     """§ 637a.17(e), § 637a.7(e)(6)(iii): rake before the push and nothing after it;
     § 637a.17(c) the rake rule is plain data for the table's sign."""
-    h = _uncalled_hand("end")
+    h = _uncalled_hand("end-of-round")
     types = [e["type"] for e in h.events]
     assert types.index("RakeTaken") < types.index("PotAwarded")
     assert types[-1] == "HandCompleted"
-    assert h.rules.to_dict()["rake"]["percent_bp"] == 1000
+    assert h.rules.to_dict()["rake"]["percentage_bp"] == 1000
 
 
 def test_jackpot_contribution_after_rake_min_pot_and_max():
     """§ 637a.15(a) § 637a.16(a): a fund built from pot contributions; § 637a.15(b)
     § 637a.16(b) the posted minimum pot and maximum contribution; § 637a.15(c)
     § 637a.16(c) determined after the rake; § 637a.7(e)(6)(iv)."""
-    bad = JackpotRule.from_dict({"fund": "bad_beat", "fixed_cents": 100, "max_cents": 100,
-                                 "min_pot_cents": 2_000})
-    high = JackpotRule.from_dict({"fund": "high_hand", "percent_bp": 500, "max_cents": 200})
+    bad = JackpotRule(fund="bad_beat", fixed_cents=100, max_cents=100, min_pot_cents=2_000)
+    high = JackpotRule(fund="high_hand", percent_bp=500, max_cents=200)
     assert contributions([bad, high], 1_999) == [("bad_beat", 0), ("high_hand", 99)]
     assert contributions([bad, high], 10_000) == [("bad_beat", 100), ("high_hand", 200)]
-    h = Hand.start(rules("holdem", rake={**PCT, "unit_cents": 1}, jackpots=[bad.to_dict(), high.to_dict()]),
+    whole_dollars = JackpotRule(fund="high_hand", percent_bp=500, max_cents=200,
+                                unit_cents=100)
+    assert contributions([whole_dollars], 1_999) == [("high_hand", 0)]  # 99 cents: no chip
+    h = Hand.start(rules("holdem", rake=PCT, **JACKPOT_OPTIONS),
                    {1: 10_000, 2: 10_000, 3: 10_000}, button=1, deck=list(range(52)))
     for _ in range(4):
         call_down(h)
@@ -135,7 +185,7 @@ def test_jackpot_contribution_after_rake_min_pot_and_max():
 def test_three_all_ins_make_side_pots():
     """§ 637a.8(b)(5)(i)-(iii): all-in players win only what they matched; betting goes
     on for side pots; all-in players still get their cards."""
-    h = Hand.start(rules("holdem", structure="no_limit"),
+    h = Hand.start(rules("holdem", structure="no-limit"),
                    {1: 1_000, 2: 2_000, 3: 3_000, 4: 9_000}, button=4)
     h.deal({1: C("AsAd"), 2: C("KsKd"), 3: C("QsQd"), 4: C("JsJd")})
     h.act(3, "raise", 3_000)
@@ -170,7 +220,7 @@ def test_misdeal_returns_every_chip_only_before_two_voluntary_bets():
 def test_void_round_returns_chips_and_rake():
     """§ 637a.18(i): missing or extra cards void the round and every chip goes back;
     § 637a.18(h) play otherwise continues."""
-    h = holdem_dealt(rake={**PCT, "timing": "progressive", "unit_cents": 1})
+    h = holdem_dealt(rake={**PCT, "collection": "as-play-progresses"})
     call_down(h)
     h.deal(C("2d3d4d"))
     assert h.pot < 600  # rake taken as play progresses
@@ -218,8 +268,8 @@ def test_ledger_every_chip_leaves_the_pot():
     """§ 637a.7(e)(6)(i)-(iv): pots to winners, the rake, the funds: the pot ends at 0."""
     rng = random.Random(5)
     for _ in range(30):
-        h = random_hand(rules("stud-hilo8", rake=PCT, jackpots=[
-            {"fund": "bad_beat", "fixed_cents": 100, "max_cents": 100}]), rng, players=6)
+        h = random_hand(rules("stud-hilo8", rake=PCT, bad_beat=JACKPOT_OPTIONS["bad_beat"]),
+                        rng, players=6)
         b = balances(h.events)
         assert b["pot"] == 0
         assert sum(v for k, v in b.items() if k.startswith("seat:")) == -(
@@ -230,11 +280,12 @@ def test_rules_from_dict_names_the_field():
     """§ 637a.10(i)(3): stud high-low odd chips by suit only; § 637a.13(b)-(e) no straddle
     in Five-card Draw; fields are named."""
     with pytest.raises(InvalidRules) as exc:
-        TableRules.from_dict(rules("stud-hilo8", odd_chip="position"))
-    assert exc.value.field == "odd_chip"
+        TableRules.from_dict(rules("stud-hilo8", odd_chip_recipient="first-left-of-button"))
+    assert (exc.value.code, exc.value.field) == ("option_not_allowed", "odd_chip_recipient")
     with pytest.raises(InvalidRules) as exc:
-        TableRules.from_dict(rules("draw-high", straddle_cents=400))
-    assert exc.value.field == "straddle_cents"
+        TableRules.from_dict(rules("draw-high", straddle={
+            "offered": True, "amount_cents": 400, "rules": "left of the blinds"}))
+    assert exc.value.field == "straddle"
     with pytest.raises(InvalidRules) as exc:
         TableRules.from_dict(rules("holdem", small_bet_cents=1.5))
     assert exc.value.field == "small_bet_cents"

@@ -9,7 +9,7 @@ from poker_room.domain.errors import InvalidRules, PokerError
 from poker_room.domain.hand import Hand
 from poker_room.domain.kill import next_kill_active
 from poker_room.domain.rules import TableRules
-from tests.poker_room._helpers import C, call_down, hand, rules, stand_pat_to_showdown
+from tests.poker_room._helpers import C, call_down, hand, pct_rake, rules, stand_pat_to_showdown
 
 
 def _board_game(game, holes, board, **kw):
@@ -64,20 +64,27 @@ def test_omaha_tied_low_odd_chip_by_lowest_card_suit():
 def test_kill_and_half_kill():
     """§ 637a.12(n), § 637a.19(l)(3), § 637a.20(b), § 637a.21(b): a scooped qualifying pot
     doubles (or raises by half) the next hand's limits until a split or a small pot."""
-    r = TableRules.from_dict(rules("omaha-hilo8", kill="kill", kill_qualifying_pot_cents=2000))
+    r = TableRules.from_dict(rules("omaha-hilo8", kill={"option": "kill",
+                                                       "qualifying_pot_cents": 2000}))
     assert next_kill_active(r, False, pot_cents=2500, scooped=True, split_high_low=False)
     assert next_kill_active(r, True, pot_cents=2500, scooped=False, split_high_low=False)
     assert not next_kill_active(r, True, pot_cents=2500, scooped=False, split_high_low=True)
     assert not next_kill_active(r, True, pot_cents=1500, scooped=True, split_high_low=False)
     assert r.with_kill(True).small_bet_cents == 400
-    half = TableRules.from_dict(rules("omaha-hilo8", kill="half_kill",
-                                      kill_qualifying_pot_cents=2000))
+    half = TableRules.from_dict(rules("omaha-hilo8", kill={
+        "option": "half-kill", "qualifying_pot_cents": 2000}))
     assert half.with_kill(True).big_bet_cents == 600
     h = Hand.start(r, {1: 10_000, 2: 10_000}, button=1, kill_active=True)
     assert h.rules.small_bet_cents == 400
     with pytest.raises(InvalidRules) as exc:
-        TableRules.from_dict(rules("holdem", kill="kill", kill_qualifying_pot_cents=1))
-    assert exc.value.field == "kill"
+        TableRules.from_dict(rules("holdem", kill={"option": "kill", "qualifying_pot_cents": 100}))
+    assert (exc.value.code, exc.value.field) == ("option_not_allowed", "kill.option")
+    # 637a.19(l)(3) offers it in Five-card Omaha High-low only, as 637a.12(n) in Omaha
+    with pytest.raises(InvalidRules):
+        TableRules.from_dict(rules("five-card-omaha-high", kill={"option": "kill",
+                                                                "qualifying_pot_cents": 100}))
+    assert TableRules.from_dict(rules("five-card-omaha-hilo8", kill={
+        "option": "kill", "qualifying_pot_cents": 100})).kill == "kill"
 
 
 def test_five_card_omaha():
@@ -209,8 +216,8 @@ def test_kill_qualifying_pot_is_counted_after_the_rake():
     no rake seat 2 scoops 2,400 and the kill starts; with a 10 % rake (240) the Pot is
     2,160 and it does not."""
     def play(**kw):
-        h = hand("omaha-hilo8", {1: 10_000, 2: 10_000}, players=2, kill="kill",
-                 kill_qualifying_pot_cents=2_300, **kw)
+        h = hand("omaha-hilo8", {1: 10_000, 2: 10_000}, players=2,
+                 kill={"option": "kill", "qualifying_pot_cents": 2_300}, **kw)
         h.deal({2: C("AsAdKsKd"), 1: C("QcQdJcJd")})
         call_down(h)  # 200 each
         for cards in (C("TcJhQh"), C("Td"), C("Kh")):
@@ -221,5 +228,5 @@ def test_kill_qualifying_pot_is_counted_after_the_rake():
         return h.result
     plain = play()
     assert plain["winners"] == [2] and plain["kill_next"] is True
-    raked = play(rake={"kind": "percentage", "percent_bp": 1_000})
+    raked = play(rake=pct_rake(1_000, 10_000))
     assert raked["rake"] == 240 and raked["kill_next"] is False

@@ -14,10 +14,13 @@ from poker_room.domain.hand import Hand
 from poker_room.domain.ledger import balances
 from poker_room.domain.pots import side_pots
 from poker_room.domain.simulate import random_hand
-from tests.poker_room._helpers import rules
+from tests.poker_room._helpers import pct_rake, rules
 
-RAKE = {"kind": "percentage", "percent_bp": 500, "cap_cents": 300}
-JACKPOTS = [{"fund": "bad_beat", "fixed_cents": 50, "max_cents": 50, "min_pot_cents": 500}]
+RAKE = pct_rake(500, 300)
+BAD_BEAT = {"contribution": {"method": "fixed", "amount_cents": 50},
+            "maximum_per_pot_cents": 50, "minimum_pot_cents": 500,
+            "qualifying_hand": {"losing_hand_at_least": "four-of-a-kind"},
+            "payout_shares_bp": {"losing_hand": 10_000}}
 
 
 def _check(h: Hand) -> None:
@@ -55,14 +58,14 @@ def _check(h: Hand) -> None:
 @pytest.mark.parametrize("game", sorted(POKER_SPECS))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 10),
-       structure=st.sampled_from(["fixed_limit", "pot_limit", "no_limit"]),
+       structure=st.sampled_from(["fixed-limit", "pot-limit", "no-limit"]),
        raked=st.booleans())
 def test_chips_conserved_and_winnings_within_eligibility(game, seed, players, structure,
                                                           raked):
     spec = POKER_SPECS[game]
     kw = {"structure": structure, "ante_cents": 10}
     if raked:
-        kw.update(rake=RAKE, jackpots=JACKPOTS)
+        kw.update(rake=RAKE, bad_beat=BAD_BEAT)
     h = random_hand(rules(game, **kw), random.Random(seed),
                     players=min(players, spec.max_players))
     _check(h)
@@ -74,8 +77,8 @@ def test_many_random_hands_conserve_chips(game):
     rng = random.Random(hash(game) & 0xFFFF)
     spec = POKER_SPECS[game]
     for k in range(1_500):
-        structure = ("fixed_limit", "pot_limit", "no_limit")[k % 3]
+        structure = ("fixed-limit", "pot-limit", "no-limit")[k % 3]
         h = random_hand(rules(game, structure=structure, ante_cents=10, rake=RAKE,
-                              jackpots=JACKPOTS), rng,
+                              bad_beat=BAD_BEAT), rng,
                         players=rng.randint(2, spec.max_players))
         _check(h)

@@ -160,7 +160,7 @@ def test_same_five_cards_and_ace_count_both_ways():
 def test_tied_high_halves_odd_chip_by_suit():
     """§ 637a.10(i)(3)(ii), (iv): a tied high share's odd chip goes to the highest card by
     suit (spades, hearts, diamonds, clubs)."""
-    h = Hand.start(rules("stud-hilo", ante_cents=1, bring_in_cents=101, small_bet_cents=200,
+    h = Hand.start(rules("stud-hilo", ante_cents=1, forced_bet_cents=101, small_bet_cents=200,
                          big_bet_cents=400), {1: 10_000, 2: 10_000, 3: 10_001}, button=None)
     h.deal({1: C("AsKs") + C("Qs"), 2: C("AhKh") + C("Qh"), 3: C("2c3c") + C("4c")})
     for cards in ({1: C("Js"), 2: C("Jh"), 3: C("5c")}, {1: C("9s"), 2: C("9h"), 3: C("7d")},

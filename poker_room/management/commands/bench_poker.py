@@ -20,19 +20,25 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from poker_room.domain.hand import Hand
+from poker_room.domain.rules_schema import NO_POT_RAKE
 from poker_room.domain.simulate import play_randomly
 
 # The table rules of the games the bench plays (ids of the one registry,
 # tables.domain.catalogue): one of each family pokerkit can replay.
+_TABLE = {"chip_unit_cents": 1, "buy_in_minimum_cents": 1, "buy_in_maximum_cents": 10**6,
+          "rake": NO_POT_RAKE}
 BENCH_RULES = {
-    "holdem": {"game": "holdem", "structure": "no_limit", "blinds_cents": [100, 200],
-               "min_bet_cents": 200, "odd_chip": "position"},
-    "omaha-hilo8": {"game": "omaha-hilo8", "structure": "fixed_limit",
+    "holdem": {"game": "holdem", "structure": "no-limit", "blinds_cents": [100, 200],
+               "minimum_bet_cents": 200, "odd_chip_recipient": "first-left-of-button",
+               "table_minimum_cents": 200, "table_maximum_cents": 10**6, **_TABLE},
+    "omaha-hilo8": {"game": "omaha-hilo8", "structure": "fixed-limit",
                     "blinds_cents": [100, 200], "small_bet_cents": 200,
-                    "big_bet_cents": 400, "odd_chip": "position"},
-    "stud-high": {"game": "stud-high", "structure": "fixed_limit", "ante_cents": 25,
-                  "bring_in_cents": 100, "small_bet_cents": 200, "big_bet_cents": 400,
-                  "odd_chip": "position"},
+                    "big_bet_cents": 400, "odd_chip_recipient": "first-left-of-button",
+                    "odd_chip_recipient_low": "first-left-of-button",
+                    "table_minimum_cents": 200, "table_maximum_cents": 400, **_TABLE},
+    "stud-high": {"game": "stud-high", "structure": "fixed-limit", "ante_cents": 25,
+                  "forced_bet_cents": 100, "small_bet_cents": 200, "big_bet_cents": 400,
+                  "table_minimum_cents": 200, "table_maximum_cents": 400, **_TABLE},
 }
 WEIGHTS = {"fold_weight": 1 / 3, "raise_weight": 1 / 3, "max_cbr": 4}
 
