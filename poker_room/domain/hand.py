@@ -50,6 +50,8 @@ from poker_room.domain.rake import PROGRESSIVE, rake_by_pot, rake_for_pot, take_
 from poker_room.domain.rules import (
     FIXED_LIMIT,
     NO_LIMIT,
+    ANTE_BUTTON,
+    ANTE_EACH,
     ODD_CHIP_SUIT,
     TableRules,
     rules_from,
@@ -174,8 +176,11 @@ class Hand:
                                  code="invalid_deck", field="deck")
         if check_stakes:
             play = rules.with_kill(kill_active)
-            need_base = rules.ante_cents + play.opening_bet_cents
+            need_base = play.opening_bet_cents
             forced = _forced_amounts(rules, spec, seats, button, straddle)
+            b = seats.index(button) if spec.uses_button else None
+            for i in _ante_posters(rules, n, b):
+                forced[i] += rules.ante_cents
             for i, s in enumerate(seats):
                 need = need_base + forced[i]
                 if stacks[s] < need:
@@ -1114,8 +1119,9 @@ class Hand:
             if kind == "antes":
                 a = self.rules.ante_cents
                 if a:
+                    posters = _ante_posters(self.rules, self._n, self._button)
                     self._emit(_ev("AntesPosted", amounts=[
-                        [s, min(a, v)] for s, v in zip(self._seats, self._stacks)]))
+                        [self._seats[i], min(a, self._stacks[i])] for i in posters]))
                 else:
                     self._step += 1
             elif kind == "blinds":
@@ -1505,6 +1511,17 @@ def _forced_amounts(rules: TableRules, spec, seats: list[int], button: int | Non
     for p, a in zip(posters, amounts):
         out[p] += a
     return out
+
+
+def _ante_posters(rules: TableRules, n: int, b: int | None) -> list[int]:
+    """Who posts the Ante as the Rules Submission governs it (637a.10(b)-637a.21(b)):
+    each player dealt in, or one ante for the table by the big blind (the last Blind Bet)
+    or by the button."""
+    if rules.ante_posted_by == ANTE_EACH or b is None:
+        return list(range(n))
+    if rules.ante_posted_by == ANTE_BUTTON:
+        return [b]
+    return [_blind_posters(rules, n, b, False)[0][-1]]
 
 
 def _blind_posters(rules: TableRules, n: int, b: int, straddle: bool

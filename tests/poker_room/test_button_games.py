@@ -22,7 +22,7 @@ import pytest
 
 from poker_room.domain.games import POKER_SPECS
 from poker_room.domain.hand import Hand
-from tests.poker_room._helpers import call_down, rules
+from tests.poker_room._helpers import call_down, hand, rules
 
 CASES = ["omaha-hilo8", "five-card-omaha-hilo8", "triple-draw-27", "badugi"]
 
@@ -54,3 +54,19 @@ def test_blinds_straddle_deal_order_and_opening_players(game):
     call_down(h)
     assert h.is_complete
     assert len(spec.id) and spec.max_players in (7, 8, 9, 10)
+
+
+@pytest.mark.parametrize("posted_by,seat", [("each-player", None), ("big-blind", 3),
+                                             ("button", 1)])
+def test_ante_posted_as_the_submission_governs(posted_by, seat):
+    """§ 637a.11(b): the rules governing the placement of an Ante. Three players, the
+    button at seat 1, blinds $1 (seat 2) and $2 (seat 3), a $2 ante: each player posts
+    $2 ($6 in the pot before the blinds), or one $2 ante for the table by the big blind
+    (seat 3) or by the button (seat 1)."""
+    h = hand("holdem", ante_cents=200, ante_posted_by=posted_by)
+    antes = next(e for e in h.events if e["type"] == "AntesPosted")["data"]["amounts"]
+    if seat is None:
+        assert antes == [[1, 200], [2, 200], [3, 200]]
+    else:
+        assert antes == [[seat, 200]]
+    assert h.pot == sum(a for _, a in antes) + 300
