@@ -13,3 +13,7 @@ class PokerRoomConfig(AppConfig):
         from tables.domain.rules_options import Schema, schema_register
 
         schema_register(Family.POKER, Schema(validate_poker, example_poker))
+        from casino.eventstore.store import register_stream_type
+        from poker_room import projections  # noqa: F401  registers the read models
+
+        register_stream_type("poker_table")

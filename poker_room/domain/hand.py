@@ -1216,7 +1216,8 @@ class Hand:
     def _take_rake(self) -> None:
         due = rake_for_pot(self.rules.rake, self._pot_total)
         if due > self._rake_taken:
-            self._emit(_ev("RakeTaken", amount=due - self._rake_taken, total=due))
+            self._emit(_ev("RakeTaken", amount=due - self._rake_taken, total=due,
+                           kind=self.rules.rake.kind))
 
     def _deal_step(self, step: tuple) -> None:
         kind = step[0]
@@ -1300,14 +1301,19 @@ class Hand:
             else [0] * len(amounts)
         after_rake = sum(amounts) - self._rake_taken
         jp = _contributions(rules.jackpots, after_rake) if rules.jackpots else []
-        jp_total = sum(a for _, a in jp)
+        net = [a - r for a, r in zip(amounts, raked)]
+        names = {j.fund: j.fund_name for j in rules.jackpots}
         for fund, a in jp:
-            if a:
-                self._emit(_ev("JackpotContributionTaken", fund=fund, amount=a))
-        net_after = [a - r for a, r in zip(amounts, raked)]
-        jp_shares = take_in_order(jp_total, net_after) if pots and jp_total \
-            else [0] * len(amounts)
-        net = [a - j for a, j in zip(net_after, jp_shares)]
+            if not a:
+                continue
+            # 637a.15(c), 637a.16(c): out of the pots after the rake, main pot first, one
+            # event per fund per pot, so the players of a pot pay only into it
+            taken = take_in_order(a, net)
+            for k, part in enumerate(taken):
+                if part:
+                    self._emit(_ev("JackpotContributionTaken", fund=fund,
+                                   fund_name=names.get(fund, fund), pot=k, amount=part))
+            net = [x - t for x, t in zip(net, taken)]
         scooped_by: set[int] = set()
         split_hl = False
         if self._live_count == 1:

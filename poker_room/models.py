@@ -1,0 +1,137 @@
+"""The poker room's read models, each a projection of events (poker_room.projections):
+the seats at each poker table, the table's state between hands, and the rake ledger.
+
+Nothing here is written except by the projections: the events are the record
+(``poker_table-<table id>`` for seats and time charges, ``round-<id>`` for a hand).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+from django.db import models
+
+from casino.models import Property
+from tables.models import GameTable, Round
+
+
+class SeatStatus(models.TextChoices):
+    #: dealt into the next hand
+    PLAYING = "playing"
+    #: seated, not dealt in (637a.8(b)); still assessed a per-player time charge
+    SITTING_OUT = "sitting_out"
+    #: stepped away during a hand, the floorperson recorded the stakes covered (637a.8(b)(6))
+    AWAY = "away"
+
+
+class PokerTable(models.Model):
+    """A poker table between hands: the button, the Kill, the hand in progress, the
+    minimum bet the players agreed to raise (637a.8(k)). One row per poker table."""
+
+    table = models.OneToOneField(GameTable, primary_key=True, on_delete=models.PROTECT,
+                                 related_name="poker")
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    kill_active = models.BooleanField(default=False)
+    hands_dealt = models.PositiveIntegerField(default=0)
+    current_hand = models.ForeignKey(Round, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="+")
+    #: 637a.8(k): the minimum bet all players agreed to raise to (0: as posted)
+    agreed_minimum_bet_cents = models.BigIntegerField(default=0)
+    #: the last time-charge period assessed (its start), for the sweep
+    time_charged_until = models.DateTimeField(null=True, blank=True)
+    stream_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table__name"]
+
+    @builtins.property
+    def stream_id(self) -> str:
+        return f"poker_table-{self.table_id}"
+
+    def __str__(self) -> str:
+        return f"poker table {self.table_id}"
+
+
+class Seat(models.Model):
+    """A player at a seat (637a.8(a)-(b)): anonymous, or named with what a High Hand
+    Tracking Slip needs (637a.16(f)(1)); the table stakes as of the last hand settled."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player_name = models.CharField(max_length=120, blank=True)
+    player_phone = models.CharField(max_length=40, blank=True)
+    stack_cents = models.BigIntegerField()
+    status = models.CharField(max_length=20, choices=SeatStatus.choices,
+                              default=SeatStatus.PLAYING)
+    #: 637a.8(b)(6): the stakes a floorperson recorded as covered while the player is away
+    covered_cents = models.BigIntegerField(default=0)
+    seated_at = models.DateTimeField()
+    bought_in_cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "seat"], name="seat_once")]
+        ordering = ["table", "seat"]
+
+    @builtins.property
+    def anonymous(self) -> bool:
+        return not self.player_name
+
+    def __str__(self) -> str:
+        return f"{self.table_id} seat {self.seat}"
+
+
+class RakeDay(models.Model):
+    """The rake ledger of one poker table for one gaming day (637a.17): what went into
+    the drop box, by kind, and what the count should find there; the jackpot
+    contributions that went into the table's payout boxes (637a.15(c), 637a.16(c)).
+    A projection of the hand and time-charge events; ``rebuild_projections`` rebuilds it."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="rake_days")
+    gaming_day = models.DateField()
+    hands = models.PositiveIntegerField(default=0)
+    percentage_rake_cents = models.BigIntegerField(default=0)
+    incremental_rake_cents = models.BigIntegerField(default=0)
+    #: assessed and placed in the rake area, not yet verified by a floorperson
+    time_charges_pending_cents = models.BigIntegerField(default=0)
+    #: verified by a floorperson and placed in the drop box (637a.17(b)(3)(v))
+    time_charges_cents = models.BigIntegerField(default=0)
+    #: {fund name: cents} into the table's payout boxes
+    contributions = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "gaming_day"],
+                                               name="rake_day_once")]
+        ordering = ["gaming_day", "table"]
+
+    @builtins.property
+    def drop_box_expected_cents(self) -> int:
+        """What the count should find in the drop box: the pot rake and the verified
+        time charges (637a.17(b)(1)(ii), (2)(ii), (3)(v))."""
+        return (self.percentage_rake_cents + self.incremental_rake_cents
+                + self.time_charges_cents)
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.gaming_day}"
+
+
+class TimeChargePeriod(models.Model):
+    """One time-charge period at one table (637a.17(b)(3)): assessed once (the period's
+    start is the key, so a task delivered twice assesses once), then verified."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="+")
+    period_start = models.DateTimeField()
+    gaming_day = models.DateField()
+    charges = models.JSONField(default=dict)  # {seat: cents}
+    total_cents = models.BigIntegerField(default=0)
+    assessed_at = models.DateTimeField()
+    verified_by = models.CharField(max_length=150, blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "period_start"],
+                                               name="time_charge_period_once")]
+        ordering = ["period_start", "table"]

@@ -1,0 +1,269 @@
+"""Players and seats at a poker table (637a.8(a)-(b), (k); 637a.16(f)(1)).
+
+Every change is an event in the table's ``poker_table-<table id>`` stream, appended at
+the version the table's row was read at (a stale decision is refused); the seats are a
+projection of it (:mod:`poker_room.projections`). The players seated and playing when a
+hand starts are the hand's players (:mod:`poker_room.services.hands`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from casino.actors import Actor
+from casino.domain.errors import ConflictError, DomainError
+from casino.eventstore.store import NewEvent, Stream, append
+from casino.roles import Role
+from poker_room.domain.rules import TableRules
+from poker_room.models import PokerTable, Seat, SeatStatus
+from tables.domain.catalogue import get_table_game
+from tables.models import GameTable
+from tables.selectors import rules_in_force
+from tables.services.common import act_at_table, locked
+
+#: who seats players, sells chips and moves them between tables: the dealer at the table,
+#: a floorperson or the poker shift supervisor
+SEATING = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
+#: 637a.8(b)(6): a floorperson or above records the stakes of a player who steps away
+FLOOR = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
+
+
+class SeatError(DomainError):
+    code = "invalid_seat"
+
+
+def table_rules(table: GameTable) -> TableRules:
+    """The rules of the Rules Submission in effect for the table's game (409
+    ``no_rules_in_effect`` without one)."""
+    rules = rules_in_force(table.property, table.game)
+    if rules is None:
+        raise ConflictError(f"no Rules Submission for {table.game} is in effect",
+                            code="no_rules_in_effect")
+    return TableRules.from_options(table.game, rules.options)
+
+
+class AtTable:
+    """A poker table locked for a seating command: the table, its poker row (None before
+    its first event) and its seats."""
+
+    def __init__(self, actor: Actor, table_id: Any, roles: tuple[Role, ...]):
+        self.table = locked(GameTable, table_id, actor, what="table")
+        if not get_table_game(self.table.game).is_poker:
+            raise ConflictError(f"table {self.table.name} is not a poker table",
+                                code="not_a_poker_table")
+        self.role = act_at_table(actor, self.table, *roles)
+        self.poker = PokerTable.objects.select_for_update().filter(
+            table_id=self.table.pk).first()
+        self.seats = {s.seat: s for s in Seat.objects.filter(table_id=self.table.pk)}
+        self.actor = actor
+
+    @property
+    def version(self) -> int:
+        return self.poker.stream_version if self.poker else 0
+
+    @property
+    def hand_in_progress(self) -> bool:
+        return bool(self.poker and self.poker.current_hand_id)
+
+    def seat(self, number: Any) -> Seat:
+        if not isinstance(number, int) or isinstance(number, bool) or number not in self.seats:
+            raise SeatError(f"nobody is seated at seat {number!r}", code="seat_empty",
+                            field="seat")
+        return self.seats[number]
+
+    def record(self, *events: NewEvent) -> None:
+        append(Stream("poker_table", f"poker_table-{self.table.pk}"), self.version,
+               list(events), self.actor.metadata(role=self.role, table=str(self.table.pk)),
+               savepoint=False)
+
+
+def _cents(value: Any, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise SeatError(f"{field} must be a positive whole number of cents",
+                        code="invalid_amount", field=field)
+    return value
+
+
+def _whole_chips(amount: int, rules: TableRules, field: str) -> None:
+    if amount % rules.chip_unit_cents:
+        raise SeatError(f"{field} must be whole chips of {rules.chip_unit_cents} cents",
+                        code="not_whole_chips", field=field)
+
+
+def _player(value: Any) -> dict[str, str] | None:
+    """None: an anonymous seat. Otherwise the name and telephone number a High Hand
+    Tracking Slip records (637a.16(f)(1))."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) - {"name", "phone"}:
+        raise SeatError("player is null (anonymous) or {name, phone}", code="invalid_player",
+                        field="player")
+    name, phone = value.get("name"), value.get("phone", "")
+    if not isinstance(name, str) or not name.strip() or len(name) > 120:
+        raise SeatError("a named player needs a name of 1 to 120 characters",
+                        code="invalid_player", field="player.name")
+    if not isinstance(phone, str) or len(phone) > 40:
+        raise SeatError("the phone number is text of at most 40 characters",
+                        code="invalid_player", field="player.phone")
+    return {"name": name.strip(), "phone": phone.strip()}
+
+
+def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
+                player: Any = None) -> Seat:
+    """Seat a player and record the buy-in (637a.8(a), (b)(1)): the seat must be free and
+    within the table's seats, a named player seated nowhere else in the room, the buy-in
+    within the posted limits and whole chips."""
+    person = _player(player)
+    amount = _cents(buy_in_cents, "buy_in_cents")
+    with transaction.atomic():
+        at = AtTable(actor, table_id, SEATING)
+        rules = table_rules(at.table)
+        limit = min(at.table.positions, rules.max_players or at.table.positions)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= limit:
+            raise SeatError(f"seats are numbered 1 to {limit} at this table",
+                            code="invalid_seat", field="seat")
+        if seat in at.seats:
+            raise ConflictError(f"seat {seat} is taken", code="seat_taken")
+        if person is not None and Seat.objects.filter(
+                property_id=at.table.property_id, player_name__iexact=person["name"],
+                player_phone=person["phone"]).exists():
+            raise ConflictError(f"{person['name']} is already seated in the room",
+                                code="player_already_seated")
+        _buy_in_limits(amount, rules)
+        at.record(NewEvent("PlayerSeated", {"seat": seat, "player": person,
+                                            "buy_in_cents": amount}))
+    return Seat.objects.get(table_id=at.table.pk, seat=seat)
+
+
+def _buy_in_limits(stack_after: int, rules: TableRules, *, adding: bool = False) -> None:
+    options = rules.shared_dict()
+    low, high = options["buy_in_minimum_cents"], options["buy_in_maximum_cents"]
+    field = "amount_cents" if adding else "buy_in_cents"
+    if not adding and stack_after < low:
+        raise SeatError(f"the minimum buy-in is {low} cents", code="buy_in_below_minimum",
+                        field=field)
+    if stack_after > high:
+        raise SeatError(f"the table stakes may not exceed the maximum buy-in of {high} cents",
+                        code="buy_in_above_maximum", field=field)
+    _whole_chips(stack_after, rules, field)
+
+
+def chips_add(*, actor: Actor, table_id: Any, seat: Any, amount_cents: Any) -> Seat:
+    """Add to a player's table stakes, only between rounds of play (637a.8(b)(2))."""
+    amount = _cents(amount_cents, "amount_cents")
+    with transaction.atomic():
+        at = AtTable(actor, table_id, SEATING)
+        s = at.seat(seat)
+        if at.hand_in_progress and _in_current_hand(at, s.seat):
+            raise ConflictError("table stakes are added only between rounds of play "
+                                "(637a.8(b)(2))", code="chips_mid_hand")
+        _buy_in_limits(s.stack_cents + amount, table_rules(at.table), adding=True)
+        at.record(NewEvent("ChipsAdded", {"seat": s.seat, "amount_cents": amount}))
+    return Seat.objects.get(pk=s.pk)
+
+
+def _in_current_hand(at: AtTable, seat: int) -> bool:
+    from poker_room.services.hands import seats_in_hand  # the hand knows its players
+
+    return seat in seats_in_hand(at.poker.current_hand_id)
+
+
+def sit_out(*, actor: Actor, table_id: Any, seat: Any) -> Seat:
+    """The player stays seated but is not dealt in (still assessed a per-player time
+    charge, 637a.17(b)(3)(i))."""
+    return _status(actor, table_id, seat, "PlayerSatOut", (SeatStatus.PLAYING,),
+                   "only a playing seat can sit out", "seat_not_playing")
+
+
+def sit_in(*, actor: Actor, table_id: Any, seat: Any) -> Seat:
+    return _status(actor, table_id, seat, "PlayerSatIn", (SeatStatus.SITTING_OUT,),
+                   "the seat is not sitting out", "seat_not_sitting_out")
+
+
+def player_return(*, actor: Actor, table_id: Any, seat: Any, stakes_verified: Any) -> Seat:
+    """637a.8(b)(6)(i): on the player's return the floorperson verifies the table stakes
+    were not changed while away."""
+    if stakes_verified is not True:
+        raise SeatError("the floorperson confirms the stakes are as recorded "
+                        "(stakes_verified: true) before the player returns (637a.8(b)(6))",
+                        code="stakes_not_verified", field="stakes_verified")
+    return _status(actor, table_id, seat, "PlayerReturned", (SeatStatus.AWAY,),
+                   "the player has not stepped away", "seat_not_away", roles=FLOOR)
+
+
+def _status(actor: Actor, table_id: Any, seat: Any, event: str, source: tuple[str, ...],
+            message: str, code: str, roles: tuple[Role, ...] = SEATING) -> Seat:
+    with transaction.atomic():
+        at = AtTable(actor, table_id, roles)
+        s = at.seat(seat)
+        if s.status not in source:
+            raise ConflictError(message, code=code)
+        at.record(NewEvent(event, {"seat": s.seat}))
+    return Seat.objects.get(pk=s.pk)
+
+
+def step_away(*, actor: Actor, table_id: Any, seat: Any, covered_cents: Any,
+              method: Any = "stakes-counted") -> Seat:
+    """637a.8(b)(6): a player leaves the table for a while without giving up the seat; a
+    floorperson or above records the table stakes (counted, or kept under a cover)."""
+    covered = covered_cents if covered_cents == 0 else _cents(covered_cents, "covered_cents")
+    if method not in ("stakes-counted", "stakes-covered"):
+        raise SeatError("method is stakes-counted or stakes-covered (637a.8(b)(6)(i)-(ii))",
+                        code="invalid_choice", field="method")
+    with transaction.atomic():
+        at = AtTable(actor, table_id, FLOOR)
+        s = at.seat(seat)
+        if s.status == SeatStatus.AWAY:
+            raise ConflictError("the player has already stepped away", code="seat_away")
+        if covered != s.stack_cents and not at.hand_in_progress:
+            raise SeatError(f"the table stakes at seat {s.seat} are {s.stack_cents} cents",
+                            code="stakes_mismatch", field="covered_cents")
+        at.record(NewEvent("PlayerSteppedAway", {
+            "seat": s.seat, "covered_cents": covered, "method": method,
+            "during_hand": str(at.poker.current_hand_id) if at.hand_in_progress else None}))
+    return Seat.objects.get(pk=s.pk)
+
+
+def seat_leave(*, actor: Actor, table_id: Any, seat: Any) -> dict[str, Any]:
+    """The player leaves with the table stakes; not during a hand the player is in
+    (637a.8(b)(2): stakes are not removed during a round of play)."""
+    with transaction.atomic():
+        at = AtTable(actor, table_id, SEATING)
+        s = at.seat(seat)
+        if at.hand_in_progress and _in_current_hand(at, s.seat):
+            raise ConflictError("the player is in the hand in progress", code="seat_in_hand")
+        at.record(NewEvent("PlayerLeft", {"seat": s.seat, "cashed_out_cents": s.stack_cents}))
+    return {"seat": s.seat, "cashed_out_cents": s.stack_cents}
+
+
+def minimum_bet_raise(*, actor: Actor, table_id: Any, amount_cents: Any,
+                      all_players_agreed: Any) -> PokerTable:
+    """637a.8(k): with every player's agreement, established as the Rules Submission
+    says, the minimum bet is raised by no more than the submission allows."""
+    amount = _cents(amount_cents, "amount_cents")
+    if all_players_agreed is not True:
+        raise SeatError("the minimum bet is raised only when every player agrees "
+                        "(637a.8(k))", code="agreement_required", field="all_players_agreed")
+    with transaction.atomic():
+        at = AtTable(actor, table_id, SEATING)
+        rules = table_rules(at.table)
+        increase = rules.shared_dict()["minimum_bet_increase"]
+        posted = rules.opening_bet_cents
+        if amount <= posted:
+            raise SeatError(f"the posted minimum bet is {posted} cents: raise it above that",
+                            code="invalid_amount", field="amount_cents")
+        if amount - posted > increase["maximum_increase_cents"]:
+            raise ConflictError(
+                "the Rules Submission allows the minimum bet to be raised by at most "
+                f"{increase['maximum_increase_cents']} cents", code="increase_above_maximum")
+        _whole_chips(amount, rules, "amount_cents")
+        if at.hand_in_progress:
+            raise ConflictError("the minimum bet changes between hands",
+                                code="hand_in_progress")
+        at.record(NewEvent("MinimumBetRaised", {
+            "amount_cents": amount, "agreement_method": increase["agreement_method"],
+            "players": sorted(n for n, s in at.seats.items()
+                              if s.status == SeatStatus.PLAYING)}))
+    return PokerTable.objects.get(pk=at.table.pk)
