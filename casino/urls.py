@@ -15,6 +15,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/", include("casino.api.urls")),
     path("api/v1/", include("tables.api.urls")),
+    path("api/v1/", include("poker_room.api.urls")),
+    path("poker/", include("poker_room.board.urls")),
 ]
 
 handler404 = "casino.api.problems.not_found_view"

@@ -68,7 +68,8 @@ def property_b_staff(make_staff: Callable) -> dict[str, APIClient]:
 
 # Which of A's rows a path aims at, by the path's first segment after /api/v1/.
 TARGET = {"rules-submissions": "rules", "tables": "table", "decks": "deck", "rounds": "round",
-          "staff": "staff", "role-grants": "grant", "streams": "stream"}
+          "staff": "staff", "role-grants": "grant", "streams": "stream",
+          "poker-tables": "table", "hands": "round"}
 
 
 def _operations() -> list[tuple[str, str, dict]]:

@@ -1,0 +1,161 @@
+"""Shapes of the poker room's API: what a command takes and what it answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from poker_room.api.cards import cards_out
+from poker_room.domain.visibility import TERMINAL, event_data, seat_cards
+from poker_room.models import PokerTable, Seat
+from poker_room.services.hands import PokerHand
+
+
+class PlayerIn(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
+
+
+class SeatIn(serializers.Serializer):
+    seat = serializers.IntegerField()
+    buy_in_cents = serializers.IntegerField()
+    player = PlayerIn(required=False, allow_null=True, default=None,
+                      help_text="null: an anonymous seat; else the name and phone a High "
+                                "Hand Tracking Slip records (637a.16(f)(1))")
+
+
+class SeatNumberIn(serializers.Serializer):
+    seat = serializers.IntegerField()
+
+
+class ChipsIn(SeatNumberIn):
+    amount_cents = serializers.IntegerField()
+
+
+class StepAwayIn(SeatNumberIn):
+    covered_cents = serializers.IntegerField(help_text="the table stakes the floorperson "
+                                                       "counted or covered (637a.8(b)(6))")
+    method = serializers.ChoiceField(["stakes-counted", "stakes-covered"],
+                                     default="stakes-counted")
+
+
+class ReturnIn(SeatNumberIn):
+    stakes_verified = serializers.BooleanField()
+
+
+class MinimumBetIn(serializers.Serializer):
+    amount_cents = serializers.IntegerField()
+    all_players_agreed = serializers.BooleanField()
+
+
+class SeatOut(serializers.ModelSerializer):
+    player = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Seat
+        fields = ["seat", "player", "stack_cents", "status", "covered_cents", "seated_at"]
+
+    def get_player(self, seat: Seat) -> dict[str, str] | None:
+        if seat.anonymous:
+            return None
+        return {"name": seat.player_name, "phone": seat.player_phone}
+
+
+class LeftOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    cashed_out_cents = serializers.IntegerField()
+
+
+class PokerTableOut(serializers.ModelSerializer):
+    class Meta:
+        model = PokerTable
+        fields = ["button_seat", "kill_active", "hands_dealt", "current_hand",
+                  "agreed_minimum_bet_cents", "stream_version"]
+
+
+class TableSeatsOut(serializers.Serializer):
+    table = serializers.UUIDField(source="pk")
+    name = serializers.CharField()
+    game = serializers.CharField()
+    state = serializers.SerializerMethodField()
+    seats = serializers.SerializerMethodField()
+
+    def get_state(self, table: Any) -> dict[str, Any] | None:
+        poker = PokerTable.objects.filter(table_id=table.pk).first()
+        return PokerTableOut(poker).data if poker else None
+
+    def get_seats(self, table: Any) -> list[dict[str, Any]]:
+        return SeatOut(Seat.objects.filter(table_id=table.pk).order_by("seat"), many=True).data
+
+
+class HandStartIn(serializers.Serializer):
+    deck_id = serializers.UUIDField()
+    straddle = serializers.BooleanField(default=False)
+    deck = serializers.ListField(child=serializers.CharField(max_length=3), required=False,
+                                 allow_null=True, default=None,
+                                 help_text="the deck's recorded shuffle, top card first: the "
+                                           "engine deals from it; omit to record the cards "
+                                           "as the dealer deals them")
+
+
+class HandCommandIn(serializers.Serializer):
+    command = serializers.JSONField(help_text=(
+        '{"type": "act", "seat": 3, "action": "raise", "amount": 800} · {"type": "deal", '
+        '"cards": {"1": ["As", "Kd"], ...}} or a board list · {"type": "draw", "seat": 2, '
+        '"discard": ["7c"], "cards": ["2d"]} · {"type": "misdeal", "reason": ...}'))
+    expected_version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class HandBatchIn(serializers.Serializer):
+    commands = serializers.JSONField(help_text="a list of commands, run in order, all or "
+                                               "nothing")
+    expected_version = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+def hand_view(ph: PokerHand, audience: str) -> dict[str, Any]:
+    """A hand as ``audience`` may see it (poker_room.domain.visibility), cards as codes."""
+    hand = ph.hand
+    over = hand.is_complete or ph.closed
+    snap = hand.snapshot()
+    seats = []
+    for i, seat in enumerate(hand.seats):
+        up = hand.up_cards(seat)
+        down = hand.cards(seat)[:len(hand.cards(seat)) - len(up)]
+        seats.append({"seat": seat, "stack_cents": snap["stacks"][i],
+                      "bet_cents": snap["bets"][i], "in_hand": bool(snap["live"][i]),
+                      **seat_cards(down, up, hand_over=over, audience=audience)})
+    legal = None if over else hand.legal_actions()
+    return cards_out({
+        "round_id": str(ph.round_id), "number": ph.number,
+        "table": {"id": str(ph.table.pk), "name": ph.table.name, "game": ph.table.game},
+        "version": ph.version, "over": over, "phase": hand.phase, "to_act": hand.to_act,
+        "legal_actions": legal, "pot_cents": hand.pot, "board": hand.board, "seats": seats,
+        "kill_active": hand.kill_active, "result": hand.result if over else None,
+        "events": [{"version": e.version, "type": e.type,
+                    "data": event_data(e.type, e.data, hand_over=over, audience=audience)}
+                   for e in ph.events if e.type not in ("RoundOpened",)],
+    })
+
+
+class HandOut(serializers.Serializer):
+    """The hand: seats with stacks, bets and cards (hole cards ``null`` on the terminal),
+    the board, whose turn and what is legal, the pot; the events this command appended
+    (or, read, all of them); the ``version`` to send as ``expected_version`` next."""
+
+    round_id = serializers.UUIDField()
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+    over = serializers.BooleanField()
+    phase = serializers.CharField()
+    to_act = serializers.IntegerField(allow_null=True)
+    pot_cents = serializers.IntegerField()
+    board = serializers.ListField(child=serializers.CharField())
+    seats = serializers.ListField(child=serializers.DictField())
+    legal_actions = serializers.DictField(allow_null=True)
+    result = serializers.DictField(allow_null=True)
+    events = serializers.ListField(child=serializers.DictField())
+
+    def to_representation(self, ph: PokerHand) -> dict[str, Any]:
+        return hand_view(ph, self.context.get("audience", TERMINAL))
+

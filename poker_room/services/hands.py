@@ -1,0 +1,330 @@
+"""Poker hands through the dealer terminal (637a.7, 637a.10-637a.21), on the command runner.
+
+A hand is a round of play at a poker table: :func:`hand_start` opens the round through
+tables' gate (rules in effect, the table open, its two decks in play and alternating,
+nothing due: ``deck_change_due``, ``second_deck_missing``...), deals the seated players in
+and records the engine's first events in the round's stream. Every later dealer action is
+one command (:func:`hand_command`) or several in one batch (the forced bets; a whole
+betting round from a terminal that buffers), each an event in the round's stream, run by
+:mod:`casino.command_runner` on the round's row with its snapshot (the hand's events:
+:meth:`Hand.from_events` rebuilds it). When a command completes the hand, the same
+transaction records the jackpot contributions for the funds (``JackpotContributed``, one
+per fund per pot, 637a.15(c), 637a.16(c)), settles the stacks at the table
+(``HandSettled``: the button and the Kill carried to the next hand) and closes the round.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.db import transaction
+
+from casino import command_runner
+from casino.actors import Actor
+from casino.command_runner import Aggregate, Decision, Loaded
+from casino.domain.errors import ConflictError, DomainError
+from casino.eventstore.store import NewEvent, RecordedEvent, Stream, append, read_stream
+from casino.roles import Role
+from poker_room.domain.games import STUD
+from poker_room.domain.hand import Hand
+from poker_room.domain.rules import NO_LIMIT, POT_LIMIT, TableRules
+from poker_room.domain.table import initial_button, next_button
+from poker_room.models import Seat, SeatStatus
+from poker_room.services.seats import AtTable
+from tables.domain.catalogue import POKER_GAMES
+from tables.models import Round, RoundState, RulesSubmission
+from tables.services import banked, rounds
+from tables.services.common import act_at_table, record
+
+#: who deals and records a hand: the dealer at the table, or a floorperson
+DEALING = (Role.DEALER, Role.FLOORPERSON)
+#: the events a hand's stream holds besides the engine's own
+ROUND_EVENTS = frozenset({"RoundOpened", "RoundClosed", "JackpotContributed", "FloorRuling"})
+#: the most commands in one batch: a whole betting round of ten players with raises
+BATCH_LIMIT = 60
+
+
+class HandError(DomainError):
+    code = "invalid_command"
+
+
+def engine_events(recorded: Sequence[RecordedEvent]) -> list[dict[str, Any]]:
+    return [{"type": e.type, "data": e.data} for e in recorded if e.type not in ROUND_EVENTS]
+
+
+def _rebuild(recorded: list[RecordedEvent]) -> Hand | None:
+    events = engine_events(recorded)
+    return Hand.from_events(events) if events else None
+
+
+SNAPSHOT_SCHEMA = "poker-hand-1"
+
+
+def _to_snapshot(hand: Hand | None) -> dict[str, Any]:
+    """A hand's snapshot is its engine events: rebuilding from them is the engine's
+    replay, with no read of the stream."""
+    return {"schema": SNAPSHOT_SCHEMA, "events": [] if hand is None else hand.events}
+
+
+def _from_snapshot(snapshot: dict[str, Any]) -> Hand | None:
+    if not isinstance(snapshot, dict) or snapshot.get("schema") != SNAPSHOT_SCHEMA:
+        return None
+    events = snapshot.get("events")
+    return Hand.from_events(events) if events else None
+
+
+_POKER_IN = ", ".join(f"'{g}'" for g in POKER_GAMES)
+#: The hand aggregate: a poker round's row, scoped to the caller's property, keeps the
+#: snapshot. Columns after the snapshot: id, table id, number, state, the table's dealer,
+#: name and game.
+HAND: Aggregate[Hand | None] = command_runner.register(Aggregate(
+    name="poker_hand", stream_type="round", what="hand",
+    select=("SELECT r.snapshot, r.snapshot_version, r.id, r.table_id, r.number, r.state, "
+            "t.dealer_id, t.name, t.game "
+            "FROM tables_round r JOIN tables_gametable t ON t.id = r.table_id "
+            "WHERE r.id = %%s AND t.property_id = %%s AND t.game IN (" + _POKER_IN + ")"
+            "%(lock)s"),
+    update=("UPDATE tables_round SET snapshot = %%s%(json)s, snapshot_version = %%s, "
+            "stream_version = %%s WHERE id = %%s"),
+    stream_id=lambda key: f"round-{key}",
+    rebuild=_rebuild,
+    to_snapshot=_to_snapshot,
+    from_snapshot=_from_snapshot,
+    all_keys=("SELECT r.id FROM tables_round r JOIN tables_gametable t ON t.id = r.table_id "
+              "WHERE t.game IN (%s)" % ", ".join(f"'{g}'" for g in POKER_GAMES)),
+))
+
+
+@dataclass(frozen=True)
+class TableSeen:
+    pk: Any
+    dealer_id: int | None
+    name: str
+    game: str
+
+
+@dataclass
+class PokerHand:
+    """A hand as a command answers it: the round's id and number, the table, the state
+    and the stream version the terminal sends with its next command, the events this
+    command appended."""
+
+    round_id: uuid.UUID
+    number: int
+    table: TableSeen
+    hand: Hand
+    version: int
+    closed: bool
+    events: list[RecordedEvent]
+
+
+def seats_in_hand(round_id: Any) -> list[int]:
+    """The seats dealt into a hand (the table's seating commands ask)."""
+    rnd = Round.objects.only("snapshot").get(pk=round_id)
+    events = (rnd.snapshot or {}).get("events") or []
+    return [s for s, _ in events[0]["data"]["seats"]] if events else []
+
+
+# --- starting a hand -------------------------------------------------------------------
+
+def _rules_for_hand(rs: RulesSubmission, agreed_minimum: int) -> TableRules:
+    """The rules of the version the round opened under, with the minimum bet the players
+    agreed to raise (637a.8(k)) where the structure has one."""
+    rules = TableRules.from_options(rs.game, rs.options)
+    if agreed_minimum and rules.structure in (NO_LIMIT, POT_LIMIT):
+        raised = replace(rules, min_bet_cents=agreed_minimum)
+        object.__setattr__(raised, "_as_dict", {**rules.shared_dict(),
+                                                "minimum_bet_cents": agreed_minimum})
+        return raised
+    return rules
+
+
+def _button(at: AtTable, seats: list[int], spec_family: str) -> int | None:
+    """637a.11(c): at the start of play the first player to the dealer's right, then
+    clockwise after each round of play (a seat left empty is passed over)."""
+    if spec_family == STUD:
+        return None
+    previous = at.poker.button_seat if at.poker else None
+    if previous is None:
+        return initial_button(seats)
+    return next_button(seats, previous)
+
+
+def _deck_order(value: Any) -> list[int] | None:
+    if value is None:
+        return None
+    from casino.domain.cards import parse_card
+
+    if not isinstance(value, list):
+        raise HandError("deck is the 52 cards in dealing order, top card first",
+                        code="invalid_deck", field="deck")
+    try:
+        return [parse_card(c) if isinstance(c, str) else c for c in value]
+    except (ValueError, DomainError):
+        raise HandError("deck holds card codes such as 'As', 'Td'", code="invalid_deck",
+                        field="deck") from None
+
+
+def hand_start(*, actor: Actor, table_id: Any, deck_id: Any, straddle: Any = False,
+               deck: Any = None) -> PokerHand:
+    """Start a hand at the table: the players seated and playing are dealt in (637a.8(a));
+    ``deck`` is the deck's recorded shuffle (top card first) when the engine deals, or
+    None when the dealer records the cards as dealt; ``straddle``: the player left of the
+    blinds places the one Straddle Bet (637a.11(e))."""
+    if not isinstance(straddle, bool):
+        raise HandError("straddle is true or false", code="invalid_straddle", field="straddle")
+    order = _deck_order(deck)
+    with transaction.atomic():
+        at = AtTable(actor, table_id, DEALING)
+        if at.hand_in_progress:
+            raise ConflictError("the hand in progress must be completed first",
+                                code="hand_in_progress")
+        stacks = {n: s.stack_cents for n, s in sorted(at.seats.items())
+                  if s.status == SeatStatus.PLAYING and s.stack_cents > 0}
+        if len(stacks) < 2:
+            raise ConflictError("a hand needs at least two players seated and playing "
+                                "(637a.7(b))", code="too_few_players")
+        rnd = rounds.round_open(actor=actor, table_id=table_id, deck_id=deck_id)
+        rs = RulesSubmission.objects.get(pk=rnd.rules_id)
+        rules = _rules_for_hand(rs, at.poker.agreed_minimum_bet_cents if at.poker else 0)
+        button = _button(at, sorted(stacks), rules.spec.family)
+        hand = Hand.start(rules, stacks, button=button, deck=order, straddle=straddle,
+                          kill_active=bool(at.poker and at.poker.kill_active),
+                          hand_id=str(rnd.pk))
+        meta = actor.metadata(role=at.role, table=str(at.table.pk))
+        recorded = append(
+            Stream("round", f"round-{rnd.pk}"), 1,
+            [NewEvent(e["type"], e["data"]) for e in hand.events], meta, savepoint=False)
+        at.record(NewEvent("HandDealtAtTable", {
+            "round_id": str(rnd.pk), "number": rnd.number, "button_seat": button,
+            "seats": sorted(stacks), "rules_submission_id": str(rs.pk),
+            "rules_version_number": rs.version_number}))
+        version = recorded[-1].version
+        command_runner.snapshot_save(HAND, rnd.pk, hand, version)
+    table = TableSeen(at.table.pk, at.table.dealer_id, at.table.name, at.table.game)
+    return PokerHand(rnd.pk, rnd.number, table, hand, version, False, recorded)
+
+
+# --- commands ---------------------------------------------------------------------------
+
+def _row_models(row: tuple[Any, ...]) -> tuple[TableSeen, uuid.UUID, int, str]:
+    round_id, table_id, number, state, dealer_id, name, game = row
+    table = TableSeen(uuid.UUID(str(table_id)), dealer_id, name, game)
+    return table, uuid.UUID(str(round_id)), number, state
+
+
+def _commands(value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or not value:
+        raise HandError("commands is a list of one or more commands", code="invalid_batch",
+                        field="commands")
+    if len(value) > BATCH_LIMIT:
+        raise HandError(f"at most {BATCH_LIMIT} commands in one batch", code="batch_too_large",
+                        field="commands")
+    for i, c in enumerate(value):
+        if not isinstance(c, dict) or not isinstance(c.get("type"), str):
+            raise HandError(f"commands[{i}] is an object with a type", code="invalid_command",
+                            field=f"commands[{i}]")
+    return value
+
+
+def hand_command(*, actor: Actor, round_id: Any, commands: Any,
+                 expected_version: Any = None) -> PokerHand:
+    """Run the dealer's commands on the hand, in order, all or nothing: each is the
+    engine's command (``act``, ``deal``, ``draw``, ``discard``, ``card_discard``,
+    ``hole_card_exposed``, ``misdeal``, ``void``; :meth:`Hand.execute`). 409
+    ``stale_hand_version`` when the terminal decided on an older version, 409
+    ``hand_closed`` once the hand is over, the engine's codes (``not_your_turn``,
+    ``bet_below_minimum``, ``card_already_dealt``...) for what the rules refuse."""
+    batch = _commands(commands)
+    if expected_version is not None and (not isinstance(expected_version, int)
+                                         or isinstance(expected_version, bool)):
+        raise HandError("expected_version is the stream version the terminal last saw",
+                        code="invalid_version", field="expected_version")
+    seen: dict[str, Any] = {}
+
+    def decide(loaded: Loaded[Hand | None]) -> Decision[Hand | None]:
+        table, rid, number, state = _row_models(loaded.row)
+        seen.update(table=table, number=number)
+        role = act_at_table(actor, table, *DEALING)
+        if state != RoundState.OPEN:
+            raise ConflictError("the hand is over", code="hand_closed")
+        hand = loaded.state
+        if hand is None:
+            raise ConflictError("this round is not a poker hand", code="not_a_poker_hand")
+        if expected_version is not None and expected_version != loaded.version:
+            raise ConflictError(f"the hand is at version {loaded.version}, not "
+                                f"{expected_version}: reload it and decide again",
+                                code="stale_hand_version")
+        events: list[dict[str, Any]] = []
+        for i, command in enumerate(batch):
+            try:
+                events += hand.execute(command)
+            except DomainError as exc:
+                if len(batch) > 1 and exc.field is not None:
+                    exc.field = f"commands[{i}].{exc.field}"
+                raise
+        if hand.is_complete:
+            events += _contributed(events, table, actor)
+        return Decision(hand, [NewEvent(e["type"], e["data"]) for e in events], role,
+                        {"table": str(table.pk)})
+
+    with transaction.atomic():
+        out = command_runner.command_run(HAND, key=round_id, actor=actor, decide=decide)
+        closed = False
+        if out.state is not None and out.state.is_complete and out.events:
+            _settle(actor, out.state, seen["table"], round_id)
+            closed = True
+    return PokerHand(uuid.UUID(str(round_id)), seen["number"], seen["table"], out.state,
+                     out.version, closed, out.events)
+
+
+def _contributed(events: list[dict[str, Any]], table: TableSeen, actor: Actor
+                 ) -> list[dict[str, Any]]:
+    """637a.15(c), 637a.16(c): one ``JackpotContributed`` per fund per pot, the public
+    record the jackpots app follows (it reads these, never the engine's events)."""
+    day = actor.gaming_day().isoformat()
+    hand_id = next((e["data"]["hand_id"] for e in events if e["type"] == "HandStarted"), None)
+    return [{"type": "JackpotContributed", "data": {
+        "fund": e["data"]["fund_name"], "kind": e["data"]["fund"], "pot": e["data"]["pot"],
+        "amount_cents": e["data"]["amount"], "table_id": str(table.pk), "gaming_day": day,
+        "hand_id": hand_id}}
+        for e in events if e["type"] == "JackpotContributionTaken"]
+
+
+def _settle(actor: Actor, hand: Hand, table: TableSeen, round_id: Any) -> None:
+    """The hand is over: the stacks back to the seats, the Kill carried to the next hand
+    (637a.12(n)), the round closed."""
+    at = AtTable(actor, table.pk, DEALING)
+    result = hand.result or {}
+    at.record(NewEvent("HandSettled", {
+        "round_id": str(round_id), "stacks": {str(s): v for s, v in hand.stacks.items()},
+        "kill_next": bool(result.get("kill_next")), "voided": bool(result.get("voided")),
+        "rake_cents": result.get("rake", 0)}))
+    _, rnd, role = banked.lock_round(actor, round_id, DEALING)
+    record(rnd, [NewEvent("RoundClosed", {})], actor, role, table=str(table.pk))
+
+
+# --- reads ------------------------------------------------------------------------------
+
+def hand_load(*, actor: Actor, round_id: Any) -> PokerHand:
+    """The hand as it stands, read without a lock or an append."""
+    from casino.scoping import property_row
+
+    rnd = property_row(Round.objects.select_related("table"), actor, round_id, what="hand",
+                       via="table__property")
+    if rnd.table.game not in POKER_GAMES:
+        raise ConflictError("this round is not a poker hand", code="not_a_poker_hand")
+    recorded = read_stream(f"round-{rnd.pk}")
+    hand = _rebuild(recorded)
+    if hand is None:
+        raise ConflictError("this round is not a poker hand", code="not_a_poker_hand")
+    table = TableSeen(rnd.table.pk, rnd.table.dealer_id, rnd.table.name, rnd.table.game)
+    return PokerHand(rnd.pk, rnd.number, table, hand, recorded[-1].version,
+                     rnd.state != RoundState.OPEN, recorded)
+
+
+def table_seats(table_id: Any) -> list[Seat]:
+    return list(Seat.objects.filter(table_id=table_id).order_by("seat"))
