@@ -80,3 +80,231 @@ def test_holdem_hand_through_the_api_rake_into_the_drop_box(
             for e in contributed] == [("bad-beat", 0, 100), ("high-hand", 0, 100)]
     table.refresh_from_db()
     assert table.current_round_id is None
+
+
+def _start(client, setup, **body) -> dict[str, Any]:
+    table = setup["table"]
+    _seat_three(client, table)
+    r = client.post(f"/api/v1/poker-tables/{table.pk}/hands/",
+                    {"deck_id": str(setup["decks"][0].pk), **body}, format="json")
+    assert r.status_code == 201, r.json()
+    return r.json()
+
+
+def _one(client, hand: str, command: dict, version: int | None = None):
+    return client.post(f"/api/v1/hands/{hand}/command/",
+                       {"command": command, "expected_version": version}, format="json")
+
+
+def test_seven_card_stud_hand_through_the_api(crew, poker_table: Callable,
+                                              as_actor: Callable) -> None:
+    """§ 637a.10(c)-(i), § 637a.17(b)(1). $4/$8 fixed limit, $1 ante, $2 Forced Bet, 10 %
+    rake in $1 chips. Antes $3. Third street: seat 2 shows the lowest card (2d) and posts
+    the $2 Forced Bet; seats 3 and 1 call: $9. Fourth street: all check. Fifth street (the
+    big bet from here, 637a.10(g)): seat 1 shows a pair of nines and acts first, bets $8;
+    seat 2 folds, seat 3 calls: $25. Sixth and seventh: checks. Seat 1's aces and nines
+    beat seat 3's king high. Rake 10 % of $25 = $2.50, $2 in whole chips; seat 1 wins $23:
+    $100 - $11 + $23 = $112, seat 2 $97, seat 3 $89."""
+    setup = poker_table("stud-high")
+    dealer = as_actor(crew["dealer"])
+    h = _start(dealer, setup)
+    hand = h["round_id"]
+    assert [e["data"]["amounts"] for e in h["events"] if e["type"] == "AntesPosted"] == [
+        [[1, 100], [2, 100], [3, 100]]]
+    h = _act(dealer, hand, h["version"], {"type": "deal", "cards": {
+        "1": ["As", "Ah", "9c"], "2": ["Ks", "Kh", "2d"], "3": ["7c", "8c", "5s"]}})
+    # the Forced Bet is posted for seat 2 (the submission does not let it complete)
+    assert [(e["data"]["seat"], e["data"]["amount"]) for e in h["events"]
+            if e["type"] == "BringInPosted"] == [(2, 200)]
+    assert h["to_act"] == 3
+    assert h["seats"][0]["up"] == ["9c"] and h["seats"][0]["down"] == [None, None]
+    check = [{"type": "act", "seat": s, "action": "check"} for s in (1, 2, 3)]
+    h = _act(dealer, hand, h["version"],
+             {"type": "act", "seat": 3, "action": "call"},
+             {"type": "act", "seat": 1, "action": "call"},
+             {"type": "deal", "cards": {"1": ["9d"], "2": ["3h"], "3": ["Jd"]}}, *check,
+             {"type": "deal", "cards": {"1": ["2c"], "2": ["4h"], "3": ["Qh"]}},
+             {"type": "act", "seat": 1, "action": "bet"},
+             {"type": "act", "seat": 2, "action": "fold"},
+             {"type": "act", "seat": 3, "action": "call"},
+             {"type": "deal", "cards": {"1": ["3d"], "3": ["Kd"]}},
+             {"type": "act", "seat": 1, "action": "check"},
+             {"type": "act", "seat": 3, "action": "check"},
+             {"type": "deal", "cards": {"1": ["4c"], "3": ["Th"]}},
+             {"type": "act", "seat": 1, "action": "check"},
+             {"type": "act", "seat": 3, "action": "check"})
+    assert h["over"] is True
+    assert {s.seat: s.stack_cents for s in Seat.objects.filter(table=setup["table"])} == {
+        1: 11_200, 2: 9_700, 3: 8_900}
+    assert RakeDay.objects.get(table=setup["table"]).drop_box_expected_cents == 200
+
+
+def test_triple_draw_hand_through_the_api(crew, poker_table: Callable,
+                                          as_actor: Callable) -> None:
+    """§ 637a.20(c)-(k), § 637a.17(b)(1). 2-7 Triple Draw, $4/$8, blinds $2/$4. Button seat
+    3; seat 3 calls, seat 1 completes, seat 2 checks: $12. First draw: seat 1 draws two,
+    seat 2 stands pat, seat 3 draws one. Seat 1 bets $4, seat 2 calls, seat 3 folds: $20.
+    Second draw: seat 2 draws one. Seat 1 bets $8 (the big bet), seat 2 calls: $36. Third
+    draw: both pat; both check. 7-5-4-3-2 beats 8-6-4-3-2 (637a.20(k)(3)). Rake 10 % of
+    $36 = $3.60, $3 in whole chips: seat 1 $100 - $16 + $33 = $117, seat 2 $84, seat 3
+    $96."""
+    setup = poker_table("triple-draw-27")
+    dealer = as_actor(crew["dealer"])
+    h = _start(dealer, setup)
+    hand = h["round_id"]
+    h = _act(dealer, hand, h["version"], {"type": "deal", "cards": {
+        "1": ["2c", "3d", "4h", "Kc", "Ks"], "2": ["2d", "3h", "4s", "6c", "9d"],
+        "3": ["Ac", "Ad", "Ah", "Qs", "Qd"]}})
+    h = _act(dealer, hand, h["version"],
+             {"type": "act", "seat": 3, "action": "call"},
+             {"type": "act", "seat": 1, "action": "call"},
+             {"type": "act", "seat": 2, "action": "check"},
+             {"type": "draw", "seat": 1, "discard": ["Kc", "Ks"], "cards": ["5s", "7d"]},
+             {"type": "draw", "seat": 2, "discard": [], "cards": []},
+             {"type": "draw", "seat": 3, "discard": ["Qs"], "cards": ["Jh"]},
+             {"type": "act", "seat": 1, "action": "bet"},
+             {"type": "act", "seat": 2, "action": "call"},
+             {"type": "act", "seat": 3, "action": "fold"},
+             {"type": "draw", "seat": 1, "discard": [], "cards": []},
+             {"type": "draw", "seat": 2, "discard": ["9d"], "cards": ["8h"]},
+             {"type": "act", "seat": 1, "action": "bet"},
+             {"type": "act", "seat": 2, "action": "call"},
+             {"type": "draw", "seat": 1, "discard": [], "cards": []},
+             {"type": "draw", "seat": 2, "discard": [], "cards": []},
+             {"type": "act", "seat": 1, "action": "check"},
+             {"type": "act", "seat": 2, "action": "check"})
+    assert h["over"] is True
+    assert {s.seat: s.stack_cents for s in Seat.objects.filter(table=setup["table"])} == {
+        1: 11_700, 2: 8_400, 3: 9_600}
+    assert RakeDay.objects.get(table=setup["table"]).percentage_rake_cents == 300
+
+
+def _event_count() -> int:
+    from casino.models import Event
+
+    return Event.objects.count()
+
+
+def test_bad_dealer_input_is_refused_with_a_code_and_nothing_appended(
+        crew, poker_table: Callable, as_actor: Callable) -> None:
+    """§ 637a.8(c): only the player whose turn it is; § 637a.8(k) the posted limits and
+    raise cap; § 637a.18(i)-(j) cards not in the deck or already out."""
+    setup = poker_table("holdem", structure="no-limit", small_bet_cents=None,
+                        big_bet_cents=None, max_raises_per_round=2)
+    dealer = as_actor(crew["dealer"])
+    h = _start(dealer, setup)
+    hand, v = h["round_id"], h["version"]
+    before = _event_count()
+    cases = [
+        ({"type": "deal", "cards": {"1": ["As", "As"], "2": ["Ks", "Kd"], "3": ["2c", "7d"]}},
+         "card_already_dealt"),
+        ({"type": "deal", "cards": {"1": ["As", "Zz"], "2": ["Ks", "Kd"], "3": ["2c", "7d"]}},
+         "card_not_in_deck"),
+        ({"type": "act", "seat": 3, "action": "call"}, "invalid_action"),  # cards first
+    ]
+    for command, code in cases:
+        r = _one(dealer, hand, command, v)
+        assert (r.status_code, r.json()["code"]) in ((400, code), (409, code)), r.json()
+    assert _event_count() == before
+    h = _one(dealer, hand, {"type": "deal", "cards": {"1": ["As", "Ad"], "2": ["Ks", "Kd"],
+                                                      "3": ["2c", "7d"]}}, v).json()
+    before = _event_count()
+    cases = [
+        ({"type": "act", "seat": 1, "action": "call"}, 409, "not_your_turn"),
+        ({"type": "act", "seat": 3, "action": "raise", "amount": 500}, 400,
+         "bet_below_minimum"),  # a raise to $5 over the $4 big blind: less than a full raise
+        ({"type": "act", "seat": 3, "action": "raise", "amount": 10_001}, 400,
+         "bet_above_limit"),  # more than the table stakes
+    ]
+    for command, status, code in cases:
+        r = _one(dealer, hand, command, h["version"])
+        assert (r.status_code, r.json()["code"]) == (status, code), r.json()
+    r = _one(dealer, hand, {"type": "act", "seat": 3, "action": "call"}, h["version"] - 1)
+    assert (r.status_code, r.json()["code"]) == (409, "stale_hand_version")
+    assert _event_count() == before
+    # the raise cap (two raises after the opening bet, 637a.8(k))
+    h = _act(dealer, hand, h["version"], {"type": "act", "seat": 3, "action": "raise",
+                                          "amount": 800},
+             {"type": "act", "seat": 1, "action": "raise", "amount": 1_600})
+    r = _one(dealer, hand, {"type": "act", "seat": 2, "action": "raise", "amount": 3_200},
+             h["version"])
+    assert r.json()["code"] == "raise_cap_reached", r.json()
+    assert _event_count() == before + 2
+
+
+def test_bad_seating_is_refused_with_a_code_and_nothing_appended(
+        crew, poker_table: Callable, as_actor: Callable) -> None:
+    """§ 637a.8(a)-(b): a seat taken twice, a player at two seats, a buy-in above the
+    posted maximum ($400 in the example submission), chips added during a hand."""
+    setup = poker_table("holdem")
+    table = setup["table"]
+    dealer = as_actor(crew["dealer"])
+    url = f"/api/v1/poker-tables/{table.pk}/seats/"
+    alice = {"name": "Alice Example", "phone": "555-0100"}
+    assert dealer.post(url + "take/", {"seat": 1, "buy_in_cents": 10_000, "player": alice},
+                       format="json").status_code == 201
+    assert dealer.post(url + "take/", {"seat": 2, "buy_in_cents": 10_000},
+                       format="json").status_code == 201
+    before = _event_count()
+    cases = [
+        ({"seat": 1, "buy_in_cents": 10_000}, "seat_taken"),
+        ({"seat": 3, "buy_in_cents": 10_000, "player": alice}, "player_already_seated"),
+        ({"seat": 3, "buy_in_cents": 40_100}, "buy_in_above_maximum"),
+        ({"seat": 3, "buy_in_cents": 3_900}, "buy_in_below_minimum"),
+        ({"seat": 11, "buy_in_cents": 10_000}, "invalid_seat"),
+        ({"seat": 3, "buy_in_cents": 10_050}, "not_whole_chips"),
+    ]
+    for body, code in cases:
+        r = dealer.post(url + "take/", body, format="json")
+        assert r.status_code in (400, 409) and r.json()["code"] == code, (body, r.json())
+    r = dealer.post(url + "chips/", {"seat": 1, "amount_cents": 30_100}, format="json")
+    assert r.json()["code"] == "buy_in_above_maximum"
+    assert _event_count() == before
+    r = dealer.post(f"/api/v1/poker-tables/{table.pk}/hands/",
+                    {"deck_id": str(setup["decks"][0].pk)}, format="json")
+    assert r.status_code == 201
+    r = dealer.post(url + "chips/", {"seat": 1, "amount_cents": 1_000}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "chips_mid_hand")
+    r = dealer.post(url + "leave/", {"seat": 2}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "seat_in_hand")
+
+
+def test_kill_carried_to_the_next_hand(crew, poker_table: Callable, as_actor: Callable
+                                       ) -> None:
+    """§ 637a.12(n), § 637a.1 "Kill option": one player wins an entire qualifying pot, so
+    the next hand is played at twice the posted limits. Omaha High-low, $4/$8, qualifying
+    pot $10. Everyone calls $4 and checks down: $12, rake $1 (10 % in $1 chips), a Pot of
+    $11 (637a.1: after the rake). No low qualifies (no player holds two cards of eight or
+    lower besides the board's), so seat 1's three aces take it all: the Kill is on for
+    the next hand, whose bets are $8/$16: the blinds stay as posted ($2, $4), the call is
+    $4 and a raise goes to $4 + $8 = $12."""
+    setup = poker_table("omaha-hilo8", kill={"option": "kill", "qualifying_pot_cents": 1_000})
+    dealer = as_actor(crew["dealer"])
+    h = _start(dealer, setup)
+    hand = h["round_id"]
+    checks = [{"type": "act", "seat": s, "action": "check"} for s in (1, 2, 3)]
+    h = _act(dealer, hand, h["version"],
+             {"type": "deal", "cards": {"1": ["As", "Ks", "Ah", "Kh"],
+                                        "2": ["9c", "9d", "Tc", "Td"],
+                                        "3": ["Qc", "Qd", "Jc", "Jd"]}},
+             {"type": "act", "seat": 3, "action": "call"},
+             {"type": "act", "seat": 1, "action": "call"},
+             {"type": "act", "seat": 2, "action": "check"},
+             {"type": "deal", "cards": ["Ad", "Kd", "9h"]}, *checks,
+             {"type": "deal", "cards": ["2c"]}, *checks,
+             {"type": "deal", "cards": ["3c"]}, *checks)
+    assert h["over"] and h["result"]["kill_next"] is True
+    table = setup["table"]
+    assert table.poker.__class__.objects.get(pk=table.pk).kill_active is True
+    r = dealer.post(f"/api/v1/poker-tables/{table.pk}/hands/",
+                    {"deck_id": str(setup["decks"][1].pk)}, format="json")
+    assert r.status_code == 201, r.json()
+    second = r.json()
+    assert second["kill_active"] is True
+    started = next(e for e in second["events"] if e["type"] == "HandStarted")["data"]
+    assert started["kill_active"] is True and started["button"] == 1  # the button moved
+    second = _act(dealer, second["round_id"], second["version"],
+                  {"type": "deal", "cards": {"1": ["2s", "3s", "4s", "5s"],
+                                             "2": ["2h", "3h", "4h", "5h"],
+                                             "3": ["2d", "3d", "4d", "5d"]}})
+    assert (second["legal_actions"]["call"], second["legal_actions"]["min_to"]) == (400, 1_200)
