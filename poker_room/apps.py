@@ -17,3 +17,9 @@ class PokerRoomConfig(AppConfig):
         from poker_room import projections  # noqa: F401  registers the read models
 
         register_stream_type("poker_table")
+        from casino.eventstore.selectors import register_event_view
+        from poker_room.services.hands import audit_event_view
+
+        # The event log shows a poker hand's cards only once it is over (tables' view of
+        # the other rounds is kept: ours hands them back).
+        register_event_view("round", audit_event_view)

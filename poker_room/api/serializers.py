@@ -113,6 +113,10 @@ class HandBatchIn(serializers.Serializer):
     expected_version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
+class RulingIn(serializers.Serializer):
+    ruling = serializers.CharField(max_length=2000)
+
+
 def hand_view(ph: PokerHand, audience: str) -> dict[str, Any]:
     """A hand as ``audience`` may see it (poker_room.domain.visibility), cards as codes."""
     hand = ph.hand

@@ -26,5 +26,6 @@ urlpatterns: list = [
     path(H + "history/", v.HandHistory.as_view(), name="poker-hand-history"),
     path(H + "command/", v.hand_command_view.as_view(), name="poker-hand-command"),
     path(H + "commands/", v.hand_commands_view.as_view(), name="poker-hand-commands"),
+    path(H + "ruling/", v.floor_ruling_view.as_view(), name="poker-hand-ruling"),
     path("", include("poker_room.api.rake_urls")),
 ]

@@ -104,6 +104,11 @@ hand_commands_view = command(
     tag=TAG, doc="Several dealer actions in order, all or nothing (the forced bets; a "
                  "whole betting round from a terminal that buffers).")
 
+floor_ruling_view = command(
+    hands.floor_ruling, roles=hands.RULING, input=s.RulingIn, output=s.HandOut,
+    id_arg="round_id", tag=TAG,
+    doc="A floor ruling on the hand, recorded in its stream (637a.18(a), (s)).")
+
 
 class SeatList(APIView):
     """The seats of a poker table and the table's state between hands."""

@@ -32,6 +32,7 @@ from poker_room.domain.games import STUD
 from poker_room.domain.hand import Hand
 from poker_room.domain.rules import NO_LIMIT, POT_LIMIT, TableRules
 from poker_room.domain.table import initial_button, next_button
+from poker_room.domain.visibility import AUDIT, event_data
 from poker_room.models import Seat, SeatStatus
 from poker_room.services.seats import AtTable
 from tables.domain.catalogue import POKER_GAMES
@@ -41,6 +42,8 @@ from tables.services.common import act_at_table, record
 
 #: who deals and records a hand: the dealer at the table, or a floorperson
 DEALING = (Role.DEALER, Role.FLOORPERSON)
+#: who rules on a hand (637a.18(a))
+RULING = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
 #: the events a hand's stream holds besides the engine's own
 ROUND_EVENTS = frozenset({"RoundOpened", "RoundClosed", "JackpotContributed", "FloorRuling"})
 #: the most commands in one batch: a whole betting round of ten players with raises
@@ -328,3 +331,34 @@ def hand_load(*, actor: Actor, round_id: Any) -> PokerHand:
 
 def table_seats(table_id: Any) -> list[Seat]:
     return list(Seat.objects.filter(table_id=table_id).order_by("seat"))
+
+
+def audit_event_view(stream_id: str, recorded: list[RecordedEvent]) -> list[dict[str, Any]]:
+    """The event log's view of a round stream: a poker hand's events as the audit roles
+    may see them (every card once the hand is over, face-down cards hidden before:
+    :mod:`poker_room.domain.visibility`); any other round as tables shows it."""
+    if not any(e.type == "HandStarted" for e in recorded):
+        return banked.audit_event_view(stream_id, recorded)
+    over = any(e.type in ("HandCompleted", "RoundClosed") for e in recorded)
+    return [event_data(e.type, e.data, hand_over=over, audience=AUDIT) for e in recorded]
+
+
+def floor_ruling(*, actor: Actor, round_id: Any, ruling: Any) -> PokerHand:
+    """A floorperson's or the poker shift supervisor's ruling on the hand, recorded in
+    its stream (637a.18(a): the supervisor's decision is final; 637a.18(s)). What the
+    ruling changes is then done by the dealer's commands (a misdeal, a void, an exposed
+    card replaced...)."""
+    if not isinstance(ruling, str) or not ruling.strip() or len(ruling) > 2000:
+        raise HandError("the ruling is text of 1 to 2000 characters", code="invalid_ruling",
+                        field="ruling")
+    with transaction.atomic():
+        table, rnd, role = banked.lock_round(actor, round_id, RULING)
+        if table.game not in POKER_GAMES:
+            raise ConflictError("this round is not a poker hand", code="not_a_poker_hand")
+        recorded = record(rnd, [NewEvent("FloorRuling", {"ruling": ruling.strip()})], actor,
+                          role, table=str(table.pk))
+        # the snapshot moves to the stream's version, so the next command starts from it
+        hand = _rebuild(read_stream(f"round-{rnd.pk}"))
+        if hand is not None:
+            command_runner.snapshot_save(HAND, rnd.pk, hand, recorded[-1].version)
+    return hand_load(actor=actor, round_id=round_id)

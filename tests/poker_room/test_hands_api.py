@@ -308,3 +308,36 @@ def test_kill_carried_to_the_next_hand(crew, poker_table: Callable, as_actor: Ca
                                              "2": ["2h", "3h", "4h", "5h"],
                                              "3": ["2d", "3d", "4d", "5d"]}})
     assert (second["legal_actions"]["call"], second["legal_actions"]["min_to"]) == (400, 1_200)
+
+
+def test_misdeal_returns_the_bets_and_a_floor_ruling_is_recorded(
+        crew, poker_table: Callable, as_actor: Callable, staff) -> None:
+    """§ 637a.18(g)(2): dealing to an incorrect starting position, found before two players
+    put money in voluntarily, is a misdeal: the cards are reshuffled and the blinds go
+    back. § 637a.18(a): the floor's ruling is recorded with the hand. The event log shows
+    no hole card to an auditor while the hand is in progress."""
+    setup = poker_table("holdem")
+    dealer = as_actor(crew["dealer"])
+    h = _start(dealer, setup)
+    hand = h["round_id"]
+    h = _act(dealer, hand, h["version"], {"type": "deal", "cards": {
+        "1": ["As", "Ad"], "2": ["Ks", "Kd"], "3": ["2c", "7d"]}})
+    auditor = as_actor(staff("compliance"))
+    log = auditor.get(f"/api/v1/streams/round-{hand}/events/").json()
+    dealt = next(e for e in log["results"] if e["type"] == "CardsDealt")
+    assert dealt["data"]["cards"] == [[1, [None, None]], [2, [None, None]], [3, [None, None]]]
+    floor = as_actor(crew["floor"])
+    r = floor.post(f"/api/v1/hands/{hand}/ruling/",
+                   {"ruling": "Cards pitched from the wrong seat: misdeal."}, format="json")
+    assert r.status_code == 200, r.json()
+    h = _act(dealer, hand, r.json()["version"],
+             {"type": "misdeal", "reason": "wrong_starting_position"})
+    assert h["over"] is True
+    assert {s.seat: s.stack_cents for s in Seat.objects.filter(table=setup["table"])} == {
+        1: 10_000, 2: 10_000, 3: 10_000}
+    assert RakeDay.objects.filter(table=setup["table"], hands__gt=0).count() == 0
+    log = auditor.get(f"/api/v1/streams/round-{hand}/events/").json()
+    dealt = next(e for e in log["results"] if e["type"] == "CardsDealt")
+    # every card once the hand is over, as recorded: As = 12 * 4 + 3, Ad = 12 * 4 + 1
+    assert dealt["data"]["cards"][0] == [1, [51, 49]]
+    assert [e["type"] for e in log["results"]].count("FloorRuling") == 1
