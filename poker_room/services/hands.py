@@ -28,6 +28,7 @@ from casino.command_runner import Aggregate, Decision, Loaded
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent, RecordedEvent, Stream, append, read_stream
 from casino.roles import Role
+from poker_room.domain import bad_beat
 from poker_room.domain.games import STUD
 from poker_room.domain.hand import Hand
 from poker_room.domain.rules import NO_LIMIT, POT_LIMIT, TableRules
@@ -45,7 +46,8 @@ DEALING = (Role.DEALER, Role.FLOORPERSON)
 #: who rules on a hand (637a.18(a))
 RULING = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
 #: the events a hand's stream holds besides the engine's own
-ROUND_EVENTS = frozenset({"RoundOpened", "RoundClosed", "JackpotContributed", "FloorRuling"})
+ROUND_EVENTS = frozenset({"RoundOpened", "RoundClosed", "JackpotContributed", "FloorRuling",
+                          "BadBeatQualified"})
 #: the most commands in one batch: a whole betting round of ten players with raises
 BATCH_LIMIT = 60
 
@@ -271,6 +273,7 @@ def hand_command(*, actor: Actor, round_id: Any, commands: Any,
                 raise
         if hand.is_complete:
             events += _contributed(events, table, actor)
+            events += _bad_beat(hand, table, actor)
         return Decision(hand, [NewEvent(e["type"], e["data"]) for e in events], role,
                         {"table": str(table.pk)})
 
@@ -295,6 +298,18 @@ def _contributed(events: list[dict[str, Any]], table: TableSeen, actor: Actor
         "amount_cents": e["data"]["amount"], "table_id": str(table.pk), "gaming_day": day,
         "hand_id": hand_id}}
         for e in events if e["type"] == "JackpotContributionTaken"]
+
+
+def _bad_beat(hand: Hand, table: TableSeen, actor: Actor) -> list[dict[str, Any]]:
+    """637a.15(f)(1): a hand that met the posted qualifying rules at the showdown is
+    recorded as such, to be verified by the poker shift supervisor (the jackpots app)."""
+    options = hand.rules.shared_dict().get("bad_beat")
+    judged = bad_beat.judge(table.game, options, hand.events)
+    if judged is None:
+        return []
+    return [{"type": "BadBeatQualified", "data": {
+        **judged, "fund": options["fund"], "table_id": str(table.pk),
+        "gaming_day": actor.gaming_day().isoformat(), "hand_id": hand.hand_id}}]
 
 
 def _settle(actor: Actor, hand: Hand, table: TableSeen, round_id: Any) -> None:

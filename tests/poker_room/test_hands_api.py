@@ -341,3 +341,37 @@ def test_misdeal_returns_the_bets_and_a_floor_ruling_is_recorded(
     # every card once the hand is over, as recorded: As = 12 * 4 + 3, Ad = 12 * 4 + 1
     assert dealt["data"]["cards"][0] == [1, [51, 49]]
     assert [e["type"] for e in log["results"]].count("FloorRuling") == 1
+
+
+def test_bad_beat_judged_at_showdown_and_recorded(crew, poker_table: Callable,
+                                                  as_actor: Callable) -> None:
+    """§ 637a.15(b)(3)-(4), § 637a.15(f)(1). The example submission's Bad Beat: four of a
+    kind of eights or better beaten, both hole cards playing, four players dealt in, a pot
+    of $20. Seat 1 (8s 8h) makes four eights on 8c 8d Ks; seat 2 (As Ts) makes a royal
+    flush on the Qs Js. Seats 3 and 4 fold. Pot $72: rake $5 (the cap), $1 to each fund;
+    seat 2 wins $65: $100 - $36 + $65 = $129; seat 1 $64."""
+    setup = poker_table("holdem")
+    table = setup["table"]
+    dealer = as_actor(crew["dealer"])
+    for seat in (1, 2, 3, 4):
+        dealer.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
+                    {"seat": seat, "buy_in_cents": 10_000}, format="json")
+    h = dealer.post(f"/api/v1/poker-tables/{table.pk}/hands/",
+                    {"deck_id": str(setup["decks"][0].pk)}, format="json").json()
+    a = lambda seat, action: {"type": "act", "seat": seat, "action": action}  # noqa: E731
+    h = _act(dealer, h["round_id"], h["version"],
+             {"type": "deal", "cards": {"1": ["8s", "8h"], "2": ["As", "Ts"],
+                                        "3": ["2c", "7d"], "4": ["3c", "9d"]}},
+             a(3, "fold"), a(4, "fold"), a(1, "call"), a(2, "check"),
+             {"type": "deal", "cards": ["8c", "8d", "Ks"]},
+             a(1, "bet"), a(2, "raise"), a(1, "call"),
+             {"type": "deal", "cards": ["Qs"]}, a(1, "bet"), a(2, "call"),
+             {"type": "deal", "cards": ["Js"]}, a(1, "bet"), a(2, "raise"), a(1, "call"))
+    assert h["over"]
+    judged = [e["data"] for e in h["events"] if e["type"] == "BadBeatQualified"]
+    assert len(judged) == 1
+    assert (judged[0]["losing_seat"], judged[0]["winning_seat"], judged[0]["pot_cents"],
+            judged[0]["fund"]) == (1, 2, 7_200, "bad-beat")
+    assert judged[0]["players_dealt"] == [1, 2, 3, 4]
+    assert {s.seat: s.stack_cents for s in Seat.objects.filter(table=table)} == {
+        1: 6_400, 2: 12_900, 3: 10_000, 4: 10_000}
