@@ -1354,6 +1354,7 @@ class Hand:
         kill_next = next_kill_active(rules, self.kill_active, pot_cents=sum(net),
                                      scooped=scooped, split_high_low=split_hl)
         self._emit(_ev("HandCompleted", pot=pot, rake=self._rake_taken,
+                       rake_by_pot=list(raked),  # 637a.17(b)(1): from each pot, in chips
                        contributions=[[f, a] for f, a in jp if a],
                        stacks=[[s, v] for s, v in zip(self._seats, self._stacks)],
                        winners=sorted(self._seats[i] for i in scooped_by),

@@ -315,3 +315,30 @@ def test_blind_obligation_stands_when_the_player_folds():
     h.act(2, "fold")
     h.act(3, "fold")
     assert h.stacks == {1: 10_300, 2: 9_900, 3: 9_800}
+
+
+def test_capped_rake_from_the_main_pot_leaves_the_side_pot_whole():
+    """§ 637a.17(b)(1), (a)(3): 10 % capped at $1, in $1 chips. Seat 3 ($6) is all in on
+    the flop: main pot $18 (three × $6), side pot $8 (seats 1 and 2 on the turn). The $1
+    comes from the main pot (its own 10 % is $1.80); pro rata would take 31 cents of the
+    side pot, which seat 3 cannot win. Seat 3's aces take the main pot, $17; seat 1's
+    kings the side pot, $8: seat 3 $6 → $17, seat 1 $100 - $10 + $8 = $98, seat 2 $90."""
+    h = hand("holdem", {1: 10_000, 2: 10_000, 3: 600}, button=1, chip_unit_cents=100,
+             rake=pct_rake(1000, 100))
+    h.deal({3: C("AsAd"), 1: C("KsKd"), 2: C("2c7d")})
+    h.act(1, "raise")
+    h.act(2, "call")
+    h.act(3, "call")
+    h.deal(C("3h8s9c"))
+    h.act(2, "bet")
+    h.act(3, "call")
+    h.act(1, "call")
+    h.deal(C("Jd"))
+    h.act(2, "bet")
+    h.act(1, "call")
+    h.deal(C("4s"))
+    h.act(2, "check")
+    h.act(1, "check")
+    done = h.events[-1]["data"]
+    assert (done["rake"], done["rake_by_pot"]) == (100, [100, 0])
+    assert h.stacks == {1: 9_800, 2: 9_000, 3: 1_700}
