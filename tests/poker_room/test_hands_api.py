@@ -375,3 +375,34 @@ def test_bad_beat_judged_at_showdown_and_recorded(crew, poker_table: Callable,
     assert judged[0]["players_dealt"] == [1, 2, 3, 4]
     assert {s.seat: s.stack_cents for s in Seat.objects.filter(table=table)} == {
         1: 6_400, 2: 12_900, 3: 10_000, 4: 10_000}
+
+
+def test_a_hand_deals_only_through_the_gate(crew, poker_table: Callable, as_actor: Callable
+                                            ) -> None:
+    """§ 637a.3(a): the two decks alternate hand by hand, and a table keeps two in play;
+    § 637a.8(a): only seated players are dealt in; a closed table deals nothing."""
+    from tables.services import tables as table_services
+
+    setup = poker_table("holdem")
+    table, (red, blue) = setup["table"], setup["decks"]
+    dealer = as_actor(crew["dealer"])
+    url = f"/api/v1/poker-tables/{table.pk}/hands/"
+    r = dealer.post(url, {"deck_id": str(red.pk)}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "too_few_players")
+    _seat_three(dealer, table)
+    h = dealer.post(url, {"deck_id": str(red.pk)}, format="json").json()
+    r = dealer.post(url, {"deck_id": str(blue.pk)}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "hand_in_progress")
+    _act(dealer, h["round_id"], h["version"], {"type": "misdeal",
+                                               "reason": "not_shuffled_or_cut"})
+    r = dealer.post(url, {"deck_id": str(red.pk)}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "wrong_deck")
+    second = dealer.post(url, {"deck_id": str(blue.pk)}, format="json").json()
+    r = dealer.post(f"/api/v1/hands/{h['round_id']}/command/",
+                    {"command": {"type": "act", "seat": 1, "action": "fold"}}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "hand_closed")
+    _act(dealer, second["round_id"], second["version"], {"type": "misdeal",
+                                                         "reason": "not_shuffled_or_cut"})
+    table_services.table_close(actor=crew["floor"], table_id=table.pk)
+    r = dealer.post(url, {"deck_id": str(red.pk)}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "table_closed")
