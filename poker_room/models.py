@@ -15,6 +15,12 @@ from casino.models import Property
 from tables.models import GameTable, Round
 
 
+#: A reference to a tables row from a read model of this app: each app's projections are
+#: dropped and rebuilt on their own (``rebuild_projections``), so the rows refer to tables
+#: rows by id without a database constraint (a rebuilt table keeps its id).
+LOOSE = {"on_delete": models.DO_NOTHING, "db_constraint": False}
+
+
 class SeatStatus(models.TextChoices):
     #: dealt into the next hand
     PLAYING = "playing"
@@ -28,14 +34,13 @@ class PokerTable(models.Model):
     """A poker table between hands: the button, the Kill, the hand in progress, the
     minimum bet the players agreed to raise (637a.8(k)). One row per poker table."""
 
-    table = models.OneToOneField(GameTable, primary_key=True, on_delete=models.PROTECT,
-                                 related_name="poker")
+    table = models.OneToOneField(GameTable, primary_key=True, related_name="poker",
+                                 **LOOSE)
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     kill_active = models.BooleanField(default=False)
     hands_dealt = models.PositiveIntegerField(default=0)
-    current_hand = models.ForeignKey(Round, null=True, blank=True, on_delete=models.PROTECT,
-                                     related_name="+")
+    current_hand = models.ForeignKey(Round, null=True, blank=True, related_name="+", **LOOSE)
     #: 637a.8(k): the minimum bet all players agreed to raise to (0: as posted)
     agreed_minimum_bet_cents = models.BigIntegerField(default=0)
     #: the last time-charge period assessed (its start), for the sweep
@@ -58,7 +63,7 @@ class Seat(models.Model):
     Tracking Slip needs (637a.16(f)(1)); the table stakes as of the last hand settled."""
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
-    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="seats")
+    table = models.ForeignKey(GameTable, related_name="seats", **LOOSE)
     seat = models.PositiveSmallIntegerField()
     player_name = models.CharField(max_length=120, blank=True)
     player_phone = models.CharField(max_length=40, blank=True)
@@ -89,7 +94,7 @@ class RakeDay(models.Model):
     A projection of the hand and time-charge events; ``rebuild_projections`` rebuilds it."""
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
-    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="rake_days")
+    table = models.ForeignKey(GameTable, related_name="rake_days", **LOOSE)
     gaming_day = models.DateField()
     hands = models.PositiveIntegerField(default=0)
     percentage_rake_cents = models.BigIntegerField(default=0)
@@ -122,7 +127,7 @@ class TimeChargePeriod(models.Model):
     start is the key, so a task delivered twice assesses once), then verified."""
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
-    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(GameTable, related_name="+", **LOOSE)
     period_start = models.DateTimeField()
     gaming_day = models.DateField()
     charges = models.JSONField(default=dict)  # {seat: cents}

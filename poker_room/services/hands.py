@@ -322,7 +322,9 @@ def _settle(actor: Actor, hand: Hand, table: TableSeen, round_id: Any) -> None:
         "kill_next": bool(result.get("kill_next")), "voided": bool(result.get("voided")),
         "rake_cents": result.get("rake", 0)}))
     _, rnd, role = banked.lock_round(actor, round_id, DEALING)
-    record(rnd, [NewEvent("RoundClosed", {})], actor, role, table=str(table.pk))
+    closed = record(rnd, [NewEvent("RoundClosed", {})], actor, role, table=str(table.pk))
+    # the snapshot stands at the stream's last version (a snapshot is a projection)
+    command_runner.snapshot_save(HAND, rnd.pk, hand, closed[-1].version)
 
 
 # --- reads ------------------------------------------------------------------------------
