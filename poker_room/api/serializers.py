@@ -92,6 +92,8 @@ class TableSeatsOut(serializers.Serializer):
 class HandStartIn(serializers.Serializer):
     deck_id = serializers.UUIDField()
     straddle = serializers.BooleanField(default=False)
+    shuffle = serializers.BooleanField(default=False, help_text="the server shuffles the "
+                                       "deck (CSPRNG) and the engine deals from it")
     deck = serializers.ListField(child=serializers.CharField(max_length=3), required=False,
                                  allow_null=True, default=None,
                                  help_text="the deck's recorded shuffle, top card first: the "

@@ -25,6 +25,7 @@ from django.db import transaction
 from casino import command_runner
 from casino.actors import Actor
 from casino.command_runner import Aggregate, Decision, Loaded
+from casino.domain.cards import shuffled_deck
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent, RecordedEvent, Stream, append, read_stream
 from casino.roles import Role
@@ -174,14 +175,20 @@ def _deck_order(value: Any) -> list[int] | None:
 
 
 def hand_start(*, actor: Actor, table_id: Any, deck_id: Any, straddle: Any = False,
-               deck: Any = None) -> PokerHand:
+               deck: Any = None, shuffle: Any = False) -> PokerHand:
     """Start a hand at the table: the players seated and playing are dealt in (637a.8(a));
-    ``deck`` is the deck's recorded shuffle (top card first) when the engine deals, or
-    None when the dealer records the cards as dealt; ``straddle``: the player left of the
-    blinds places the one Straddle Bet (637a.11(e))."""
-    if not isinstance(straddle, bool):
-        raise HandError("straddle is true or false", code="invalid_straddle", field="straddle")
-    order = _deck_order(deck)
+    ``deck`` is the deck's recorded shuffle (top card first) when the engine deals,
+    ``shuffle`` has the server shuffle it (the operating system's CSPRNG, as the banked
+    games' ``deal-from-shuffle``), neither: the dealer records the cards as dealt (the
+    order is kept in the hand's record, never shown to a terminal); ``straddle``: the
+    player left of the blinds places the one Straddle Bet (637a.11(e))."""
+    if not isinstance(straddle, bool) or not isinstance(shuffle, bool):
+        raise HandError("straddle and shuffle are true or false", code="invalid_option",
+                        field="straddle" if not isinstance(straddle, bool) else "shuffle")
+    if shuffle and deck is not None:
+        raise HandError("send a deck order or ask for a shuffle, not both",
+                        code="invalid_deck", field="deck")
+    order = shuffled_deck()[0] if shuffle else _deck_order(deck)
     with transaction.atomic():
         at = AtTable(actor, table_id, DEALING)
         if at.hand_in_progress:

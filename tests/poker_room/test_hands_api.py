@@ -406,3 +406,17 @@ def test_a_hand_deals_only_through_the_gate(crew, poker_table: Callable, as_acto
     table_services.table_close(actor=crew["floor"], table_id=table.pk)
     r = dealer.post(url, {"deck_id": str(red.pk)}, format="json")
     assert (r.status_code, r.json()["code"]) == (409, "table_closed")
+
+
+def test_server_shuffle_deals_and_the_order_is_never_shown(crew, poker_table: Callable,
+                                                           as_actor: Callable) -> None:
+    """§ 637a.5(a): a shuffle that randomly intermixes the cards (the server's CSPRNG); the
+    engine deals from it and the terminal never sees the order or a hole card."""
+    setup = poker_table("holdem")
+    dealer = as_actor(crew["dealer"])
+    h = _start(dealer, setup, shuffle=True)
+    started = next(e for e in h["events"] if e["type"] == "HandStarted")["data"]
+    assert started["deck"] == "recorded"
+    dealt = next(e for e in h["events"] if e["type"] == "CardsDealt")["data"]
+    assert dealt["cards"] == [[1, [None, None]], [2, [None, None]], [3, [None, None]]]
+    assert h["to_act"] == 3
