@@ -225,7 +225,14 @@ CELERY_BEAT_SCHEDULE: dict = {
     # was lost are caught here.
     "tables-timer-sweep": {"task": "tables.timer_sweep",
                            "schedule": float(TIMER_SWEEP_SECONDS)},
+    # Poker time charges (637a.17(b)(3)): each period due at each table, missed ones too.
+    "poker-time-charges": {"task": "poker_room.time_charges_sweep",
+                           "schedule": float(TIMER_SWEEP_SECONDS)},
 }
+# How long a minute of the time-charge schedule lasts (637a.17(b)(3)(iii): every 20 or 30
+# minutes); tests and demonstrations shorten it, as they shorten the deck limits.
+TIME_CHARGE_MINUTE_SECONDS = env.env_int("TIME_CHARGE_MINUTE_SECONDS", 60, minimum=1,
+                                         maximum=60)
 
 LOGGING = {
     "version": 1,

@@ -2,4 +2,15 @@
 
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from poker_room.api import rake_views as v
+
+T = "poker-tables/<str:pk>/"
+
+urlpatterns: list = [
+    path(T + "rake-ledger/", v.RakeLedger.as_view(), name="poker-rake-ledger"),
+    path(T + "time-charges/", v.TimeCharges.as_view(), name="poker-time-charges"),
+    path(T + "time-charges/verify/", v.time_charge_verify_view.as_view(),
+         name="poker-time-charge-verify"),
+]

@@ -156,12 +156,14 @@ class TimeCharge:
                 "interval_minutes": self.interval_minutes}
 
 
-def time_charges(rule: TimeCharge, stacks: Mapping[int, int]) -> dict[int, int]:
+def time_charges(rule: TimeCharge, stacks: Mapping[int, int], *, unit_cents: int = 1
+                 ) -> dict[int, int]:
     """What each seated player pays for one interval (637a.17(b)(3)(i)-(iii)).
 
     ``stacks`` are the table stakes of every seated player, playing or not (inactive
-    players are assessed too). Per table, the interval's fee is shared equally and the
-    odd cents fall on the lowest seats. Nobody pays more than they have on the table.
+    players are assessed too). Per table, the interval's fee is shared equally in whole
+    chips of ``unit_cents`` and the odd chips fall on the lowest seats. Nobody pays more
+    than they have on the table.
     """
     seats = sorted(stacks)
     if not seats:
@@ -170,8 +172,8 @@ def time_charges(rule: TimeCharge, stacks: Mapping[int, int]) -> dict[int, int]:
     if rule.basis == PER_PLAYER:
         due = {s: fee for s in seats}
     else:
-        each, odd = divmod(fee, len(seats))
-        due = {s: each + (1 if i < odd else 0) for i, s in enumerate(seats)}
+        each, odd = divmod(fee // unit_cents, len(seats))
+        due = {s: (each + (1 if i < odd else 0)) * unit_cents for i, s in enumerate(seats)}
     return {s: min(due[s], stacks[s]) for s in seats}
 
 

@@ -1,0 +1,110 @@
+"""The rake ledger (637a.17) and the time charges of a poker table, per gaming day."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.actors import actor_of
+from casino.api.commands import command
+from casino.domain.errors import DomainError
+from casino.roles import Role, roles_required
+from casino.scoping import property_row
+from poker_room.models import RakeDay, TimeChargePeriod
+from poker_room.services import time_charges
+from tables.models import GameTable
+
+TAG = "poker room"
+#: who reads the rake ledger: the floor, the count team, the cage, finance, compliance
+LEDGER_READERS = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.FINANCE,
+                  Role.COMPLIANCE, Role.CASHIER, Role.COUNT_TEAM)
+DAY = OpenApiParameter("gaming_day", str, description="YYYY-MM-DD; default: today's")
+
+
+class BadDay(DomainError):
+    code = "invalid_gaming_day"
+
+
+def _day(request: Request, actor: Any) -> date:
+    text = request.query_params.get("gaming_day")
+    if not text:
+        return actor.gaming_day()
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise BadDay("gaming_day is a date, YYYY-MM-DD", field="gaming_day") from None
+
+
+class RakeLedgerOut(serializers.Serializer):
+    table = serializers.UUIDField()
+    gaming_day = serializers.DateField()
+    hands = serializers.IntegerField()
+    percentage_rake_cents = serializers.IntegerField()
+    incremental_rake_cents = serializers.IntegerField()
+    time_charges_pending_cents = serializers.IntegerField(
+        help_text="assessed, in the rake area, not yet verified (637a.17(b)(3)(iv))")
+    time_charges_cents = serializers.IntegerField(
+        help_text="verified by a floorperson and in the drop box (637a.17(b)(3)(v))")
+    contributions = serializers.DictField(child=serializers.IntegerField(),
+                                          help_text="cents into each fund's payout box")
+    drop_box_expected_cents = serializers.IntegerField()
+
+
+class TimeChargeOut(serializers.ModelSerializer):
+    class Meta:
+        model = TimeChargePeriod
+        fields = ["period_start", "gaming_day", "charges", "total_cents", "assessed_at",
+                  "verified_by", "verified_at"]
+
+
+class RakeLedger(APIView):
+    """A poker table's rake ledger for a gaming day, and what the drop box should hold."""
+
+    permission_classes = [roles_required(*LEDGER_READERS)]
+
+    @extend_schema(parameters=[DAY], responses={200: RakeLedgerOut}, tags=[TAG],
+                   operation_id="rake_ledger")
+    def get(self, request: Request, pk: Any) -> Response:
+        actor = actor_of(request.user)
+        table = property_row(GameTable.objects.all(), actor, pk, what="table")
+        day = _day(request, actor)
+        row = RakeDay.objects.filter(table=table, gaming_day=day).first() or RakeDay(
+            table=table, gaming_day=day, contributions={})
+        return Response(RakeLedgerOut({
+            "table": table.pk, "gaming_day": day, "hands": row.hands,
+            "percentage_rake_cents": row.percentage_rake_cents,
+            "incremental_rake_cents": row.incremental_rake_cents,
+            "time_charges_pending_cents": row.time_charges_pending_cents,
+            "time_charges_cents": row.time_charges_cents, "contributions": row.contributions,
+            "drop_box_expected_cents": row.drop_box_expected_cents}).data)
+
+
+class TimeCharges(APIView):
+    """The time-charge periods of a poker table's gaming day, verified or not."""
+
+    permission_classes = [roles_required(*LEDGER_READERS)]
+
+    @extend_schema(parameters=[DAY], responses={200: TimeChargeOut(many=True)}, tags=[TAG],
+                   operation_id="time_charges_list")
+    def get(self, request: Request, pk: Any) -> Response:
+        actor = actor_of(request.user)
+        table = property_row(GameTable.objects.all(), actor, pk, what="table")
+        rows = TimeChargePeriod.objects.filter(table=table, gaming_day=_day(request, actor))
+        return Response(TimeChargeOut(rows, many=True).data)
+
+
+class VerifyIn(serializers.Serializer):
+    period_start = serializers.DateTimeField()
+
+
+time_charge_verify_view = command(
+    time_charges.time_charge_verify, roles=(Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR),
+    input=VerifyIn, output=TimeChargeOut, id_arg="table_id", tag=TAG,
+    doc="A floorperson verifies a period's time charges; they go in the drop box "
+        "(637a.17(b)(3)(v)).")
