@@ -229,6 +229,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "poker-time-charges": {"task": "poker_room.time_charges_sweep",
                            "schedule": float(TIMER_SWEEP_SECONDS)},
 }
+# The room board's screens (637a.9(c)): each TV opens /poker/board/?key=<key> without a
+# staff login and sees only the board of its property. "key:licence,key:licence".
+ROOM_BOARD_DISPLAY_KEYS = dict(
+    item.split(":", 1) for item in env.env_list("ROOM_BOARD_DISPLAY_KEYS", [])
+    if ":" in item and len(item.split(":", 1)[0]) >= 16)
 # How long a minute of the time-charge schedule lasts (637a.17(b)(3)(iii): every 20 or 30
 # minutes); tests and demonstrations shorten it, as they shorten the deck limits.
 TIME_CHARGE_MINUTE_SECONDS = env.env_int("TIME_CHARGE_MINUTE_SECONDS", 60, minimum=1,

@@ -28,6 +28,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "database: touches the database (added automatically)")
+    config.addinivalue_line("markers", "browser: drives Debian's Chromium with Playwright")
     from django.conf import settings
 
     # Test logins need no brute-force resistance; PBKDF2 would cost ~0.3 s per user.

@@ -2,4 +2,11 @@
 
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from poker_room.board import views
+
+urlpatterns: list = [
+    path("board/", views.board_page, name="room-board"),
+    path("board/data", views.board_data, name="room-board-data"),
+]

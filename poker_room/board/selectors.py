@@ -1,0 +1,79 @@
+"""The room board's data (637a.9(c): the games, the limits and the vacant seats may be
+announced in the room): every poker table of a property, read in one query per kind.
+Never a player's name or phone: the board is for the room's screens."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from casino.domain.money import format_money
+from casino.models import Property
+from poker_room.models import PokerTable, Seat
+from tables.domain.catalogue import POKER_GAMES, get_table_game
+from tables.models import Deck, DeckState, GameTable
+from tables.selectors import rules_in_force
+
+_STRUCTURE = {"fixed-limit": "Fixed limit", "pot-limit": "Pot limit", "no-limit": "No limit"}
+
+
+def stakes(options: dict[str, Any] | None) -> str:
+    """The limits as the table's sign gives them (637a.8(k)): "$4/$8 fixed limit, blinds
+    $2/$4" or "No limit, blinds $1/$2, minimum bet $2"."""
+    if not options:
+        return "no rules in effect"
+    m = format_money
+    if options["structure"] == "fixed-limit":
+        parts = [f"{m(options['small_bet_cents'])}/{m(options['big_bet_cents'])} fixed limit"]
+    else:
+        parts = [_STRUCTURE[options["structure"]]]
+    if options.get("blinds_cents"):
+        parts.append("blinds " + "/".join(m(b) for b in options["blinds_cents"]))
+    if options.get("forced_bet_cents"):
+        parts.append(f"forced bet {m(options['forced_bet_cents'])}")
+    if options.get("ante_cents"):
+        parts.append(f"ante {m(options['ante_cents'])}")
+    if options.get("minimum_bet_cents"):
+        parts.append(f"minimum bet {m(options['minimum_bet_cents'])}")
+    return ", ".join(parts).replace(".00", "")
+
+
+def room_board(prop: Property, now: datetime | None = None) -> dict[str, Any]:
+    """Every poker table of ``prop``: game, stakes, seats taken and vacant, the hand in
+    progress, the decks in play and the minutes each has left (637a.3(c))."""
+    now = now or timezone.now()
+    tables = list(GameTable.objects.filter(property=prop, game__in=POKER_GAMES)
+                  .order_by("name"))
+    ids = [t.pk for t in tables]
+    taken: dict[Any, list[int]] = defaultdict(list)
+    for table_id, seat in Seat.objects.filter(table_id__in=ids).values_list("table_id",
+                                                                            "seat"):
+        taken[table_id].append(seat)
+    poker = {p.table_id: p for p in PokerTable.objects.filter(table_id__in=ids)}
+    decks: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for d in Deck.objects.filter(table_id__in=ids, state=DeckState.IN_PLAY).order_by(
+            "entered_play_at"):
+        left = None if d.deadline_at is None else max(
+            0, int((d.deadline_at - now).total_seconds() // 60))
+        decks[d.table_id].append({"colour": d.back_colour, "minutes_left": left,
+                                  "change_due": d.change_due})
+    rules: dict[str, Any] = {}
+    out = []
+    for t in tables:
+        if t.game not in rules:
+            rs = rules_in_force(prop, t.game)
+            rules[t.game] = rs.options if rs else None
+        options = rules[t.game]
+        seats = min(t.positions, options["seats"]) if options else t.positions
+        mine = sorted(taken[t.pk])
+        p = poker.get(t.pk)
+        out.append({"id": str(t.pk), "name": t.name, "game": get_table_game(t.game).name,
+                    "status": t.status, "stakes": stakes(options), "seats": seats,
+                    "taken": mine, "vacant": [n for n in range(1, seats + 1) if n not in mine],
+                    "hand_in_progress": bool(p and p.current_hand_id),
+                    "hands_dealt": p.hands_dealt if p else 0,
+                    "kill": bool(p and p.kill_active), "decks": decks[t.pk]})
+    return {"property": prop.name, "at": now.isoformat(), "tables": out}
