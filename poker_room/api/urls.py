@@ -28,4 +28,5 @@ urlpatterns: list = [
     path(H + "commands/", v.hand_commands_view.as_view(), name="poker-hand-commands"),
     path(H + "ruling/", v.floor_ruling_view.as_view(), name="poker-hand-ruling"),
     path("", include("poker_room.api.rake_urls")),
+    path("", include("poker_room.api.history_urls")),
 ]

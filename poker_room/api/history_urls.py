@@ -1,0 +1,13 @@
+"""Hand histories (PHH) and the dispute calculator."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from poker_room.api import history_views as v
+
+urlpatterns: list = [
+    path("hands/<str:pk>/phh/", v.HandPHH.as_view(), name="poker-hand-phh"),
+    path("poker-tables/<str:pk>/phh/", v.TablePHH.as_view(), name="poker-table-phh"),
+    path("poker-settle-script/", v.settle_script_view.as_view(), name="poker-settle-script"),
+]
