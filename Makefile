@@ -30,6 +30,8 @@ bench: setup                     ## benchmarks (PostgreSQL: set DATABASE_URL and
 	$(BIN)/python manage.py bench_events
 	$(BIN)/python manage.py bench_commands
 	$(BIN)/python manage.py bench_hands
+	$(BIN)/python manage.py bench_poker
+	$(BIN)/python manage.py bench_poker_room
 
 clean:
 	rm -rf $(VENV) var

@@ -11,6 +11,7 @@ Amounts are integer cents; percentages are basis points.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -32,6 +33,8 @@ ODD_CHIP_SUIT, ODD_CHIP_POSITION = "suit", "position"
 #: the schema's names for them (None: the chapter's rule by suit)
 _ODD_CHIP = {None: ODD_CHIP_SUIT, "highest-card-by-suit": ODD_CHIP_SUIT,
              "first-left-of-button": ODD_CHIP_POSITION}
+#: rules already built from their options (TableRules is immutable)
+_SEEN: dict[str, "TableRules"] = {}
 #: who posts the Ante: each player dealt in, or one ante for the table (637a.11(b))
 ANTE_EACH, ANTE_BIG_BLIND, ANTE_BUTTON = "each-player", "big-blind", "button"
 
@@ -84,6 +87,23 @@ class TableRules:
 
     @classmethod
     def from_dict(cls, d: Any) -> TableRules:
+        """The rules of ``{"game": ..., **options}`` (:meth:`checked`), remembered for the
+        options already seen: every hand records its rules, and a replay reads them back
+        at each command."""
+        try:
+            key = json.dumps(d, sort_keys=True)
+        except (TypeError, ValueError):
+            return cls.checked(d)
+        rules = _SEEN.get(key)
+        if rules is None:
+            rules = cls.checked(d)
+            if len(_SEEN) >= 256:
+                _SEEN.clear()
+            _SEEN[key] = rules
+        return rules
+
+    @classmethod
+    def checked(cls, d: Any) -> TableRules:
         """The rules of ``{"game": ..., **options}``, the options being a poker Rules
         Submission's (:mod:`poker_room.domain.rules_schema`, the one schema), checked
         and filled in; a refusal is an :class:`InvalidRules` naming the field."""

@@ -192,6 +192,8 @@ def hand_start(*, actor: Actor, table_id: Any, deck_id: Any, straddle: Any = Fal
     with transaction.atomic():
         at = AtTable(actor, table_id, DEALING)
         if at.hand_in_progress:
+            _settle_left_over(actor, at)
+        if at.hand_in_progress:
             raise ConflictError("the hand in progress must be completed first",
                                 code="hand_in_progress")
         stacks = {n: s.stack_cents for n, s in sorted(at.seats.items())
@@ -284,12 +286,14 @@ def hand_command(*, actor: Actor, round_id: Any, commands: Any,
         return Decision(hand, [NewEvent(e["type"], e["data"]) for e in events], role,
                         {"table": str(table.pk)})
 
-    with transaction.atomic():
-        out = command_runner.command_run(HAND, key=round_id, actor=actor, decide=decide)
-        closed = False
-        if out.state is not None and out.state.is_complete and out.events:
-            _settle(actor, out.state, seen["table"], round_id)
-            closed = True
+    # The command commits on its own (the runner's two round trips); a command that ends
+    # the hand then settles it in a second transaction. Settling is idempotent, and a hand
+    # left unsettled by a crash in between is settled before the table's next hand starts.
+    out = command_runner.command_run(HAND, key=round_id, actor=actor, decide=decide)
+    closed = False
+    if out.state is not None and out.state.is_complete and out.events:
+        with transaction.atomic():
+            closed = _settle(actor, out.state, seen["table"], round_id)
     return PokerHand(uuid.UUID(str(round_id)), seen["number"], seen["table"], out.state,
                      out.version, closed, out.events)
 
@@ -319,10 +323,12 @@ def _bad_beat(hand: Hand, table: TableSeen, actor: Actor) -> list[dict[str, Any]
         "gaming_day": actor.gaming_day().isoformat(), "hand_id": hand.hand_id}}]
 
 
-def _settle(actor: Actor, hand: Hand, table: TableSeen, round_id: Any) -> None:
+def _settle(actor: Actor, hand: Hand, table: TableSeen, round_id: Any) -> bool:
     """The hand is over: the stacks back to the seats, the Kill carried to the next hand
-    (637a.12(n)), the round closed."""
+    (637a.12(n)), the round closed. Once: a hand already settled is left as it is."""
     at = AtTable(actor, table.pk, DEALING)
+    if at.poker is None or str(at.poker.current_hand_id) != str(round_id):
+        return False
     result = hand.result or {}
     at.record(NewEvent("HandSettled", {
         "round_id": str(round_id), "stacks": {str(s): v for s, v in hand.stacks.items()},
@@ -332,6 +338,18 @@ def _settle(actor: Actor, hand: Hand, table: TableSeen, round_id: Any) -> None:
     closed = record(rnd, [NewEvent("RoundClosed", {})], actor, role, table=str(table.pk))
     # the snapshot stands at the stream's last version (a snapshot is a projection)
     command_runner.snapshot_save(HAND, rnd.pk, hand, closed[-1].version)
+    return True
+
+
+def _settle_left_over(actor: Actor, at: AtTable) -> None:
+    """A hand that ended without being settled (the process stopped between the command
+    and its settlement): settle it now."""
+    round_id = at.poker.current_hand_id
+    hand = _rebuild(read_stream(f"round-{round_id}"))
+    if hand is not None and hand.is_complete:
+        table = TableSeen(at.table.pk, at.table.dealer_id, at.table.name, at.table.game)
+        _settle(actor, hand, table, round_id)
+        at.poker.refresh_from_db()
 
 
 # --- reads ------------------------------------------------------------------------------
