@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from functools import cmp_to_key
 from typing import Any
 
 from casino.domain.cards import format_card, parse_card
+from casino.domain.hands import stud as _stud
+from poker_room.domain.games import STUD
 from poker_room.domain.errors import PokerError
 from poker_room.domain.hand import DEALING, DRAWING, FORCED, Hand
 from poker_room.domain.pokerkit_bridge import PAIRS, VARIANTS, player_order
@@ -239,6 +242,7 @@ def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
             known.update(c for c in _cards(parts[-1]) if c is not None)
     holes: dict[int, list] = {}
     discards: dict[int, list[int]] = {}
+    brought_in = _recorded_bring_in(phh["actions"]) if spec.family == STUD else None
     board: list[list] = []
 
     def fill(cs: list[int | None]) -> list[int]:
@@ -267,6 +271,12 @@ def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
                     want = {hand._seats[i]: count for i in order}
                     if any(len(holes.get(s, [])) < c for s, c in want.items()):
                         return
+                    kinds = hand._due[3]
+                    first_street = not any(hand.up_cards(s) for s in hand.seats)
+                    if (spec.family == STUD and first_street and "up" in kinds
+                            and brought_in is not None):
+                        _pick_unknown_up_cards(holes, want, kinds, brought_in, known,
+                                               hand._out, spec.stud_game)
                     got = {}
                     for s, c in want.items():
                         got[s] = fill(holes[s][:c])
@@ -328,6 +338,49 @@ def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
             raise PHHError(f"unknown action {raw!r}")
     drive()
     return hand
+
+
+def _recorded_bring_in(actions: list[str]) -> int | None:
+    """The player the record has make the Forced Bet (637a.10(d), 637a.14(d)): the first
+    player to act in a stud hand posts it (``pb``) or completes instead (``cbr``)."""
+    for raw in actions:
+        parts = raw.split("#")[0].split()
+        if len(parts) >= 2 and parts[0] != "d":
+            return _player(parts[0], raw) if parts[1] in ("pb", "cbr") else None
+    return None
+
+
+def _pick_unknown_up_cards(holes: dict[int, list], want: dict[int, int], kinds: list[str],
+                           brought_in: int, known: set, out: Any, game: Any) -> None:
+    """Up cards the history does not name (``??``) are chosen so that the player the record
+    has bring in holds the up card that brings in: the bring-in is taken from the record,
+    not decided by cards nobody saw. A named up card that contradicts it is an error. (An
+    unknown up card can still change who acts first on a later street, 637a.10(e); the
+    record's order there is then refused as out of turn.)"""
+    up_at = [k for k, kind in enumerate(kinds) if kind == "up"][0]
+    free = [c for c in range(52) if c not in known and c not in out]
+
+    def brings_in_first(a: int, b: int) -> int:
+        return -1 if _stud.bring_in_seat({1: a, 2: b}, game) == 1 else 1
+
+    free.sort(key=cmp_to_key(brings_in_first))
+    # the recorded player's unknown card: the one that brings in against any; the others'
+    # the lowest that still do not (so they change the later streets' order the least)
+    for seat in sorted(want, key=lambda s: s != brought_in):
+        cards = holes.get(seat, [])
+        if up_at < len(cards) and cards[up_at] is None:
+            if seat == brought_in:
+                cards[up_at] = free.pop(0)
+            else:
+                mine = holes.get(brought_in, [None] * (up_at + 1))[up_at]
+                later = [c for c in free if mine is None or brings_in_first(mine, c) < 0]
+                cards[up_at] = later[0] if later else free[-1]
+                free.remove(cards[up_at])
+            known.add(cards[up_at])
+    up = {seat: holes[seat][up_at] for seat in want if up_at < len(holes.get(seat, []))}
+    if len(up) == len(want) and _stud.bring_in_seat(up, game) != brought_in:
+        raise PHHError(f"the record has p{brought_in} make the Forced Bet, but the up cards "
+                       "it names give it to another player", field="actions")
 
 
 def _player(token: str, raw: str) -> int:
