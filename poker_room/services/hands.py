@@ -75,11 +75,29 @@ def _to_snapshot(hand: Hand | None) -> dict[str, Any]:
     return {"schema": SNAPSHOT_SCHEMA, "events": [] if hand is None else hand.events}
 
 
+#: hands this process last decided on, by hand id: a terminal's next command finds its
+#: hand here instead of replaying it, when the snapshot is still the one this process
+#: wrote (same events; another writer, or a command that did not commit, means a replay)
+_LIVE: dict[str, Hand] = {}
+_LIVE_LIMIT = 64
+
+
 def _from_snapshot(snapshot: dict[str, Any]) -> Hand | None:
     if not isinstance(snapshot, dict) or snapshot.get("schema") != SNAPSHOT_SCHEMA:
         return None
     events = snapshot.get("events")
-    return Hand.from_events(events) if events else None
+    if not events:
+        return None
+    key = events[0]["data"].get("hand_id")
+    live = _LIVE.get(key) if key else None
+    if live is not None and len(live.events) == len(events) and live.events[-1] == events[-1]:
+        return live
+    hand = Hand.from_events(events)
+    if key:
+        if len(_LIVE) >= _LIVE_LIMIT:
+            _LIVE.clear()
+        _LIVE[key] = hand
+    return hand
 
 
 _POKER_IN = ", ".join(f"'{g}'" for g in POKER_GAMES)
