@@ -21,8 +21,8 @@ from tables.models import GameTable
 #: the events of a poker table's stream (poker_room.services.seats, .hands, .time_charges)
 TABLE_EVENTS = frozenset({
     "PlayerSeated", "ChipsAdded", "PlayerSatOut", "PlayerSatIn", "PlayerSteppedAway",
-    "PlayerReturned", "PlayerLeft", "MinimumBetRaised", "HandDealtAtTable", "HandSettled",
-    "TimeChargeAssessed", "TimeChargeVerified"})
+    "PlayerReturned", "PlayerLeft", "PlayerRemoved", "MinimumBetRaised", "HandDealtAtTable",
+    "HandSettled", "TimeChargeAssessed", "TimeChargeVerified"})
 #: the hand events the rake ledger follows (in a round stream)
 HAND_LEDGER_EVENTS = frozenset({"RakeTaken", "JackpotContributed", "HandCompleted"})
 #: and the time charges (in a poker table's stream)
@@ -136,6 +136,7 @@ _TABLE_STEPS = {
     "PlayerSteppedAway": seat_status(SeatStatus.AWAY),
     "PlayerReturned": seat_status(SeatStatus.PLAYING),
     "PlayerLeft": player_left,
+    "PlayerRemoved": player_left,
     "MinimumBetRaised": minimum_bet_raised,
     "HandDealtAtTable": hand_dealt,
     "HandSettled": hand_settled,

@@ -44,6 +44,10 @@ class ReturnIn(SeatNumberIn):
     stakes_verified = serializers.BooleanField()
 
 
+class RemoveIn(SeatNumberIn):
+    reason = serializers.CharField(max_length=2000)
+
+
 class MinimumBetIn(serializers.Serializer):
     amount_cents = serializers.IntegerField()
     all_players_agreed = serializers.BooleanField()

@@ -20,6 +20,7 @@ urlpatterns: list = [
     path(T + "seats/step-away/", v.step_away_view.as_view(), name="poker-step-away"),
     path(T + "seats/return/", v.player_return_view.as_view(), name="poker-return"),
     path(T + "seats/leave/", v.seat_leave_view.as_view(), name="poker-leave"),
+    path(T + "seats/remove/", v.player_remove_view.as_view(), name="poker-remove"),
     path(T + "minimum-bet/", v.minimum_bet_raise_view.as_view(), name="poker-minimum-bet"),
     path(T + "hands/", v.hand_start_view.as_view(), name="poker-hand-start"),
     path(H, v.HandDetail.as_view(), name="poker-hand"),

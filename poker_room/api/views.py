@@ -69,6 +69,10 @@ seat_leave_view = command(
     id_arg="table_id", tag=TAG,
     doc="The player leaves with the table stakes (not during a hand the player is in, "
         "637a.8(b)(2)).")
+player_remove_view = command(
+    seats.player_remove, roles=FLOOR, input=s.RemoveIn, output=s.LeftOut, id_arg="table_id",
+    tag=TAG, doc="The floor requires a player to leave the game for playing to help another "
+                 "(637a.18(b)-(c)); the event is the notice to compliance.")
 minimum_bet_raise_view = command(
     seats.minimum_bet_raise, roles=SEATING, input=s.MinimumBetIn, output=s.PokerTableOut,
     id_arg="table_id", tag=TAG,

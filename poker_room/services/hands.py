@@ -152,6 +152,17 @@ def seats_in_hand(round_id: Any) -> list[int]:
     return [s for s, _ in events[0]["data"]["seats"]] if events else []
 
 
+def seat_in_play(round_id: Any, seat: int) -> tuple[bool, int | None]:
+    """Whether ``seat`` still contends in the hand (has not folded), and its table stakes
+    as they stand in the hand (None: not dealt in)."""
+    rnd = Round.objects.only("snapshot").get(pk=round_id)
+    hand = _from_snapshot(rnd.snapshot or {})
+    if hand is None or seat not in hand.seats:
+        return False, None
+    live = bool(hand.snapshot()["live"][hand.seats.index(seat)]) and not hand.is_complete
+    return live, hand.stacks[seat]
+
+
 # --- starting a hand -------------------------------------------------------------------
 
 def _rules_for_hand(rs: RulesSubmission, agreed_minimum: int) -> TableRules:

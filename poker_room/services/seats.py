@@ -267,3 +267,30 @@ def minimum_bet_raise(*, actor: Actor, table_id: Any, amount_cents: Any,
             "players": sorted(n for n, s in at.seats.items()
                               if s.status == SeatStatus.PLAYING)}))
     return PokerTable.objects.get(pk=at.table.pk)
+
+
+def player_remove(*, actor: Actor, table_id: Any, seat: Any, reason: Any) -> dict[str, Any]:
+    """637a.18(b)-(c): a floorperson or the poker shift supervisor with reasonable cause to
+    believe a player is playing to help another (or passing information) requires the
+    player to leave the game. The event is also the notice to compliance, whose event log
+    lists it (``GET events/?type=PlayerRemoved``). Between hands, or once the player's
+    hand is folded: the player leaves with the table stakes."""
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 2000:
+        raise SeatError("say why the player is removed (text of 1 to 2000 characters)",
+                        code="reason_required", field="reason")
+    with transaction.atomic():
+        at = AtTable(actor, table_id, FLOOR)
+        s = at.seat(seat)
+        stakes = s.stack_cents
+        if at.hand_in_progress:
+            from poker_room.services.hands import seat_in_play  # who has folded, what is left
+
+            live, in_hand = seat_in_play(at.poker.current_hand_id, s.seat)
+            if live:
+                raise ConflictError("fold the player's hand first", code="seat_in_hand")
+            stakes = stakes if in_hand is None else in_hand
+        at.record(NewEvent("PlayerRemoved", {
+            "seat": s.seat, "reason": reason.strip(), "cashed_out_cents": stakes,
+            "compliance_notified": True}))
+    return {"seat": s.seat, "cashed_out_cents": stakes}
+

@@ -82,3 +82,30 @@ def test_minimum_bet_raised_only_by_agreement_and_within_the_submission(
         "type": "deal", "cards": {"1": ["As", "Ad"], "2": ["Ks", "Kd"], "3": ["2c", "7d"]}}},
         format="json").json()
     assert h["legal_actions"]["min_to"] == 400 + 1_000  # a raise of at least the $10 bet
+
+
+def test_floor_removes_a_colluding_player_and_compliance_is_told(
+        crew, poker_table: Callable, as_actor: Callable, staff) -> None:
+    """§ 637a.18(b)-(c): the floor requires a player who plays to help another to leave the
+    game, once the player's hand is folded, with the stakes as they stand ($100 less the
+    $2 small blind in the pot); the event is the notice compliance reads. A dealer may
+    not; a live hand may not be left."""
+    setup = poker_table("holdem")
+    table = setup["table"]
+    dealer, floor = as_actor(crew["dealer"]), as_actor(crew["floor"])
+    _take(dealer, table, 1, 2, 3)
+    h = dealer.post(f"/api/v1/poker-tables/{table.pk}/hands/",
+                    {"deck_id": str(setup["decks"][0].pk)}, format="json").json()
+    url = f"/api/v1/poker-tables/{table.pk}/seats/remove/"
+    body = {"seat": 1, "reason": "soft-playing seat 2 after signalling"}
+    assert dealer.post(url, body, format="json").status_code == 403
+    r = floor.post(url, body, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "seat_in_hand")
+    dealer.post(f"/api/v1/hands/{h['round_id']}/commands/", {"commands": [
+        {"type": "deal", "cards": {"1": ["As", "Ad"], "2": ["Ks", "Kd"], "3": ["2c", "7d"]}},
+        {"type": "act", "seat": 3, "action": "call"},
+        {"type": "act", "seat": 1, "action": "fold"}]}, format="json")
+    r = floor.post(url, body, format="json")
+    assert r.json() == {"seat": 1, "cashed_out_cents": 9_800}
+    notices = as_actor(staff("compliance")).get("/api/v1/events/?type=PlayerRemoved").json()
+    assert [e["data"]["reason"] for e in notices["results"]] == [body["reason"]]
