@@ -9,7 +9,7 @@ from casino.domain.cards import CardError, format_card, parse_card
 from poker_room.domain.errors import CardNotInDeck
 
 #: the keys of a command or an event that hold cards
-CARD_KEYS = frozenset({"cards", "card", "burn", "discard", "discarded", "replacement",
+CARD_KEYS = frozenset({"cards", "card", "burn", "discard", "discarded", "replacement", "exposed",
                        "board", "deck", "common", "down", "up"})
 
 

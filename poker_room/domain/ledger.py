@@ -30,8 +30,8 @@ def ledger(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 move(f"seat:{seat}", "pot", a, t)
         elif t in _INTO_POT:
             move(f"seat:{d['seat']}", "pot", d["amount"], t)
-        elif t == "UncalledBetReturned":
-            move("pot", f"seat:{d['seat']}", d["amount"], t)
+        elif t in ("UncalledBetReturned", "PlayerHandVoided"):
+            move("pot", f"seat:{d['seat']}", d.get("amount", d.get("returned", 0)), t)
         elif t == "RakeTaken":
             move("pot", "rake", d["amount"], t)
         elif t == "JackpotContributionTaken":

@@ -15,9 +15,17 @@ from typing import Any
 TERMINAL, AUDIT = "terminal", "audit"
 
 
-def _hide_per_seat(cards: list, kinds: list[str]) -> list:
-    return [[seat, [c if kinds[r] == "up" else None for r, c in enumerate(cs)]]
-            for seat, cs in cards]
+def _hide_per_seat(cards: list, kinds: list[str], exposed: list | None = None) -> list:
+    """Each seat's cards with the face-down ones hidden. A hole card turned face up in the
+    deal is shown, and the card dealt in its place face down is hidden (637a.18(m)-(n))."""
+    turned = {seat: hole for seat, hole in exposed or () if len(hole) == 1}
+    out = []
+    for seat, cs in cards:
+        shown = [c if kinds[r] == "up" else None for r, c in enumerate(cs)]
+        if seat in turned:
+            shown = [c if c in turned[seat] else None for c in cs]
+        out.append([seat, shown])
+    return out
 
 
 def event_data(type_: str, data: Mapping[str, Any], *, hand_over: bool, audience: str
@@ -29,7 +37,7 @@ def event_data(type_: str, data: Mapping[str, Any], *, hand_over: bool, audience
     if type_ == "HandStarted":
         d["deck"] = None if d.get("deck") is None else "recorded"
     elif type_ == "CardsDealt":
-        d["cards"] = _hide_per_seat(d["cards"], d["kinds"])
+        d["cards"] = _hide_per_seat(d["cards"], d["kinds"], d.get("exposed"))
         d["burn"] = None
     elif type_ == "PlayerDrew":
         d["cards"] = [None] * len(d["cards"])

@@ -90,3 +90,55 @@ def test_irregularities_replay_from_events():
     h.card_discard(DECK[7], "face_up_in_deck")
     call_down(h)
     assert Hand.from_events(h.events).snapshot() == h.snapshot()
+
+
+def test_stud_hole_card_turned_up_in_the_deal_makes_the_third_card_a_down_card():
+    """§ 637a.18(m): in Seven-card Stud a first or second hole card accidentally turned face
+    up makes the third card a down card: seat 1's As is its up card (and so, as the
+    highest card, it does not bring in), the 9c goes face down."""
+    h = hand("stud-high", players=3, ante_cents=25)
+    h.deal({1: C("AsKd9c"), 2: C("7h8h2d"), 3: C("QcJc5s")}, exposed={1: C("As")})
+    assert h.up_cards(1) == C("As")
+    assert sorted(h.cards(1)) == sorted(C("AsKd9c"))
+    assert next(e for e in h.events if e["type"] == "BringInPosted")["data"]["seat"] == 2
+
+
+def test_stud_both_hole_cards_turned_up_void_the_players_hand_and_return_the_ante():
+    """§ 637a.18(m): both hole cards face up: the cards are collected, the player's hand
+    is void and the $0.25 Ante goes back; the other two play on, seat 3's 5s bringing in."""
+    h = hand("stud-high", players=3, ante_cents=25)
+    events = h.deal({1: C("AsKd9c"), 2: C("7h8h2d"), 3: C("QcJc5s")},
+                    exposed={2: C("7h8h")})
+    voided = next(e for e in events if e["type"] == "PlayerHandVoided")["data"]
+    assert (voided["seat"], voided["returned"]) == (2, 25)
+    assert h.stacks[2] == 10_000
+    assert h.pot == 2 * 25 + 100  # the other two antes and seat 3's $1 Forced Bet
+    assert next(e for e in h.events if e["type"] == "BringInPosted")["data"]["seat"] == 3
+
+
+def test_five_card_stud_hole_card_turned_up_makes_the_second_card_a_down_card():
+    """§ 637a.18(n): in Five-card Stud the hole card turned face up is the up card and the
+    second card is dealt face down."""
+    h = hand("five-card-stud", players=2)
+    h.deal({1: C("As9c"), 2: C("7h2d")}, exposed={1: C("As")})
+    assert h.up_cards(1) == C("As") and sorted(h.cards(1)) == sorted(C("As9c"))
+    with pytest.raises(InvalidAction) as err:
+        hand("five-card-stud", players=2).deal({1: C("As9c"), 2: C("7h2d")},
+                                                exposed={1: C("Kd")})
+    assert err.value.code == "card_not_held"
+
+
+def test_the_terminal_sees_the_turned_hole_card_not_the_card_dealt_down_in_its_place():
+    """§ 637a.18(m): the As turned up is shown; the 9c, dealt face down instead of up, is
+    hidden like any hole card; the ledger returns the voided player's Ante."""
+    from poker_room.domain.ledger import balances
+    from poker_room.domain.visibility import TERMINAL, event_data
+
+    h = hand("stud-high", players=3, ante_cents=25)
+    h.deal({1: C("AsKd9c"), 2: C("7h8h2d"), 3: C("QcJc5s")},
+           exposed={1: C("As"), 2: C("7h8h")})
+    dealt = next(e for e in h.events if e["type"] == "CardsDealt")
+    seen = dict(map(tuple, event_data("CardsDealt", dealt["data"], hand_over=False,
+                                      audience=TERMINAL)["cards"]))
+    assert seen[1] == [C("As")[0], None, None] and seen[3] == [None, None, C("5s")[0]]
+    assert balances(h.events)["seat:2"] == 0

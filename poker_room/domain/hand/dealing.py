@@ -14,6 +14,7 @@ from poker_room.domain.errors import (
     InvalidAction,
     NotYourTurn,
 )
+from poker_room.domain.games import STUD
 from poker_room.domain.hand.constants import (
     BETTING,
     COMPLETE_PHASE,
@@ -24,6 +25,7 @@ from poker_room.domain.hand.constants import (
     _ev,
 )
 from poker_room.domain.hand.forced_bets import _ante_posters
+
 
 
 class DealingMixin:
@@ -79,19 +81,24 @@ class DealingMixin:
         self._advance()
         return self.events[mark:]
 
-    def deal(self, cards: Any, burn: int | None = None) -> list[dict[str, Any]]:
+    def deal(self, cards: Any, burn: int | None = None, exposed: Any = None
+             ) -> list[dict[str, Any]]:
         """Record the cards the dealer dealt (tables without an engine deck).
 
         For hole cards and stud streets ``cards`` maps each seat (in any order) to its
         cards (stud: down cards first, the up card last); for the board it is a list; a
         stud common card (637a.10(h)) is ``{"common": card}``. ``burn`` is the burn card,
-        if the dealer records it.
+        if the dealer records it. ``exposed`` maps a seat to the hole cards turned face up
+        in the first stud deal (637a.18(m)-(n), :meth:`_exposures`).
         """
         mark = len(self.events)
         self._check_open()
         if self.phase != DEALING:
             raise InvalidAction(f"no cards are due (the hand is {self.phase})")
         kind = self._due[0]
+        if exposed and kind in ("board", "common"):
+            raise InvalidAction("hole cards are exposed in the first stud deal only "
+                                "(637a.18(m)-(n))", field="exposed")
         taken: list[int] = []
         if burn is not None:
             taken.append(self._card_ok(burn, taken))
@@ -125,10 +132,49 @@ class DealingMixin:
                     raise InvalidAction(f"seat {self._seats[i]} gets {counts} card(s)",
                                         field="cards")
                 per.append([self._seats[i], [self._card_ok(c, taken) for c in cs]])
-            self._emit(_ev("CardsDealt", street=self._bet_round_of_step() if kind == "stud"
-                           else 0, kinds=kinds, cards=per, burn=burn))
+            shown = self._exposures(exposed, kind, kinds, per)
+            data = {"street": self._bet_round_of_step() if kind == "stud" else 0,
+                    "kinds": kinds, "cards": per, "burn": burn}
+            if shown:
+                data["exposed"] = shown
+            self._emit(_ev("CardsDealt", **data))
+            for seat, hole in shown:
+                if len(hole) > 1:  # 637a.18(m): both hole cards face up: the hand is void
+                    i = self._idx[seat]
+                    self._emit(_ev("PlayerHandVoided", seat=seat,
+                                   returned=self._contrib[i], rule="637a.18(m)"))
         self._advance()
         return self.events[mark:]
+
+    def _exposures(self, exposed: Any, kind: str, kinds: list[str], per: list[list]
+                   ) -> list[list]:
+        """The hole cards the dealer turned face up in the first stud deal, checked:
+        637a.18(m) (Seven-card Stud: one of the first two — the third card is then dealt
+        face down; both — the player's hand is void and the Ante returned) and 637a.18(n)
+        (Five-card Stud: the hole card — the second card is dealt face down)."""
+        if not exposed:
+            return []
+        if self.spec.family != STUD or kind != "hole" or "up" not in kinds:
+            raise InvalidAction("hole cards are exposed in the first stud deal only "
+                                "(637a.18(m)-(n))", field="exposed")
+        if not isinstance(exposed, Mapping):
+            raise InvalidAction("exposed maps a seat to its hole cards turned face up",
+                                field="exposed")
+        holes = {seat: cs[:kinds.index("up")] for seat, cs in per}
+        out = []
+        for key, cards in exposed.items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise InvalidAction("exposed maps seat numbers to cards",
+                                    field="exposed") from None
+            if (seat not in holes or not isinstance(cards, (list, tuple)) or not cards
+                    or len(set(cards)) != len(cards)
+                    or any(c not in holes[seat] for c in cards)):
+                raise InvalidAction(f"seat {key}: name hole cards dealt to it this deal",
+                                    code="card_not_held", field="exposed")
+            out.append([seat, list(cards)])
+        return sorted(out)
 
     def _on_AntesPosted(self, d) -> None:
         for s, a in d["amounts"]:
@@ -151,6 +197,13 @@ class DealingMixin:
                 c = cs[r]
                 target[i].append(c)
                 self._take(c)
+        for seat, hole in d.get("exposed", ()):
+            if len(hole) == 1:  # 637a.18(m)-(n): it is the up card; the up card went down
+                i = idx[seat]
+                dealt_up = self._up[i].pop()
+                self._down[i].remove(hole[0])
+                self._down[i].append(dealt_up)
+                self._up[i].append(hole[0])
         street = d["street"]
         if street == 0:
             self._step = self._first_deal_step + 1
@@ -160,6 +213,18 @@ class DealingMixin:
         else:
             self._step = self._bet_step[street]
         self._dealt()
+
+    def _on_PlayerHandVoided(self, d) -> None:
+        """637a.18(m): the player's cards are collected and the Ante returned; the player
+        takes no further part in the hand."""
+        i = self._idx[d["seat"]]
+        self._stacks[i] += d["returned"]
+        self._pot_total -= d["returned"]
+        self._contrib[i] -= d["returned"]
+        self._live[i] = False
+        self._live_count -= 1
+        self._pending[i] = False
+        self._muck.extend(self._down[i] + self._up[i])
 
     def _on_BoardDealt(self, d) -> None:
         self._burn(d["burn"])
