@@ -9,8 +9,8 @@ from casino.domain.cards import CardError, format_card, parse_card
 from poker_room.domain.errors import CardNotInDeck
 
 #: the keys of a command or an event that hold cards
-CARD_KEYS = frozenset({"cards", "card", "burn", "discard", "discarded", "replacement", "exposed",
-                       "board", "deck", "common", "down", "up"})
+CARD_KEYS = frozenset({"cards", "card", "burn", "discard", "discarded", "replacement",
+                       "exposed", "board", "deck", "common", "down", "up"})
 
 
 def _card_in(value: Any, field: str) -> Any:
