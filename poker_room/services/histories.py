@@ -112,7 +112,11 @@ def hand_settle_script(*, actor: Actor, script: Any) -> dict[str, Any]:
         game, options = rs.game, rs.options
         rules = TableRules.from_options(game, options)
     else:
-        rules = TableRules.from_dict({"game": game, **(script.get("options") or {})})
+        options = script.get("options")
+        if not isinstance(options, dict):
+            raise ScriptError("give the Rules Submission's id, or the game and its options "
+                              "(an object)", field="options")
+        rules = TableRules.from_dict({**options, "game": game})
     stacks = script.get("stacks")
     if not isinstance(stacks, dict):
         raise ScriptError("stacks maps each seat to its table stakes", field="stacks")

@@ -106,3 +106,15 @@ def test_the_dispute_calculator_works_a_hand_out_and_records_nothing(crew, poker
     assert (r.status_code, r.json()["code"]) == (400, "card_already_dealt")
     assert Event.objects.count() == before
     assert setup  # the table's rules are the ones the script named
+
+
+def test_the_dispute_calculator_refuses_a_malformed_script_with_a_code(as_actor, staff) -> None:
+    """Bad input is a 400 naming the field, never a 500."""
+    supervisor = as_actor(staff("poker_shift_supervisor"))
+    for body, field in [({"game": "holdem", "options": [1], "stacks": {}, "commands": []},
+                         "options"),
+                        ({"game": "holdem", "stacks": {}, "commands": []}, "options"),
+                        ({"game": "nope", "options": {}, "stacks": {}, "commands": []},
+                         "game")]:
+        r = supervisor.post("/api/v1/poker-settle-script/", body, format="json")
+        assert r.status_code == 400 and r.json().get("field") == field, r.json()
