@@ -420,3 +420,33 @@ def test_server_shuffle_deals_and_the_order_is_never_shown(crew, poker_table: Ca
     dealt = next(e for e in h["events"] if e["type"] == "CardsDealt")["data"]
     assert dealt["cards"] == [[1, [None, None]], [2, [None, None]], [3, [None, None]]]
     assert h["to_act"] == 3
+
+
+@pytest.mark.parametrize("low_recipient,stacks", [
+    (None, {1: 9_800, 2: 9_900, 3: 10_200}),
+    ("first-left-of-button", {1: 9_900, 2: 9_800, 3: 10_200})])
+def test_omaha_high_low_odd_chip_of_the_low_share_as_the_submission_names(
+        crew, poker_table: Callable, as_actor: Callable, low_recipient, stacks) -> None:
+    """§ 637a.12(k)(2)(i)-(iii), § 637a.17(b)(1). $4/$8 Omaha High-low, $1 chips. Everyone
+    puts $4 in and checks down: $12, rake $1, $11 to split. Seat 3's ace-high flush takes
+    the high half with the odd chip ($6, 637a.12(k)(2)(i)); seats 1 and 2 tie for the low
+    with 5-4-3-2-A and share $5: $2 each and the odd $1 to the player the submission
+    names for the low share — by suit, the lowest low card (Ad below As: seat 2), or the
+    first tied player left of the button (seat 1)."""
+    changes = {"odd_chip_recipient_low": low_recipient} if low_recipient else {}
+    setup = poker_table("omaha-hilo8", **changes)
+    dealer = as_actor(crew["dealer"])
+    h = _start(dealer, setup)
+    checks = [{"type": "act", "seat": s, "action": "check"} for s in (1, 2, 3)]
+    h = _act(dealer, h["round_id"], h["version"],
+             {"type": "deal", "cards": {"1": ["As", "4h", "Js", "Jd"],
+                                        "2": ["Ad", "4s", "Td", "Tc"],
+                                        "3": ["Ac", "Qc", "Jh", "Th"]}},
+             {"type": "act", "seat": 3, "action": "call"},
+             {"type": "act", "seat": 1, "action": "call"},
+             {"type": "act", "seat": 2, "action": "check"},
+             {"type": "deal", "cards": ["2c", "5c", "9h"]}, *checks,
+             {"type": "deal", "cards": ["Kc"]}, *checks,
+             {"type": "deal", "cards": ["3d"]}, *checks)
+    assert h["over"] and h["result"]["rake"] == 100
+    assert {s.seat: s.stack_cents for s in Seat.objects.filter(table=setup["table"])} == stacks
