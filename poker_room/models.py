@@ -103,13 +103,17 @@ class RakeDay(models.Model):
     time_charges_pending_cents = models.BigIntegerField(default=0)
     #: verified by a floorperson and placed in the drop box (637a.17(b)(3)(v))
     time_charges_cents = models.BigIntegerField(default=0)
-    #: {fund name: cents} into the table's payout boxes
-    contributions = models.JSONField(default=dict)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "gaming_day"],
                                                name="rake_day_once")]
         ordering = ["gaming_day", "table"]
+
+    @builtins.property
+    def contributions(self) -> dict[str, int]:
+        """{fund name: cents} put into the table's payout boxes this gaming day."""
+        return dict(FundContributionDay.objects.filter(
+            table_id=self.table_id, gaming_day=self.gaming_day).values_list("fund", "cents"))
 
     @builtins.property
     def drop_box_expected_cents(self) -> int:
@@ -120,6 +124,22 @@ class RakeDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} {self.gaming_day}"
+
+
+class FundContributionDay(models.Model):
+    """What one table put into one jackpot fund's payout box in one gaming day (637a.15(c),
+    637a.16(c)): part of the rake ledger, a projection of ``JackpotContributed``."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(GameTable, related_name="+", **LOOSE)
+    gaming_day = models.DateField()
+    fund = models.CharField(max_length=60)
+    cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "gaming_day", "fund"],
+                                               name="fund_contribution_day_once")]
+        ordering = ["gaming_day", "table", "fund"]
 
 
 class TimeChargePeriod(models.Model):

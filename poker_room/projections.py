@@ -8,14 +8,23 @@ pipeline mode row counts are not known). A rebuild from the events gives the sam
 
 from __future__ import annotations
 
+import uuid
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import F
+from django.db import connection
+from django.db.models import BigIntegerField, Case, F, Value, When
 
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
-from poker_room.models import PokerTable, RakeDay, Seat, SeatStatus, TimeChargePeriod
+from poker_room.models import (
+    FundContributionDay,
+    PokerTable,
+    RakeDay,
+    Seat,
+    SeatStatus,
+    TimeChargePeriod,
+)
 from tables.models import GameTable
 
 #: the events of a poker table's stream (poker_room.services.seats, .hands, .time_charges)
@@ -49,19 +58,15 @@ def _ensure_table(e: RecordedEvent) -> None:
                                   stream_version=0)
 
 
-def _day(e: RecordedEvent) -> date:
-    return date.fromisoformat(e.metadata["gaming_day"])
-
-
-def _rake_day(table_id: str, property_id: Any, day: date) -> Any:
-    rows = RakeDay.objects.filter(table_id=table_id, gaming_day=day)
-    if not rows.exists():
-        RakeDay.objects.create(table_id=table_id, property_id=property_id, gaming_day=day)
-    return rows
+#: table id -> property id (a table never changes property): asked at every hand's end
+_PROPERTY: dict[str, Any] = {}
 
 
 def _property_of(table_id: str) -> Any:
-    return GameTable.objects.only("property_id").get(pk=table_id).property_id
+    key = str(table_id)
+    if key not in _PROPERTY:
+        _PROPERTY[key] = GameTable.objects.only("property_id").get(pk=table_id).property_id
+    return _PROPERTY[key]
 
 
 def player_seated(e: RecordedEvent) -> None:
@@ -102,8 +107,11 @@ def hand_dealt(e: RecordedEvent) -> None:
 
 def hand_settled(e: RecordedEvent) -> None:
     d = e.data
-    for seat, stack in d["stacks"].items():
-        Seat.objects.filter(table_id=_table_id(e), seat=int(seat)).update(stack_cents=stack)
+    stacks = {int(seat): stack for seat, stack in d["stacks"].items()}
+    if stacks:  # every seat of the hand in one UPDATE
+        Seat.objects.filter(table_id=_table_id(e), seat__in=stacks).update(
+            stack_cents=Case(*(When(seat=s, then=Value(v)) for s, v in stacks.items()),
+                             default=F("stack_cents"), output_field=BigIntegerField()))
     _poker_table(e).update(current_hand=None, kill_active=d["kill_next"],
                            hands_dealt=F("hands_dealt") + 1)
 
@@ -170,7 +178,8 @@ class PokerTableProjection(Projection):
 class RakeLedgerProjection(Projection):
     """The rake ledger per table and gaming day: the pot rake and the contributions from
     the hands (637a.17(b)(1)-(2), 637a.15(c), 637a.16(c)), the time charges as they are
-    assessed and verified (637a.17(b)(3)(iv)-(v))."""
+    assessed and verified (637a.17(b)(3)(iv)-(v)). The events of one append are added up
+    and written as one upsert per row (a hand's end is one append)."""
 
     name = "poker_rake_ledger"
     event_types = HAND_LEDGER_EVENTS | TIME_LEDGER_EVENTS
@@ -181,34 +190,70 @@ class RakeLedgerProjection(Projection):
         return event.stream_type == "poker_table" and event.type in TIME_LEDGER_EVENTS
 
     def apply(self, event: RecordedEvent) -> None:
-        d = event.data
-        if event.stream_type == "poker_table":
-            table_id = _table_id(event)
-            rows = _rake_day(table_id, _property_of(table_id),
-                             date.fromisoformat(d["gaming_day"]))
-            if event.type == "TimeChargeAssessed":
-                rows.update(time_charges_pending_cents=F("time_charges_pending_cents")
-                            + d["total_cents"])
+        self.apply_batch([event])
+
+    def apply_batch(self, events: Any) -> None:
+        days: dict[tuple[str, str], dict[str, int]] = {}
+        funds: dict[tuple[str, str, str], int] = {}
+        for e in events:
+            d = e.data
+            if e.stream_type == "poker_table":
+                key = (_table_id(e), d["gaming_day"])
+            elif e.metadata.get("table"):
+                key = (e.metadata["table"], e.metadata["gaming_day"])
             else:
-                rows.update(time_charges_pending_cents=F("time_charges_pending_cents")
-                            - d["total_cents"],
-                            time_charges_cents=F("time_charges_cents") + d["total_cents"])
-            return
-        table_id = event.metadata.get("table")
-        if not table_id:
-            return
-        rows = _rake_day(table_id, _property_of(table_id), _day(event))
-        if event.type == "RakeTaken":
-            field = ("incremental_rake_cents" if d.get("kind") == "incremental"
-                     else "percentage_rake_cents")
-            rows.update(**{field: F(field) + d["amount"]})
-        elif event.type == "JackpotContributed":
-            row = rows.get()
-            funds = dict(row.contributions)
-            funds[d["fund"]] = funds.get(d["fund"], 0) + d["amount_cents"]
-            rows.update(contributions=funds)
-        elif event.type == "HandCompleted" and not d.get("voided"):
-            rows.update(hands=F("hands") + 1)
+                continue
+            row = days.setdefault(key, dict.fromkeys(_LEDGER_COLUMNS, 0))
+            if e.type == "RakeTaken":
+                kind = "incremental" if d.get("kind") == "incremental" else "percentage"
+                row[f"{kind}_rake_cents"] += d["amount"]
+            elif e.type == "JackpotContributed":
+                fund = (*key, d["fund"])
+                funds[fund] = funds.get(fund, 0) + d["amount_cents"]
+            elif e.type == "HandCompleted":
+                row["hands"] += 0 if d.get("voided") else 1
+            elif e.type == "TimeChargeAssessed":
+                row["time_charges_pending_cents"] += d["total_cents"]
+            elif e.type == "TimeChargeVerified":
+                row["time_charges_pending_cents"] -= d["total_cents"]
+                row["time_charges_cents"] += d["total_cents"]
+        for (table_id, day), row in days.items():
+            _upsert_day(table_id, day, row)
+        for (table_id, day, fund), cents in funds.items():
+            _upsert_fund(table_id, day, fund, cents)
 
     def reset(self) -> None:
+        FundContributionDay.objects.all().delete()
         RakeDay.objects.all().delete()
+
+
+_LEDGER_COLUMNS = ("hands", "percentage_rake_cents", "incremental_rake_cents",
+                   "time_charges_pending_cents", "time_charges_cents")
+
+
+def _keys(table_id: str, day: str) -> list[Any]:
+    table = GameTable._meta.pk.get_db_prep_value(uuid.UUID(str(table_id)), connection)
+    return [_property_of(table_id), table,
+            connection.ops.adapt_datefield_value(date.fromisoformat(day))]
+
+
+def _upsert_day(table_id: str, day: str, row: dict[str, int]) -> None:
+    """One INSERT … ON CONFLICT adding ``row`` to the table's day (PostgreSQL and SQLite;
+    no read, so it works in the append's pipeline)."""
+    cols = ", ".join(_LEDGER_COLUMNS)
+    adds = ", ".join(f"{c} = poker_room_rakeday.{c} + excluded.{c}" for c in _LEDGER_COLUMNS)
+    with connection.cursor() as cur:
+        cur.execute(
+            f"INSERT INTO poker_room_rakeday (property_id, table_id, gaming_day, {cols}) "
+            f"VALUES (%s, %s, %s, {', '.join(['%s'] * len(_LEDGER_COLUMNS))}) "
+            f"ON CONFLICT (table_id, gaming_day) DO UPDATE SET {adds}",
+            _keys(table_id, day) + [row[c] for c in _LEDGER_COLUMNS])
+
+
+def _upsert_fund(table_id: str, day: str, fund: str, cents: int) -> None:
+    with connection.cursor() as cur:
+        cur.execute(
+            "INSERT INTO poker_room_fundcontributionday (property_id, table_id, gaming_day, "
+            "fund, cents) VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id, gaming_day, "
+            "fund) DO UPDATE SET cents = poker_room_fundcontributionday.cents + excluded.cents",
+            _keys(table_id, day) + [fund, cents])

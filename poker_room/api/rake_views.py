@@ -75,7 +75,7 @@ class RakeLedger(APIView):
         table = property_row(GameTable.objects.all(), actor, pk, what="table")
         day = _day(request, actor)
         row = RakeDay.objects.filter(table=table, gaming_day=day).first() or RakeDay(
-            table=table, gaming_day=day, contributions={})
+            table=table, gaming_day=day)
         return Response(RakeLedgerOut({
             "table": table.pk, "gaming_day": day, "hands": row.hands,
             "percentage_rake_cents": row.percentage_rake_cents,
