@@ -1,11 +1,12 @@
-"""Hand histories as PHH files and the poker dispute calculator (637a.18(a))."""
+"""Hand histories (the hand step by step, PHH files) and the poker dispute calculator
+(637a.18(a)). Cards are codes both ways."""
 
 from __future__ import annotations
 
 from datetime import date
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -14,106 +15,185 @@ from rest_framework.views import APIView
 
 from casino.actors import actor_of
 from casino.api.commands import command
-from casino.roles import Role, roles_required
-from poker_room.api.cards import cards_out, command_in
+from casino.domain.errors import DomainError
+from casino.roles import roles_required
+from poker_room.api.cards import cards_in, cards_out, command_in
 from poker_room.api.rake_views import BadDay
 from poker_room.services import histories
 
 TAG = "poker room"
-HISTORY_READERS = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.COMPLIANCE,
-                   Role.FINANCE, Role.SECURITY)
-#: 637a.18(a): the supervisor rules on disputes; the floor and compliance may work one out
-DISPUTE_ROLES = (Role.POKER_SHIFT_SUPERVISOR, Role.FLOORPERSON, Role.COMPLIANCE)
-FORMAT = OpenApiParameter("format", str, enum=["json", "phh"],
-                          description="phh: the file itself (text/plain)")
+HISTORY_READERS = histories.HISTORY_READERS
+DISPUTE_ROLES = histories.DISPUTE_ROLES
+FORMAT = OpenApiParameter(
+    "format", str, enum=["phh", "toml", "json"],
+    description="phh (the default): the file as text/plain; toml: the file as "
+                "application/toml; json: the file in a JSON object with its name")
 
 
 class PHHRenderer(BaseRenderer):
+    """The PHH file itself; anything else (a problem is rendered on its own) as JSON."""
+
     media_type = "text/plain"
     format = "phh"
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: Any = None,
                renderer_context: Any = None) -> bytes:
-        if isinstance(data, dict) and "phh" in data:
+        if isinstance(data, dict) and isinstance(data.get("phh"), str):
             return data["phh"].encode()
         return JSONRenderer().render(data)
 
 
+class TOMLRenderer(PHHRenderer):
+    """PHH is TOML: the same file for a client that asks for ``application/toml``."""
+
+    media_type = "application/toml"
+    format = "toml"
+
+
 class PHHOut(serializers.Serializer):
     filename = serializers.CharField()
-    phh = serializers.CharField(help_text="PHH TOML (a .phhs file: one section per hand)")
-    hands = serializers.IntegerField(required=False)
+    gaming_day = serializers.DateField(allow_null=True)
+    hands = serializers.IntegerField()
+    voided = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                   help_text="numbers of the day's void hands, left out")
+    phh = serializers.CharField(help_text="PHH TOML (a .phhs file: a section per hand)")
 
 
 def _file(request: Request, out: dict[str, Any]) -> Response:
+    """The file with its download name; the JSON object when JSON was asked for."""
     response = Response(PHHOut(out).data)
-    if request.accepted_renderer.format == "phh":
+    if request.accepted_renderer.format != "json":
         response["Content-Disposition"] = f'attachment; filename="{out["filename"]}"'
     return response
 
 
+PHH_RESPONSES = {200: OpenApiResponse(PHHOut, description="the PHH file (text/plain or "
+                                                          "application/toml) or, with "
+                                                          "format=json, this object")}
+
+
 class HandPHH(APIView):
-    """A completed hand as a PHH hand history."""
+    """A completed hand as a PHH hand history (409 ``hand_in_progress`` before it is
+    over); the rake and contributions in ``_pa_`` fields."""
 
     permission_classes = [roles_required(*HISTORY_READERS)]
-    renderer_classes = [JSONRenderer, PHHRenderer]
+    renderer_classes = [PHHRenderer, TOMLRenderer, JSONRenderer]
 
-    @extend_schema(parameters=[FORMAT], responses={200: PHHOut}, tags=[TAG],
+    @extend_schema(parameters=[FORMAT], responses=PHH_RESPONSES, tags=[TAG],
                    operation_id="hand_phh")
     def get(self, request: Request, pk: Any) -> Response:
         return _file(request, histories.hand_phh(actor=actor_of(request.user), round_id=pk))
 
 
+def _gaming_day(request: Request, actor: Any) -> date:
+    text = request.query_params.get("gaming_day")
+    try:
+        return date.fromisoformat(text) if text else actor.gaming_day()
+    except ValueError:
+        raise BadDay("gaming_day is a date, YYYY-MM-DD", field="gaming_day") from None
+
+
 class TablePHH(APIView):
-    """Every completed hand of a poker table's gaming day as one ``.phhs`` file."""
+    """Every completed hand of a poker table's gaming day (default: the current one) as
+    one ``.phhs`` file, a section ``[1]``, ``[2]``... per hand in the order dealt."""
 
     permission_classes = [roles_required(*HISTORY_READERS)]
-    renderer_classes = [JSONRenderer, PHHRenderer]
+    renderer_classes = [PHHRenderer, TOMLRenderer, JSONRenderer]
 
-    @extend_schema(parameters=[FORMAT, OpenApiParameter("gaming_day", str)],
-                   responses={200: PHHOut}, tags=[TAG], operation_id="table_phh")
+    @extend_schema(parameters=[FORMAT, OpenApiParameter(
+        "gaming_day", str, description="YYYY-MM-DD; default: the current gaming day")],
+        responses=PHH_RESPONSES, tags=[TAG], operation_id="table_phh")
     def get(self, request: Request, pk: Any) -> Response:
         actor = actor_of(request.user)
-        text = request.query_params.get("gaming_day")
-        try:
-            day = date.fromisoformat(text) if text else actor.gaming_day()
-        except ValueError:
-            raise BadDay("gaming_day is a date, YYYY-MM-DD", field="gaming_day") from None
-        return _file(request, histories.table_day_phhs(actor=actor, table_id=pk,
-                                                       gaming_day=day))
+        return _file(request, histories.table_day_phhs(
+            actor=actor, table_id=pk, gaming_day=_gaming_day(request, actor)))
 
+
+class StepsOut(serializers.Serializer):
+    round_id = serializers.UUIDField()
+    number = serializers.IntegerField()
+    table = serializers.DictField()
+    gaming_day = serializers.CharField(allow_null=True)
+    over = serializers.BooleanField()
+    steps = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="each event: version, at, type, actor, role, credential_number, text "
+                  "(in words, cards as codes), data")
+
+
+class HandSteps(APIView):
+    """The hand step by step (637a.18(a)): each recorded event in words, with the login,
+    role and credential number that recorded it; every card once the hand is over."""
+
+    permission_classes = [roles_required(*HISTORY_READERS)]
+
+    @extend_schema(responses={200: StepsOut}, tags=[TAG], operation_id="hand_steps")
+    def get(self, request: Request, pk: Any) -> Response:
+        out = histories.hand_steps(actor=actor_of(request.user), round_id=pk)
+        return Response(cards_out(out))
+
+
+# --- the dispute calculator ---------------------------------------------------------------
 
 class SettleScriptIn(serializers.Serializer):
-    game = serializers.CharField(required=False)
-    options = serializers.JSONField(required=False, help_text="a poker Rules Submission's "
-                                                              "options")
-    rules_submission_id = serializers.UUIDField(required=False)
-    stacks = serializers.JSONField(help_text='{"1": 10000, "2": 10000, ...}')
+    game = serializers.CharField(required=False, help_text="with options: the game's id")
+    options = serializers.JSONField(required=False,
+                                    help_text="a poker Rules Submission's options")
+    rules_submission_id = serializers.UUIDField(
+        required=False, allow_null=True, help_text="instead of options: a Rules Submission "
+                                                   "of this property (any version)")
+    stacks = serializers.JSONField(help_text='each seat dealt in: {"1": 10000, ...}')
     button = serializers.IntegerField(required=False, allow_null=True, default=None)
     straddle = serializers.BooleanField(default=False)
-    commands = serializers.JSONField(help_text="the dealer's commands, as hands/{id}/commands/")
+    kill_active = serializers.BooleanField(default=False)
+    deck = serializers.JSONField(required=False, allow_null=True, default=None,
+                                 help_text="the 52 cards top first, the engine dealing; "
+                                           "without it the deal commands name the cards")
+    commands = serializers.JSONField(
+        help_text="the dealer's commands in order, as hands/{id}/commands/ takes them")
 
 
 class SettlementOut(serializers.Serializer):
     game = serializers.CharField()
     complete = serializers.BooleanField()
+    voided = serializers.BooleanField()
+    phase = serializers.CharField()
+    to_act = serializers.IntegerField(allow_null=True)
+    board = serializers.ListField(child=serializers.CharField())
     pot_cents = serializers.IntegerField(allow_null=True)
     rake_cents = serializers.IntegerField(allow_null=True)
     rake_by_pot = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    contributions = serializers.ListField(allow_null=True)
+    contributions = serializers.ListField(child=serializers.DictField())
+    pots = serializers.ListField(child=serializers.DictField(),
+                                 help_text="each pot: amount, rake, contributions, awards")
     awards = serializers.ListField(child=serializers.DictField())
+    starting_stacks = serializers.DictField(child=serializers.IntegerField())
     stacks = serializers.DictField(child=serializers.IntegerField())
+    net = serializers.DictField(child=serializers.IntegerField())
     events = serializers.ListField(child=serializers.DictField())
 
 
+def _commands_in(value: Any) -> Any:
+    """The script's commands with their cards as the engine takes them; a card that is
+    not one names its step."""
+    if not isinstance(value, list):
+        return value
+    out = []
+    for i, c in enumerate(value):
+        try:
+            out.append(command_in(c))
+        except DomainError as exc:
+            raise histories.refused(exc, f"commands[{i}]") from None
+    return out
+
+
 def hand_settle_script(*, actor: Any, **script: Any) -> dict[str, Any]:
-    if isinstance(script.get("commands"), list):
-        script["commands"] = [command_in(c) for c in script["commands"]]
+    script["commands"] = _commands_in(script.get("commands"))
+    if script.get("deck") is not None:
+        script["deck"] = cards_in(script["deck"], "deck")
     if script.get("rules_submission_id") is not None:
         script["rules_submission_id"] = str(script["rules_submission_id"])
-    else:
-        script.pop("rules_submission_id", None)
     return cards_out(histories.hand_settle_script(actor=actor, script=script))
 
 
@@ -121,5 +201,5 @@ settle_script_view = command(
     hand_settle_script, roles=DISPUTE_ROLES, input=SettleScriptIn, output=SettlementOut,
     id_arg=None, tag=TAG,
     doc="The poker dispute calculator: work a hand out from its script (rules, seats and "
-        "stacks, button, the dealer's commands) and get the pots, rake, contributions "
-        "and stacks; nothing is recorded (637a.18(a)).")
+        "stacks, button, the cards, the dealer's commands) and get the pots, awards, rake, "
+        "contributions and stacks; nothing is recorded (637a.18(a)).")
