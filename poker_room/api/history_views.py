@@ -19,11 +19,11 @@ from casino.domain.errors import DomainError
 from casino.roles import roles_required
 from poker_room.api.cards import cards_in, cards_out, command_in
 from poker_room.api.rake_views import BadDay
-from poker_room.services import histories
+from poker_room.services import disputes, hand_steps, histories
 
 TAG = "poker room"
 HISTORY_READERS = histories.HISTORY_READERS
-DISPUTE_ROLES = histories.DISPUTE_ROLES
+DISPUTE_ROLES = disputes.DISPUTE_ROLES
 FORMAT = OpenApiParameter(
     "format", str, enum=["phh", "toml", "json"],
     description="phh (the default): the file as text/plain; toml: the file as "
@@ -130,7 +130,7 @@ class HandSteps(APIView):
 
     @extend_schema(responses={200: StepsOut}, tags=[TAG], operation_id="hand_steps")
     def get(self, request: Request, pk: Any) -> Response:
-        out = histories.hand_steps(actor=actor_of(request.user), round_id=pk)
+        out = hand_steps.hand_steps(actor=actor_of(request.user), round_id=pk)
         return Response(cards_out(out))
 
 
@@ -184,7 +184,7 @@ def _commands_in(value: Any) -> Any:
         try:
             out.append(command_in(c))
         except DomainError as exc:
-            raise histories.refused(exc, f"commands[{i}]") from None
+            raise disputes.refused(exc, f"commands[{i}]") from None
     return out
 
 
@@ -194,7 +194,7 @@ def hand_settle_script(*, actor: Any, **script: Any) -> dict[str, Any]:
         script["deck"] = cards_in(script["deck"], "deck")
     if script.get("rules_submission_id") is not None:
         script["rules_submission_id"] = str(script["rules_submission_id"])
-    return cards_out(histories.hand_settle_script(actor=actor, script=script))
+    return cards_out(disputes.hand_settle_script(actor=actor, script=script))
 
 
 settle_script_view = command(

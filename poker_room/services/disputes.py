@@ -1,0 +1,189 @@
+"""The poker dispute calculator (637a.18(a): in every dispute the poker shift supervisor's
+decision is final): a hand worked out from its script by the same engine, with nothing
+recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from casino.actors import Actor
+from casino.domain.errors import DomainError
+from casino.roles import Role
+from casino.scoping import property_row
+from poker_room.domain.hand import Hand
+from poker_room.domain.rules import TableRules
+from poker_room.services.histories import pot_deductions
+from tables.domain.catalogue import POKER_GAMES
+from tables.domain.options_reader import MAX_CENTS
+from tables.models import RulesSubmission
+
+
+
+#: 637a.18(a): the supervisor rules on disputes; the floor and compliance may work one out
+DISPUTE_ROLES = (Role.POKER_SHIFT_SUPERVISOR, Role.FLOORPERSON, Role.COMPLIANCE)
+#: the most commands a script may hold: ten players, every street, every raise
+SCRIPT_LIMIT = 500
+
+
+# --- the dispute calculator ---------------------------------------------------------------
+
+class ScriptError(DomainError):
+    """The script is refused: 400, the code and the field saying what and where."""
+
+    code = "invalid_script"
+
+
+def refused(exc: DomainError, field: str) -> ScriptError:
+    """An engine's refusal as a script error: the same code, the field within the
+    script. In a script an impossible action is bad input, not a conflict with a hand."""
+    where = field + (f".{exc.field}" if exc.field and exc.field != field else "")
+    return ScriptError(exc.message, code=exc.code, field=where)
+
+
+def _script_rules(actor: Actor, script: Mapping[str, Any]) -> TableRules:
+    """The rules the hand is worked under: a Rules Submission of the caller's property
+    (any version: a dispute may be about a hand dealt under an older one), or the game
+    and its options as a Rules Submission states them."""
+    game = script.get("game")
+    if script.get("rules_submission_id") is not None:
+        try:
+            rs = property_row(RulesSubmission.objects.all(), actor,
+                              script["rules_submission_id"], what="rules_submission")
+        except DomainError:
+            raise ScriptError("no Rules Submission of this property has this id",
+                              code="rules_submission_not_found",
+                              field="rules_submission_id") from None
+        if rs.game not in POKER_GAMES:
+            raise ScriptError(f"Rules Submission {rs.pk} is for {rs.game}, not a poker game",
+                              code="not_a_poker_game", field="rules_submission_id")
+        if game is not None and game != rs.game:
+            raise ScriptError(f"the Rules Submission is for {rs.game}, not {game}",
+                              code="game_mismatch", field="game")
+        return TableRules.from_options(rs.game, rs.options)
+    options = script.get("options")
+    if not isinstance(options, dict):
+        raise ScriptError("give the Rules Submission's id, or the game and its options "
+                          "(an object)", field="options")
+    try:
+        return TableRules.from_dict({**options, "game": game})
+    except DomainError as exc:
+        raise ScriptError(exc.message, code=exc.code, field=_options_field(exc.field)
+                          ) from None
+
+
+def _options_field(field: str | None) -> str:
+    """Where in the script a refused option is: the game, or a field of ``options``."""
+    if field == "game":
+        return "game"
+    return "options" if field in (None, "", "rules") else f"options.{field}"
+
+
+def _script_stacks(value: Any, rules: TableRules) -> dict[int, int]:
+    """Each dealt-in seat's table stakes (637a.8(b)(1)): a seat of the table, whole
+    cents above nothing (a player with no stakes is not dealt in)."""
+    if not isinstance(value, dict) or not value:
+        raise ScriptError("stacks maps each seat dealt in to its table stakes in cents",
+                          code="invalid_stacks", field="stacks")
+    seats = int(rules.shared_dict().get("seats") or 10)  # the table's positions
+    out: dict[int, int] = {}
+    for key, cents in value.items():
+        seat = int(key) if isinstance(key, str) and key.isdigit() else None
+        if seat is None or not 1 <= seat <= seats:
+            raise ScriptError(f"{key!r} is not a seat number", code="invalid_stacks",
+                              field=f"stacks.{key}")
+        if not isinstance(cents, int) or isinstance(cents, bool) or not 0 < cents <= MAX_CENTS:
+            raise ScriptError(f"seat {seat}'s stakes are whole cents above 0",
+                              code="invalid_stacks", field=f"stacks.{key}")
+        out[seat] = cents
+    return out
+
+
+def _start(rules: TableRules, script: Mapping[str, Any]) -> Hand:
+    stacks = _script_stacks(script.get("stacks"), rules)
+    try:
+        return Hand.start(rules, stacks, button=script.get("button"),
+                          deck=script.get("deck"), straddle=bool(script.get("straddle")),
+                          kill_active=bool(script.get("kill_active")), check_stakes=False)
+    except DomainError as exc:
+        raise refused(exc, exc.field or "script") from None
+
+
+def _play(hand: Hand, commands: Any) -> None:
+    """The dealer's commands in order; the first the rules refuse names its step."""
+    if not isinstance(commands, list):
+        raise ScriptError("commands is a list of the dealer's commands", field="commands")
+    if len(commands) > SCRIPT_LIMIT:
+        raise ScriptError(f"at most {SCRIPT_LIMIT} commands", code="script_too_long",
+                          field="commands")
+    for i, command in enumerate(commands):
+        try:
+            hand.execute(command)
+        except DomainError as exc:
+            raise refused(exc, f"commands[{i}]") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            # the engine checks its commands; a shape it did not foresee is still the
+            # script's fault, never a server error
+            raise ScriptError(f"commands[{i}] is not a command the engine can run",
+                              code="invalid_command", field=f"commands[{i}]") from None
+
+
+def _pots(hand: Hand) -> list[dict[str, Any]]:
+    """Each pot: what the players put in, the rake and contributions taken from it, what
+    each winner was awarded."""
+    gross, rake, _ = pot_deductions(hand)
+    pots = [{"pot": k + 1, "amount_cents": amount, "rake_cents": rake[k],
+             "contributions": [], "awards": []} for k, amount in enumerate(gross)]
+    for e in hand.events:
+        d = e["data"]
+        if e["type"] == "JackpotContributionTaken":
+            pots[d["pot"]]["contributions"].append(
+                {"fund": d.get("fund_name", d["fund"]), "amount_cents": d["amount"]})
+        elif e["type"] == "PotAwarded":
+            pots[d["pot"]]["awards"].append({"seat": d["seat"], "amount_cents": d["amount"],
+                                             "share": d.get("share"),
+                                             "odd_chips": d.get("odd_chips", 0)})
+    return pots
+
+
+def _contributions(hand: Hand) -> list[dict[str, Any]]:
+    """What each fund took from the hand's pots, by the fund's posted name, in order."""
+    funds: dict[str, int] = {}
+    for e in hand.events:
+        if e["type"] == "JackpotContributionTaken":
+            name = e["data"].get("fund_name", e["data"]["fund"])
+            funds[name] = funds.get(name, 0) + e["data"]["amount"]
+    return [{"fund": f, "amount_cents": a} for f, a in funds.items()]
+
+
+def settlement(hand: Hand) -> dict[str, Any]:
+    """What the script comes to: pots, awards, rake, contributions, the stacks."""
+    result = hand.result or {}
+    start = {s: v for s, v in hand.events[0]["data"]["seats"]}
+    return {"game": hand.rules.game, "complete": hand.is_complete,
+            "voided": bool(result.get("voided")), "phase": hand.phase,
+            "to_act": hand.to_act, "board": hand.board,
+            "pot_cents": result.get("pot"), "rake_cents": result.get("rake"),
+            "rake_by_pot": result.get("rake_by_pot"),
+            "contributions": _contributions(hand),
+            "pots": _pots(hand) if hand.is_complete else [],
+            "awards": [e["data"] for e in hand.events if e["type"] == "PotAwarded"],
+            "starting_stacks": {str(s): v for s, v in start.items()},
+            "stacks": {str(s): v for s, v in hand.stacks.items()},
+            "net": {str(s): v - start[s] for s, v in hand.stacks.items()},
+            "events": hand.events}
+
+
+def hand_settle_script(*, actor: Actor, script: Any) -> dict[str, Any]:
+    """637a.18(a): the poker shift supervisor works a disputed hand out from its script:
+    the table's rules (``rules_submission_id`` of the property's, or ``game`` and
+    ``options``), ``stacks``, ``button``, ``straddle``, ``deck`` (the engine deals) or the
+    cards in the ``deal`` commands, and the dealer's ``commands`` in order. Returns the
+    pots, the awards, the rake, the contributions and the stacks. Nothing is recorded.
+    Bad input is a 400 whose code says what and whose field says where."""
+    actor.require(*DISPUTE_ROLES)
+    if not isinstance(script, dict):
+        raise ScriptError("the script is an object", field="script")
+    hand = _start(_script_rules(actor, script), script)
+    _play(hand, script.get("commands"))
+    return settlement(hand)
