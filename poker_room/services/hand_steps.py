@@ -13,7 +13,8 @@ from casino.actors import Actor
 from casino.domain.cards import format_card
 from casino.eventstore.store import RecordedEvent
 from poker_room.domain.visibility import AUDIT, event_data
-from poker_room.services.hands import ROUND_EVENTS, hand_load
+from poker_room.services.hand_state import ROUND_EVENTS
+from poker_room.services.hands import hand_load
 from poker_room.services.histories import HISTORY_READERS, day_of
 
 

@@ -23,7 +23,8 @@ from casino.roles import Role
 from casino.scoping import property_row
 from poker_room.domain.hand import Hand
 from poker_room.domain.phh import to_phh
-from poker_room.services.hands import engine_events, hand_load
+from poker_room.services.hand_state import engine_events
+from poker_room.services.hands import hand_load
 from tables.domain.catalogue import POKER_GAMES
 from tables.models import GameTable, Round, RoundState
 

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.roles import Role
+from django.db import transaction
 from poker_room.domain.rules import TableRules
 from poker_room.models import PokerTable, Seat, SeatStatus
+from poker_room.services.hand_state import seat_in_play, seats_in_hand
 from tables.domain.catalogue import get_table_game
 from tables.models import GameTable
 from tables.selectors import rules_in_force
 from tables.services.common import act_at_table, locked
+
+
 
 #: who seats players, sells chips and moves them between tables: the dealer at the table,
 #: a floorperson or the poker shift supervisor
@@ -165,8 +167,6 @@ def chips_add(*, actor: Actor, table_id: Any, seat: Any, amount_cents: Any) -> S
 
 
 def _in_current_hand(at: AtTable, seat: int) -> bool:
-    from poker_room.services.hands import seats_in_hand  # the hand knows its players
-
     return seat in seats_in_hand(at.poker.current_hand_id)
 
 
@@ -283,8 +283,6 @@ def player_remove(*, actor: Actor, table_id: Any, seat: Any, reason: Any) -> dic
         s = at.seat(seat)
         stakes = s.stack_cents
         if at.hand_in_progress:
-            from poker_room.services.hands import seat_in_play  # who has folded, what is left
-
             live, in_hand = seat_in_play(at.poker.current_hand_id, s.seat)
             if live:
                 raise ConflictError("fold the player's hand first", code="seat_in_hand")
