@@ -16,12 +16,8 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
 from django.db import connections
 
-from casino.actors import actor_of
-from casino.roles import Role
-from casino.services import property_register, staff_bootstrap
 from poker_room.services import seats
-from tables.domain.rules_options import example_options
-from tables.services import rules, tables
+from tests.poker_room._committed import poker_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
 
@@ -93,23 +89,8 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 def room(settings: Any) -> dict[str, Any]:
     """A property with one open Hold'em table under the example Rules Submission and a
     dealer; the screen's display key opens its board."""
-    prop = property_register(name="Board Casino", licence_number="PA-BOARD", system="test")
     settings.ROOM_BOARD_DISPLAY_KEYS = {KEY: "PA-BOARD"}
-    people = {}
-    for n, (name, role) in enumerate([("admin", Role.ADMIN), ("comp", Role.COMPLIANCE),
-                                      ("appr", Role.COMPLIANCE), ("floor", Role.FLOORPERSON),
-                                      ("dealer", Role.DEALER)]):
-        profile = staff_bootstrap(property=prop, username=f"rb-{name}", password="x" * 12,
-                                  credential_number=f"RB-{n}", roles=[role], system="test")
-        people[name] = actor_of(profile.user)
-    rs = rules.rules_draft(actor=people["comp"], game="holdem",
-                           options=example_options("holdem"))
-    rules.rules_submit(actor=people["comp"], rules_id=rs.pk)
-    rules.rules_approve(actor=people["appr"], rules_id=rs.pk)
-    table = tables.table_configure(actor=people["admin"], name="P-BOARD", game="holdem",
-                                   positions=10, dealing_method="hand", shuffler="automated")
-    tables.table_assign_dealer(actor=people["floor"], table_id=table.pk, dealer="rb-dealer")
-    tables.table_open(actor=people["floor"], table_id=table.pk)
+    people, table = poker_room("PA-BOARD", "rb", table_name="P-BOARD")
     return {"people": people, "table": table}
 
 

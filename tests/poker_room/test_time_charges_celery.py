@@ -15,17 +15,13 @@ from celery.beat import EmbeddedService
 from celery.contrib.testing.worker import start_worker
 from django.utils import timezone
 
-from casino.actors import actor_of
 from casino.celery import app
 from casino.eventstore.store import read_stream
-from casino.roles import Role
-from casino.services import property_register, staff_bootstrap
 from poker_room.models import Seat, TimeChargePeriod
 from poker_room.services import seats
 from poker_room.services.time_charges import period_of
 from poker_room.tasks import time_charges_assess
-from tables.domain.rules_options import example_options
-from tables.services import rules, tables
+from tests.poker_room._committed import poker_room
 
 pytestmark = [pytest.mark.celery, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
 
@@ -67,23 +63,9 @@ def seated_table(short_minutes: None) -> Any:
     """An open Hold'em table charging $12 an hour per player every 20 minutes, with two
     players seated."""
     app.control.purge()
-    prop = property_register(name="Time Casino", licence_number="PA-TIME", system="test")
-    people = {}
-    for n, (name, role) in enumerate([("admin", Role.ADMIN), ("comp", Role.COMPLIANCE),
-                                      ("appr", Role.COMPLIANCE), ("floor", Role.FLOORPERSON),
-                                      ("dealer", Role.DEALER)]):
-        profile = staff_bootstrap(property=prop, username=f"tc-{name}", password="x" * 12,
-                                  credential_number=f"TC-{n}", roles=[role], system="test")
-        people[name] = actor_of(profile.user)
-    options = {**example_options("holdem"), "rake": {"types": ["time-charge"], "time_charge": {
-        "basis": "per-player", "hourly_cents": 1_200, "assessed_every_minutes": 20}}}
-    rs = rules.rules_draft(actor=people["comp"], game="holdem", options=options)
-    rules.rules_submit(actor=people["comp"], rules_id=rs.pk)
-    rules.rules_approve(actor=people["appr"], rules_id=rs.pk)
-    table = tables.table_configure(actor=people["admin"], name="TC-1", game="holdem",
-                                   positions=9, dealing_method="hand", shuffler="automated")
-    tables.table_assign_dealer(actor=people["floor"], table_id=table.pk, dealer="tc-dealer")
-    tables.table_open(actor=people["floor"], table_id=table.pk)
+    people, table = poker_room("PA-TIME", "tc", rake={
+        "types": ["time-charge"], "time_charge": {
+            "basis": "per-player", "hourly_cents": 1_200, "assessed_every_minutes": 20}})
     for seat in (1, 2):
         seats.seat_player(actor=people["dealer"], table_id=table.pk, seat=seat,
                           buy_in_cents=10_000)
