@@ -97,26 +97,26 @@ def player_left(e: RecordedEvent) -> None:
     _seat(e).delete()
 
 
-def minimum_bet_raised(e: RecordedEvent) -> None:
-    _poker_table(e).update(agreed_minimum_bet_cents=e.data["amount_cents"])
+def minimum_bet_raised(e: RecordedEvent) -> dict[str, Any]:
+    return {"agreed_minimum_bet_cents": e.data["amount_cents"]}
 
 
-def hand_dealt(e: RecordedEvent) -> None:
-    _poker_table(e).update(current_hand_id=e.data["round_id"], button_seat=e.data["button_seat"])
+def hand_dealt(e: RecordedEvent) -> dict[str, Any]:
+    return {"current_hand_id": e.data["round_id"], "button_seat": e.data["button_seat"]}
 
 
-def hand_settled(e: RecordedEvent) -> None:
+def hand_settled(e: RecordedEvent) -> dict[str, Any]:
     d = e.data
     stacks = {int(seat): stack for seat, stack in d["stacks"].items()}
     if stacks:  # every seat of the hand in one UPDATE
         Seat.objects.filter(table_id=_table_id(e), seat__in=stacks).update(
             stack_cents=Case(*(When(seat=s, then=Value(v)) for s, v in stacks.items()),
                              default=F("stack_cents"), output_field=BigIntegerField()))
-    _poker_table(e).update(current_hand=None, kill_active=d["kill_next"],
-                           hands_dealt=F("hands_dealt") + 1)
+    return {"current_hand": None, "kill_active": d["kill_next"],
+            "hands_dealt": F("hands_dealt") + 1}
 
 
-def time_charge_assessed(e: RecordedEvent) -> None:
+def time_charge_assessed(e: RecordedEvent) -> dict[str, Any]:
     d = e.data
     table_id = _table_id(e)
     for seat, cents in d["charges"].items():
@@ -127,7 +127,7 @@ def time_charge_assessed(e: RecordedEvent) -> None:
         period_start=datetime.fromisoformat(d["period_start"]),
         gaming_day=date.fromisoformat(d["gaming_day"]),
         charges=d["charges"], total_cents=d["total_cents"], assessed_at=e.recorded_at)
-    _poker_table(e).update(time_charged_until=datetime.fromisoformat(d["period_start"]))
+    return {"time_charged_until": datetime.fromisoformat(d["period_start"])}
 
 
 def time_charge_verified(e: RecordedEvent) -> None:
@@ -136,7 +136,9 @@ def time_charge_verified(e: RecordedEvent) -> None:
     ).update(verified_by=e.metadata["actor"], verified_at=e.recorded_at)
 
 
-_TABLE_STEPS = {
+#: each event's change to the seats; what it changes on the table's own row is returned,
+#: written with the stream's version in one UPDATE
+_TABLE_STEPS: dict[str, Any] = {
     "PlayerSeated": player_seated,
     "ChipsAdded": chips_added,
     "PlayerSatOut": seat_status(SeatStatus.SITTING_OUT),
@@ -165,8 +167,8 @@ class PokerTableProjection(Projection):
 
     def apply(self, event: RecordedEvent) -> None:
         _ensure_table(event)
-        _TABLE_STEPS[event.type](event)
-        _poker_table(event).update(stream_version=event.version)
+        fields = _TABLE_STEPS[event.type](event) or {}
+        _poker_table(event).update(stream_version=event.version, **fields)
 
     def reset(self) -> None:
         TimeChargePeriod.objects.all().delete()

@@ -94,7 +94,9 @@ class TableSeatsOut(serializers.Serializer):
 
 
 class HandStartIn(serializers.Serializer):
-    deck_id = serializers.UUIDField()
+    deck_id = serializers.UUIDField(required=False, allow_null=True, default=None,
+                                    help_text="the deck of the pair that deals the hand; "
+                                              "omit it for the deck due (they alternate)")
     straddle = serializers.BooleanField(default=False)
     shuffle = serializers.BooleanField(default=False, help_text="the server shuffles the "
                                        "deck (CSPRNG) and the engine deals from it")

@@ -140,9 +140,11 @@ def _deck_order(value: Any) -> list[int] | None:
                         field="deck") from None
 
 
-def hand_start(*, actor: Actor, table_id: Any, deck_id: Any, straddle: Any = False,
+def hand_start(*, actor: Actor, table_id: Any, deck_id: Any = None, straddle: Any = False,
                deck: Any = None, shuffle: Any = False) -> PokerHand:
     """Start a hand at the table: the players seated and playing are dealt in (637a.8(a));
+    ``deck_id`` the deck of the pair that deals it, or None for the deck due (the decks
+    alternate hand by hand, 637a.3(a));
     ``deck`` is the deck's recorded shuffle (top card first) when the engine deals,
     ``shuffle`` has the server shuffle it (the operating system's CSPRNG, as the banked
     games' ``deal-from-shuffle``), neither: the dealer records the cards as dealt (the
@@ -168,7 +170,7 @@ def hand_start(*, actor: Actor, table_id: Any, deck_id: Any, straddle: Any = Fal
             raise ConflictError("a hand needs at least two players seated and playing "
                                 "(637a.7(b))", code="too_few_players")
         rnd = rounds.round_open(actor=actor, table_id=table_id, deck_id=deck_id)
-        rs = RulesSubmission.objects.get(pk=rnd.rules_id)
+        rs = rnd.rules
         rules = _rules_for_hand(rs, at.poker.agreed_minimum_bet_cents if at.poker else 0)
         button = _button(at, sorted(stacks), rules.spec.family)
         hand = Hand.start(rules, stacks, button=button, deck=order, straddle=straddle,

@@ -27,7 +27,10 @@ from tables.services.common import act_at_table, locked, record, record_new, set
 from tables.selectors import rules_in_force
 
 
-def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
+def round_open(*, actor: Actor, table_id: Any, deck_id: Any = None) -> Round:
+    """Open the table's next round with ``deck_id``, or without one with the deck due (the
+    decks alternate, 589.3(b)(3), 637a.3(a)). The round comes back with its Rules
+    Submission version attached (``rnd.rules``), read once."""
     with transaction.atomic():
         table = locked(GameTable, table_id, actor, what="table")
         role = act_at_table(actor, table, Role.DEALER, Role.FLOORPERSON)
@@ -44,8 +47,11 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
         # them, or it is looked up to say why not.
         pair = list(Deck.objects.select_for_update().filter(
             table=table, state=DeckState.IN_PLAY).order_by("entered_play_at"))
-        deck = next((d for d in pair if str(d.pk) == str(deck_id)), None) \
-            or locked(Deck, deck_id, actor, what="deck")
+        if deck_id is None:
+            deck = _deck_due(table, pair)
+        else:
+            deck = next((d for d in pair if str(d.pk) == str(deck_id)), None) \
+                or locked(Deck, deck_id, actor, what="deck")
         setup = setup_of(table)
         _check_deck(table, setup, deck, [d.pk for d in pair])
         number = table.rounds_played + 1
@@ -69,7 +75,18 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any) -> Round:
                actor, role, table=table.pk)
     rnd = round_row(opened_events[0])  # the row as the projection inserted it,
     rnd._state.adding, rnd._state.db = False, "default"  # without reading it back
+    rnd.rules = rules
     return rnd
+
+
+def _deck_due(table: GameTable, pair: list[Deck]) -> Deck:
+    """The deck in play that deals next when the dealer names none: the one not used
+    last (589.3(b)(3), 637a.3(a)), else the first put in play."""
+    if not pair:
+        raise ConflictError(f"table {table.name} has no deck in play", code="no_deck_in_play")
+    expected = expected_deck([str(d.pk) for d in pair],
+                             str(table.last_deck_id) if table.last_deck_id else None)
+    return next((d for d in pair if str(d.pk) == expected), pair[0])
 
 
 def _check_deck(table: GameTable, setup: TableSetup, deck: Deck, pair: list[Any]) -> None:

@@ -408,6 +408,37 @@ def test_a_hand_deals_only_through_the_gate(crew, poker_table: Callable, as_acto
     assert (r.status_code, r.json()["code"]) == (409, "table_closed")
 
 
+def test_a_hand_started_without_a_deck_is_dealt_with_the_deck_due(
+        crew, poker_table: Callable, as_actor: Callable) -> None:
+    """§ 637a.3(a): the two decks alternate hand by hand, so a terminal need not name the
+    deck: the one not used last deals; with the pair gone, 409 ``no_deck_in_play``."""
+    from tables.models import Round
+    from tables.services import decks as deck_services
+
+    setup = poker_table("holdem")
+    table, (red, blue) = setup["table"], setup["decks"]
+    dealer = as_actor(crew["dealer"])
+    _seat_three(dealer, table)
+    url = f"/api/v1/poker-tables/{table.pk}/hands/"
+    dealt_with = []
+    for _ in range(3):
+        r = dealer.post(url, {}, format="json")
+        assert r.status_code == 201, r.json()
+        h = r.json()
+        dealt_with.append(Round.objects.get(pk=h["round_id"]).deck_id)
+        _act(dealer, h["round_id"], h["version"], {"type": "misdeal",
+                                                   "reason": "not_shuffled_or_cut"})
+    assert dealt_with[0] in (red.pk, blue.pk)
+    assert dealt_with[1] == ({red.pk, blue.pk} - {dealt_with[0]}).pop()
+    assert dealt_with[2] == dealt_with[0]
+    for deck in (red, blue):
+        deck_services.deck_remove(actor=crew["floor"], deck_id=deck.pk, reason="time-limit")
+    before = Round.objects.filter(table=table).count()
+    r = dealer.post(url, {}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "no_deck_in_play")
+    assert Round.objects.filter(table=table).count() == before
+
+
 def test_server_shuffle_deals_and_the_order_is_never_shown(crew, poker_table: Callable,
                                                            as_actor: Callable) -> None:
     """§ 637a.5(a): a shuffle that randomly intermixes the cards (the server's CSPRNG); the

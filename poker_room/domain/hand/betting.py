@@ -26,7 +26,6 @@ from poker_room.domain.hand.constants import (
     FOLD,
     FORCED,
     RAISE,
-    _ev,
 )
 from poker_room.domain.hand.forced_bets import _blind_posters
 from poker_room.domain.rake import PROGRESSIVE
@@ -77,14 +76,14 @@ class BettingMixin:
         if self.phase == FORCED:
             i = self._turn(seat)
             if action == BRING_IN:
-                self._emit(_ev("BringInPosted", seat=seat,
-                               amount=min(self._stacks[i], self.rules.bring_in_cents)))
+                self._emit("BringInPosted", seat=seat,
+                               amount=min(self._stacks[i], self.rules.bring_in_cents))
             elif action in (COMPLETE, BET, RAISE):
                 to = self._street_bet if amount is None else amount
                 low = min(self._stacks[i], self._street_bet)
                 high = min(self._stacks[i], self._max_to_for(i, self._street_bet))
                 self._check_amount(to, low, high)
-                self._emit(_ev("PlayerBet", seat=seat, amount=to, to=to))
+                self._emit("PlayerBet", seat=seat, amount=to, to=to)
             else:
                 raise InvalidAction(f"seat {seat} must post the Forced Bet or complete "
                                     "(637a.10(d))")
@@ -98,17 +97,17 @@ class BettingMixin:
             if can_check:
                 raise InvalidAction("nothing to call: check instead of folding (637a.1 "
                                     "'Fold')")
-            self._emit(_ev("PlayerFolded", seat=seat))
+            self._emit("PlayerFolded", seat=seat)
         elif action == CHECK:
             if not can_check:
                 raise InvalidAction(f"seat {seat} faces a bet of {call}: fold, call or "
                                     "raise")
-            self._emit(_ev("PlayerChecked", seat=seat))
+            self._emit("PlayerChecked", seat=seat)
         elif action == CALL:
             if can_check:
                 raise InvalidAction("there is no bet to call: check")
-            self._emit(_ev("PlayerCalled", seat=seat, amount=call,
-                           to=self._bets[i] + call))
+            self._emit("PlayerCalled", seat=seat, amount=call,
+                           to=self._bets[i] + call)
         elif action in (BET, RAISE, COMPLETE):
             if not can_raise:
                 if (self.rules.max_raises is not None
@@ -130,8 +129,8 @@ class BettingMixin:
                                     field="amount")
             self._check_amount(to, min_to, max_to)
             added = to - self._bets[i]
-            self._emit(_ev("PlayerBet" if self._max_bet == 0 else "PlayerRaised",
-                           seat=seat, amount=added, to=to))
+            self._emit("PlayerBet" if self._max_bet == 0 else "PlayerRaised",
+                           seat=seat, amount=added, to=to)
         else:
             raise InvalidAction(f"unknown action {action!r}", field="action")
         if self._actor < 0 or self.phase != BETTING:
@@ -395,9 +394,9 @@ class BettingMixin:
             events.append([i, a, "straddle" if self._straddle and k == len(posters) - 1
                            else "blind"])
         for k, (i, a, kind) in enumerate(events):
-            self._emit(_ev("BlindPosted", seat=self._seats[i],
+            self._emit("BlindPosted", seat=self._seats[i],
                            amount=min(a, self._stacks[i]), kind=kind,
-                           last=k == len(events) - 1))
+                           last=k == len(events) - 1)
 
     def _bring_in(self) -> None:
         live = [i for i in range(self._n) if self._live[i]]
@@ -406,10 +405,10 @@ class BettingMixin:
         i = self._idx[seat]
         if self.rules.bring_in_may_complete and self.rules.bring_in_cents < \
                 self.rules.opening_bet_cents:
-            self._emit(_ev("BringInDue", seat=seat))
+            self._emit("BringInDue", seat=seat)
             return
-        self._emit(_ev("BringInPosted", seat=seat,
-                       amount=min(self._stacks[i], self.rules.bring_in_cents)))
+        self._emit("BringInPosted", seat=seat,
+                       amount=min(self._stacks[i], self.rules.bring_in_cents))
 
     def _opener(self, r: int) -> int:
         spec, n = self.spec, self._n
@@ -432,10 +431,10 @@ class BettingMixin:
                 second = max(b for j, b in enumerate(bets) if j != i)
                 if top > second:
                     # the uncalled final bet goes back and is never raked (637a.17(d))
-                    self._emit(_ev("UncalledBetReturned", seat=self._seats[i],
-                                   amount=top - second))
-        self._emit(_ev("BettingRoundClosed", round=self._bet_round,
-                       pot=self._pot_total - self._rake_taken))
+                    self._emit("UncalledBetReturned", seat=self._seats[i],
+                                   amount=top - second)
+        self._emit("BettingRoundClosed", round=self._bet_round,
+                       pot=self._pot_total - self._rake_taken)
         rake = self.rules.rake
         if rake is not None and rake.timing == PROGRESSIVE:
             self._take_rake()

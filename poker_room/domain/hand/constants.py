@@ -3,8 +3,6 @@ steps of a hand by game (637a.10-637a.21), and how an event is written."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from casino.domain.cards import DECK_SIZE
 from poker_room.domain.games import BOARD, STUD
 
@@ -35,11 +33,22 @@ _ACTION_EVENTS = {"PlayerFolded": FOLD, "PlayerChecked": CHECK, "PlayerCalled": 
 _FULL_DECK = list(range(DECK_SIZE))
 
 
-def _ev(type_: str, **data: Any) -> dict[str, Any]:
-    return {"type": type_, "data": data}
+def _plan(spec) -> tuple[list[tuple], dict[int, int], int]:
+    """A game's steps with the plan index of each betting round and of the first deal,
+    worked out once per game."""
+    plan = _PLANS.get(spec.id)
+    if plan is None:
+        steps = _steps(spec)
+        bet_step = {st[1]: k for k, st in enumerate(steps) if st[0] == "bet"}
+        first_deal = next(k for k, st in enumerate(steps) if st[0] in ("hole", "stud_first"))
+        plan = _PLANS[spec.id] = (steps, bet_step, first_deal)
+    return plan
 
 
-def _plan(spec) -> list[tuple]:
+_PLANS: dict[str, tuple[list[tuple], dict[int, int], int]] = {}
+
+
+def _steps(spec) -> list[tuple]:
     """The steps of a round of play, in order (637a.10-637a.14, 637a.19-637a.21)."""
     if spec.family == BOARD:
         # 637a.11(d), (f)-(j): blinds, hole cards, then flop, turn and river, each after a

@@ -22,7 +22,6 @@ from poker_room.domain.hand.constants import (
     DISCARDING,
     DRAWING,
     FORCED,
-    _ev,
 )
 from poker_room.domain.hand.forced_bets import _ante_posters
 
@@ -52,15 +51,15 @@ class DealingMixin:
             taken: list[int] = []
             new = [self._card_ok(c, taken, also_free=back) for c in cards]
             if back:
-                self._emit(_ev("DiscardsReshuffled", cards=back, excluded_seat=seat))
-            self._emit(_ev("PlayerDrew", seat=seat, discarded=discard, cards=new))
+                self._emit("DiscardsReshuffled", cards=back, excluded_seat=seat)
+            self._emit("PlayerDrew", seat=seat, discarded=discard, cards=new)
         else:
             if cards is not None:
                 raise InvalidAction("cards come from the deck at this table", field="cards")
             if len(self._deck) < n:
                 self._reshuffle_discards()
             new = self._deck[-1:-n - 1:-1] if n else []
-            self._emit(_ev("PlayerDrew", seat=seat, discarded=discard, cards=new))
+            self._emit("PlayerDrew", seat=seat, discarded=discard, cards=new)
         self._advance()
         return self.events[mark:]
 
@@ -77,7 +76,7 @@ class DealingMixin:
         if len(cards) != self.spec.discard:
             raise InvalidAction(f"discard exactly {self.spec.discard} cards (637a.10(m))",
                                 field="cards")
-        self._emit(_ev("PlayerDiscarded", seat=seat, cards=cards))
+        self._emit("PlayerDiscarded", seat=seat, cards=cards)
         self._advance()
         return self.events[mark:]
 
@@ -106,13 +105,13 @@ class DealingMixin:
             if not isinstance(cards, (list, tuple)) or len(cards) != self._due[1]:
                 raise InvalidAction(f"deal {self._due[1]} board card(s)", field="cards")
             board = [self._card_ok(c, taken) for c in cards]
-            self._emit(_ev("BoardDealt", cards=board, burn=burn))
+            self._emit("BoardDealt", cards=board, burn=burn)
         elif kind == "common":
             if not isinstance(cards, Mapping) or set(cards) != {"common"}:
                 raise InvalidAction("the deck is short: deal one common card "
                                     "(637a.10(h))", field="cards")
-            self._emit(_ev("CommonCardDealt", card=self._card_ok(cards["common"], taken),
-                           burn=burn, street=self._due[1]))
+            self._emit("CommonCardDealt", card=self._card_ok(cards["common"], taken),
+                           burn=burn, street=self._due[1])
         else:
             order, counts, kinds = self._due[1], self._due[2], self._due[3]
             if not isinstance(cards, Mapping):
@@ -137,12 +136,12 @@ class DealingMixin:
                     "kinds": kinds, "cards": per, "burn": burn}
             if shown:
                 data["exposed"] = shown
-            self._emit(_ev("CardsDealt", **data))
+            self._emit("CardsDealt", **data)
             for seat, hole in shown:
                 if len(hole) > 1:  # 637a.18(m): both hole cards face up: the hand is void
                     i = self._idx[seat]
-                    self._emit(_ev("PlayerHandVoided", seat=seat,
-                                   returned=self._contrib[i], rule="637a.18(m)"))
+                    self._emit("PlayerHandVoided", seat=seat,
+                                   returned=self._contrib[i], rule="637a.18(m)")
         self._advance()
         return self.events[mark:]
 
@@ -191,12 +190,17 @@ class DealingMixin:
         idx = self._idx
         per = [(idx[s], cs) for s, cs in d["cards"]]
         # one card at a time around the table (637a.11(f)), so the deck is taken in order
+        deck, out = self._deck, self._out
         for r, k in enumerate(kinds):
             target = self._up if k == "up" else self._down
             for i, cs in per:
                 c = cs[r]
                 target[i].append(c)
-                self._take(c)
+                if deck and deck[-1] == c:  # the engine's own deal: the top card
+                    deck.pop()
+                    out.add(c)
+                else:
+                    self._take(c)
         for seat, hole in d.get("exposed", ()):
             if len(hole) == 1:  # 637a.18(m)-(n): it is the up card; the up card went down
                 i = idx[seat]
@@ -326,7 +330,7 @@ class DealingMixin:
     def _reshuffle_discards(self) -> None:
         pile = list(self._muck)
         self._rng.shuffle(pile)
-        self._emit(_ev("DiscardsReshuffled", cards=pile, excluded_seat=self.to_act))
+        self._emit("DiscardsReshuffled", cards=pile, excluded_seat=self.to_act)
 
     def _draw_round_started(self) -> None:
         self.phase = DRAWING
@@ -367,8 +371,8 @@ class DealingMixin:
                 a = self.rules.ante_cents
                 if a:
                     posters = _ante_posters(self.rules, self._n, self._button)
-                    self._emit(_ev("AntesPosted", amounts=[
-                        [self._seats[i], min(a, self._stacks[i])] for i in posters]))
+                    self._emit("AntesPosted", amounts=[
+                        [self._seats[i], min(a, self._stacks[i])] for i in posters])
                 else:
                     self._step += 1
             elif kind == "blinds":
@@ -392,8 +396,8 @@ class DealingMixin:
                                  if self._live[j] and self._stacks[j] > 0) < 2:
                     self._step += 1  # all in: no betting, the cards run out
                     continue
-                self._emit(_ev("BettingRoundStarted", round=r,
-                               first=self._seats[self._opener(r)]))
+                self._emit("BettingRoundStarted", round=r,
+                               first=self._seats[self._opener(r)])
             elif kind == "draw":
                 if self._live_count <= 1:
                     self._step += 1
@@ -428,9 +432,9 @@ class DealingMixin:
                         # silent; the discards (folded and Super Stud discards) join them
                         pile += self._muck
                     self._rng.shuffle(pile)
-                    self._emit(_ev("BurnCardsReshuffled", cards=pile))
+                    self._emit("BurnCardsReshuffled", cards=pile)
                 elif self._stub_size() <= 1:
-                    self._emit(_ev("BurnCardsReshuffled", cards=list(self._burns)))
+                    self._emit("BurnCardsReshuffled", cards=list(self._burns))
                 due = ("common", self._bet_round_of_step())
             else:
                 due = ("stud", order, 1, [step[1]])
@@ -442,9 +446,9 @@ class DealingMixin:
         if due[0] == "board":
             burn = deck[-1]
             cards = deck[-2:-2 - due[1]:-1]
-            self._emit(_ev("BoardDealt", cards=cards, burn=burn))
+            self._emit("BoardDealt", cards=cards, burn=burn)
         elif due[0] == "common":
-            self._emit(_ev("CommonCardDealt", card=deck[-2], burn=deck[-1], street=due[1]))
+            self._emit("CommonCardDealt", card=deck[-2], burn=deck[-1], street=due[1])
         else:
             order, count, kinds = due[1], due[2], due[3]
             burn = None if due[0] == "hole" else deck[-1]
@@ -456,8 +460,8 @@ class DealingMixin:
                 for k in range(m):
                     per[k][1].append(deck[pos])
                     pos -= 1
-            self._emit(_ev("CardsDealt", street=0 if due[0] == "hole"
-                           else self._bet_round_of_step(), kinds=kinds, cards=per, burn=burn))
+            self._emit("CardsDealt", street=0 if due[0] == "hole"
+                           else self._bet_round_of_step(), kinds=kinds, cards=per, burn=burn)
 
     def _bet_round_of_step(self) -> int:
         """The betting round that follows the current (dealing) step."""
@@ -468,4 +472,4 @@ class DealingMixin:
         if self._deck is not None and not self._deck:
             self._reshuffle_discards()  # nothing left to burn: the discards first
         card = self._deck[-1] if self._deck is not None else None
-        self._emit(_ev("CardBurned", card=card, round=r))
+        self._emit("CardBurned", card=card, round=r)

@@ -10,7 +10,6 @@ from poker_room.domain.games import BOARD
 from poker_room.domain.hand.constants import (
     DISCARD_REASONS,
     MISDEAL_REASONS,
-    _ev,
 )
 
 
@@ -34,7 +33,7 @@ class IrregularitiesMixin:
                 raise CardNotInDeck(f"{card!r} is not in the stub", field="card")
         else:
             self._card_ok(card, [])
-        self._emit(_ev("CardDiscarded", card=card, reason=reason))
+        self._emit("CardDiscarded", card=card, reason=reason)
         return self.events[mark:]
 
     def hole_card_exposed(self, seat: int, card: int, replacement: int | None = None
@@ -61,7 +60,7 @@ class IrregularitiesMixin:
             replacement = self._deck[-1]
         else:
             replacement = self._card_ok(replacement, [])
-        self._emit(_ev("ExposedCardReplaced", seat=seat, card=card, replacement=replacement))
+        self._emit("ExposedCardReplaced", seat=seat, card=card, replacement=replacement)
         return self.events[mark:]
 
     def misdeal(self, reason: str) -> list[dict[str, Any]]:
@@ -111,9 +110,9 @@ class IrregularitiesMixin:
         there, the rake taken so far included (it had not left the table)."""
         mark = len(self.events)
         returned = [[s, c] for s, c in zip(self._seats, self._contrib) if c]
-        self._emit(_ev(type_, reason=reason, returned=returned,
-                       rake_returned=self._rake_taken))
-        self._emit(_ev("HandCompleted", pot=0, rake=0, contributions=[],
+        self._emit(type_, reason=reason, returned=returned,
+                       rake_returned=self._rake_taken)
+        self._emit("HandCompleted", pot=0, rake=0, contributions=[],
                        stacks=[[s, v] for s, v in zip(self._seats, self._stacks)],
-                       winners=[], kill_next=self.kill_active, voided=True))
+                       winners=[], kill_next=self.kill_active, voided=True)
         return self.events[mark:]

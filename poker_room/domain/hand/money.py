@@ -3,9 +3,6 @@ takes them."""
 
 from __future__ import annotations
 
-from poker_room.domain.hand.constants import (
-    _ev,
-)
 from poker_room.domain.rake import rake_for_pot
 
 
@@ -21,5 +18,5 @@ class MoneyMixin:
     def _take_rake(self) -> None:
         due = rake_for_pot(self.rules.rake, self._pot_total)
         if due > self._rake_taken:
-            self._emit(_ev("RakeTaken", amount=due - self._rake_taken, total=due,
-                           kind=self.rules.rake.kind))
+            self._emit("RakeTaken", amount=due - self._rake_taken, total=due,
+                           kind=self.rules.rake.kind)

@@ -11,9 +11,6 @@ from casino.domain.hands import stud as _stud
 from poker_room.domain import evaluate as ev
 from poker_room.domain.contributions import contributions as _contributions
 from poker_room.domain.games import STUD
-from poker_room.domain.hand.constants import (
-    _ev,
-)
 from poker_room.domain.kill import next_kill_active
 from poker_room.domain.pots import halves, side_pots, split_evenly
 from poker_room.domain.rake import rake_by_pot, take_in_order
@@ -59,8 +56,8 @@ class ShowdownMixin:
             taken = take_in_order(a, net)
             for k, part in enumerate(taken):
                 if part:
-                    self._emit(_ev("JackpotContributionTaken", fund=fund,
-                                   fund_name=names.get(fund, fund), pot=k, amount=part))
+                    self._emit("JackpotContributionTaken", fund=fund,
+                                   fund_name=names.get(fund, fund), pot=k, amount=part)
             net = [x - t for x, t in zip(net, taken)]
         scooped_by: set[int] = set()
         split_hl = False
@@ -68,8 +65,8 @@ class ShowdownMixin:
             w = live.index(True)
             for k, a in enumerate(net):
                 if a:
-                    self._emit(_ev("PotAwarded", pot=k, seat=self._seats[w], amount=a,
-                                   share="whole", odd_chips=0))
+                    self._emit("PotAwarded", pot=k, seat=self._seats[w], amount=a,
+                                   share="whole", odd_chips=0)
             scooped_by.add(w)
         else:
             values = self._values()
@@ -81,19 +78,19 @@ class ShowdownMixin:
                 split_hl = split_hl or hl
                 awards += got
                 winners_all.update(self._idx[g["seat"]] for g in got if g["amount"])
-            self._emit(_ev("ShowdownStarted", order=[self._seats[i] for i in order]))
+            self._emit("ShowdownStarted", order=[self._seats[i] for i in order])
             first = True
             for i in order:
                 if first or i in winners_all or rules.disclose_mucked_hands:
-                    self._emit(_ev("HandShown", seat=self._seats[i],
+                    self._emit("HandShown", seat=self._seats[i],
                                    cards=self._down[i] + self._up[i],
-                                   values=list(values[i])))
+                                   values=list(values[i]))
                 else:
-                    self._emit(_ev("HandMucked", seat=self._seats[i]))
+                    self._emit("HandMucked", seat=self._seats[i])
                 first = False
             for g in awards:
                 if g["amount"]:
-                    self._emit(_ev("PotAwarded", **g))
+                    self._emit("PotAwarded", **g)
             scooped_by = winners_all
         pot = self._pot_total
         scooped = len(scooped_by) == 1
@@ -101,12 +98,12 @@ class ShowdownMixin:
         # and the jackpot contributions
         kill_next = next_kill_active(rules, self.kill_active, pot_cents=sum(net),
                                      scooped=scooped, split_high_low=split_hl)
-        self._emit(_ev("HandCompleted", pot=pot, rake=self._rake_taken,
+        self._emit("HandCompleted", pot=pot, rake=self._rake_taken,
                        rake_by_pot=list(raked),  # 637a.17(b)(1): from each pot, in chips
                        contributions=[[f, a] for f, a in jp if a],
                        stacks=[[s, v] for s, v in zip(self._seats, self._stacks)],
                        winners=sorted(self._seats[i] for i in scooped_by),
-                       kill_next=kill_next, voided=False))
+                       kill_next=kill_next, voided=False)
 
     def _showdown_order(self) -> list[int]:
         """637a.18(e): the player who made the final bet shows first, then the others
@@ -162,37 +159,33 @@ class ShowdownMixin:
 
     def _split_pot(self, k: int, amount: int, elig: Sequence[int],
                    values: list[tuple[int, ...]]) -> tuple[list[dict[str, Any]], bool]:
-        sd = self.spec.showdown
-        unit = self.rules.chip_unit_cents
-        out: list[dict[str, Any]] = []
-        names = self._SHARE_NAMES.get(sd)
-
-        def best(part: int) -> list[int]:
-            top = max(values[i][part] for i in elig)
-            if top == ev.NO_LOW:
-                return []
-            return [i for i in elig if values[i][part] == top]
-
-        def pay(a: int, winners: list[int], part: int, share: str) -> None:
-            got = split_evenly(a, winners, unit, lambda ws: self._odd_chip(ws, part))
-            odd = {w: v - min(got.values()) for w, v in got.items()}
-            for w in winners:
-                out.append({"pot": k, "seat": self._seats[w], "amount": got[w],
-                            "share": share, "odd_chips": odd[w]})
-
+        """Pot ``k``'s awards: the whole to the best hand, or halved between the two
+        shares of a split-pot game; and whether different players took the halves."""
+        names = self._SHARE_NAMES.get(self.spec.showdown)
+        high_w = _best(elig, values, 0)
         if names is None:
-            pay(amount, best(0), 0, "whole")
-            return out, False
-        high_w = best(0)
-        low_w = best(1)
+            return self._pay(k, amount, high_w, 0, "whole"), False
+        low_w = _best(elig, values, 1)
         if not low_w:  # no qualifying low: the high hand takes the pot (637a.10(j))
-            pay(amount, high_w, 0, "whole")
-            return out, False
-        first, second = halves(amount, unit)
-        pay(first, high_w, 0, names[0])
-        pay(second, low_w, 1, names[1])
-        split = set(high_w) != set(low_w)
-        return out, split
+            return self._pay(k, amount, high_w, 0, "whole"), False
+        first, second = halves(amount, self.rules.chip_unit_cents)
+        out = self._pay(k, first, high_w, 0, names[0])
+        out += self._pay(k, second, low_w, 1, names[1])
+        return out, set(high_w) != set(low_w)
+
+    def _pay(self, k: int, amount: int, winners: list[int], part: int, share: str
+             ) -> list[dict[str, Any]]:
+        """One share of pot ``k`` divided among its ``winners`` in whole chips, the excess
+        (the odd chips) to the player the Rules Submission names (:meth:`_odd_chip`)."""
+        seats = self._seats
+        if len(winners) == 1:
+            return [{"pot": k, "seat": seats[winners[0]], "amount": amount, "share": share,
+                     "odd_chips": 0}]
+        got = split_evenly(amount, winners, self.rules.chip_unit_cents,
+                           lambda ws: self._odd_chip(ws, part))
+        least = min(got.values())
+        return [{"pot": k, "seat": seats[w], "amount": got[w], "share": share,
+                 "odd_chips": got[w] - least} for w in winners]
 
     def _odd_chip(self, winners: Sequence[int], part: int) -> int:
         """Who gets the excess of a share divided among tied players."""
@@ -239,6 +232,15 @@ class ShowdownMixin:
         if sd == "badeucey":
             return "d27" if part == 0 else "badugi_ace_high"
         return "a5" if part == 0 else "badugi"  # badacey
+
+
+def _best(elig: Sequence[int], values: list[tuple[int, ...]], part: int) -> list[int]:
+    """The eligible players holding the best value of the share ``part``; none when no
+    hand qualifies for it (a low share without a qualifying low)."""
+    top = max(values[i][part] for i in elig)
+    if top == ev.NO_LOW:
+        return []
+    return [i for i in elig if values[i][part] == top]
 
 
 def _lowest_card_ace_high(hands: Mapping[int, Sequence[int]]) -> int:

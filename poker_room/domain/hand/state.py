@@ -20,7 +20,6 @@ from poker_room.domain.hand.constants import (
     DRAWING,
     FORCED,
     _FULL_DECK,
-    _ev,
     _plan,
 )
 from poker_room.domain.hand.forced_bets import _ante_posters, _forced_amounts
@@ -114,9 +113,9 @@ class HandState:
         hand = cls()
         hand._rng = rng or _random.SystemRandom()
         hand._rules_obj = rules
-        hand._emit(_ev("HandStarted", hand_id=hand_id, rules=rules.shared_dict(),
+        hand._emit("HandStarted", hand_id=hand_id, rules=rules.shared_dict(),
                        seats=[[s, stacks[s]] for s in seats], button=button,
-                       deck=deck, straddle=bool(straddle), kill_active=bool(kill_active)))
+                       deck=deck, straddle=bool(straddle), kill_active=bool(kill_active))
         hand._advance()
         return hand
 
@@ -213,9 +212,10 @@ class HandState:
         self.events.append(event)
         return self
 
-    def _emit(self, event: dict[str, Any]) -> None:
-        _HANDLERS[event["type"]](self, event["data"])
-        self.events.append(event)
+    def _emit(self, type_: str, **data: Any) -> None:
+        """Record an event the hand decided and apply it (its ``_on_<Type>`` handler)."""
+        _HANDLERS[type_](self, data)
+        self.events.append({"type": type_, "data": data})
 
     def _on_HandStarted(self, d: Mapping[str, Any]) -> None:
         self.hand_id = d["hand_id"]
@@ -260,13 +260,12 @@ class HandState:
         self._pot_total = 0
         self._rake_taken = 0
         self._voluntary: set[int] = set()
-        self._plan = plan = _plan(spec)
+        # the steps, the plan index of each betting round (so events can set the step
+        # absolutely: a replay then lands on the same step whatever was skipped without
+        # an event) and of the first deal; the same for every hand of the game (not to be
+        # mutated)
+        self._plan, self._bet_step, self._first_deal_step = _plan(spec)
         self._step = 0
-        #: plan index of each betting round, so events can set the step absolutely (a
-        #: replay then lands on the same step whatever was skipped without an event)
-        self._bet_step = {st[1]: k for k, st in enumerate(plan) if st[0] == "bet"}
-        self._first_deal_step = next(k for k, st in enumerate(plan)
-                                     if st[0] in ("hole", "stud_first"))
         self._draw_round = 0
         self._forced_open = False
         self._due: tuple | None = None
