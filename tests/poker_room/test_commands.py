@@ -68,3 +68,45 @@ def test_bench_poker_small_run():
         row = report["games"][game]
         assert row["hands_per_second"] > 0 and row["ratio"] > 0
         assert row["pokerkit"]["same_final_stacks"] == 20
+    floor = report["games"]["holdem"]["floor"]
+    assert floor["hands"] == 200 and floor["hands_per_second"] > 0
+
+
+def test_the_bench_floor_plays_whole_hands_and_loses_no_chip():
+    """The bench's floor (a bare Hold'em loop, 637a.11(d)-(k)) plays real hands: the
+    blinds go in, the chips only move between the players, and on a board where seat 2's
+    aces beat everyone a check-down leaves every chip where the hand worked out says."""
+    import random
+
+    from poker_room.management.commands._holdem_floor import holdem_floor_hand
+
+    rng = random.Random(7)
+    for _ in range(300):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        stacks = {s: rng.randint(400, 20_000) for s in range(1, 7)}
+        final = holdem_floor_hand(stacks, 1 + rng.randrange(6), deck, random.Random(rng.random()))
+        assert sum(final) == sum(stacks.values()) and min(final) >= 0
+
+
+class _NeverRaises(random.Random):
+    def random(self) -> float:
+        return 0.5  # neither a raise (below 1/3) nor a fold (above 2/3): call or check
+
+
+def test_the_bench_floor_check_down_pays_the_best_hand():
+    """§ 637a.11(k): three players, button seat 3, blinds $1 and $2 from seats 1 and 2;
+    every player calls and checks. The board 9-J-Q-K-T gives everyone a straight; seat 2's
+    ace makes the best, ace high: the pot of 3 x $2 = $6 goes to seat 2."""
+    from casino.domain.cards import parse_card
+    from poker_room.management.commands._holdem_floor import holdem_floor_hand
+
+    # dealt from the top, one card at a time from the button's left: 1, 2, 3, 1, 2, 3;
+    # then burn, flop, burn, turn, burn, river
+    order = ["2c", "As", "7h", "3d", "Ad", "8h", "4c", "9s", "Jd", "Qc", "5s", "Kd", "6h",
+             "Tc"]
+    top = [parse_card(c) for c in order]
+    deck = top + [c for c in range(52) if c not in top]
+    final = holdem_floor_hand({1: 1_000, 2: 1_000, 3: 1_000}, 3, deck, _NeverRaises())
+    assert final == [800, 1_400, 800]
+
