@@ -294,7 +294,7 @@ def _bad_beat(hand: Hand, table: TableSeen, actor: Actor) -> list[dict[str, Any]
 def _settle(actor: Actor, hand: Hand, table: TableSeen, round_id: Any) -> bool:
     """The hand is over: the stacks back to the seats, the Kill carried to the next hand
     (637a.12(n)), the round closed. Once: a hand already settled is left as it is."""
-    at = AtTable(actor, table.pk, DEALING)
+    at = AtTable(actor, table.pk, DEALING, with_seats=False)
     if at.poker is None or str(at.poker.current_hand_id) != str(round_id):
         return False
     result = hand.result or {}
@@ -302,8 +302,9 @@ def _settle(actor: Actor, hand: Hand, table: TableSeen, round_id: Any) -> bool:
         "round_id": str(round_id), "stacks": {str(s): v for s, v in hand.stacks.items()},
         "kill_next": bool(result.get("kill_next")), "voided": bool(result.get("voided")),
         "rake_cents": result.get("rake", 0)}))
-    _, rnd, role = banked.lock_round(actor, round_id, DEALING)
-    closed = record(rnd, [NewEvent("RoundClosed", {})], actor, role, table=str(table.pk))
+    # the table is locked already (AtTable: the order round_open locks in), the round next
+    rnd = Round.objects.select_for_update().get(pk=round_id, table_id=at.table.pk)
+    closed = record(rnd, [NewEvent("RoundClosed", {})], actor, at.role, table=str(table.pk))
     # the snapshot stands at the stream's last version (a snapshot is a projection)
     command_runner.snapshot_save(HAND, rnd.pk, hand, closed[-1].version)
     return True

@@ -50,7 +50,8 @@ class AtTable:
     """A poker table locked for a seating command: the table, its poker row (None before
     its first event) and its seats."""
 
-    def __init__(self, actor: Actor, table_id: Any, roles: tuple[Role, ...]):
+    def __init__(self, actor: Actor, table_id: Any, roles: tuple[Role, ...], *,
+                 with_seats: bool = True):
         self.table = locked(GameTable, table_id, actor, what="table")
         if not get_table_game(self.table.game).is_poker:
             raise ConflictError(f"table {self.table.name} is not a poker table",
@@ -58,7 +59,9 @@ class AtTable:
         self.role = act_at_table(actor, self.table, *roles)
         self.poker = PokerTable.objects.select_for_update().filter(
             table_id=self.table.pk).first()
-        self.seats = {s.seat: s for s in Seat.objects.filter(table_id=self.table.pk)}
+        # (settling a hand writes the seats through its event and need not read them)
+        self.seats = {s.seat: s for s in Seat.objects.filter(table_id=self.table.pk)} \
+            if with_seats else {}
         self.actor = actor
 
     @property
