@@ -25,7 +25,7 @@ from casino.domain.cards import format_card, parse_card
 from casino.domain.hands import stud as _stud
 from poker_room.domain.games import STUD
 from poker_room.domain.errors import PokerError
-from poker_room.domain.hand import DEALING, DRAWING, FORCED, Hand
+from poker_room.domain.hand import DEALING, DRAWING, EXPOSURE_CHOICES, FORCED, Hand
 from poker_room.domain.pokerkit_bridge import PAIRS, VARIANTS, player_order
 from poker_room.domain.rules import FIXED_LIMIT, TableRules
 from poker_room.domain.rules_schema import NO_POT_RAKE, SPLIT_GAMES
@@ -117,6 +117,11 @@ def to_phh(hand: Hand) -> str:
             actions.append(f"p{pnum[d['seat']]} sm {cards(d['cards'])}")
         elif t == "HandMucked":
             actions.append(f"p{pnum[d['seat']]} sm")
+        elif t == "ThirdHoleCardExposed":
+            # PHH has no word for it: a comment on the deal that :func:`replay` reads
+            deal = f"d dh p{pnum[d['seat']]} {format_card(d['card'])}"
+            k = max(k for k, a in enumerate(actions) if a == deal)
+            actions[k] = f"{deal} {_EXPOSED_NOTE} {d['choice']}"
     flush_draws()
     f["actions"] = actions
     if hand.is_complete:
@@ -207,6 +212,18 @@ def rules_for(phh: Mapping[str, Any]) -> TableRules:
     return TableRules.from_dict(d)
 
 
+#: the comment on a deal whose card was turned face up, with the player's choice
+#: (637a.18(m)(1)-(2))
+_EXPOSED_NOTE = "# 637a.18(m) exposed:"
+
+
+def _exposure(raw: str) -> str | None:
+    """The choice a deal's comment records for its card turned face up, if any."""
+    _, _, note = raw.partition(_EXPOSED_NOTE)
+    choice = note.strip()
+    return choice if choice in EXPOSURE_CHOICES else None
+
+
 def _cards(text: str) -> list[int | None]:
     out: list[int | None] = []
     text = text.strip()
@@ -244,6 +261,7 @@ def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
     discards: dict[int, list[int]] = {}
     brought_in = _recorded_bring_in(phh["actions"]) if spec.family == STUD else None
     board: list[list] = []
+    exposures: dict[int, str] = {}  # seat -> the choice, for the deal to come
 
     def fill(cs: list[int | None]) -> list[int]:
         # hidden cards: any card the history never names and the hand has not used
@@ -281,7 +299,12 @@ def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
                     for s, c in want.items():
                         got[s] = fill(holes[s][:c])
                         del holes[s][:c]
-                    hand.deal(got)
+                    shown = {s: got[s] for s in got if s in exposures}
+                    if shown:
+                        hand.deal(got, exposed=shown,
+                                  exposure_choice={s: exposures.pop(s) for s in shown})
+                    else:
+                        hand.deal(got)
             elif hand.phase == DRAWING:
                 s = hand.to_act
                 if s not in discards:
@@ -306,6 +329,8 @@ def replay(phh: Mapping[str, Any] | str, *, check_stakes: bool = False) -> Hand:
         if parts[0] == "d":
             if parts[1] == "dh":
                 holes.setdefault(_player(parts[2], raw), []).extend(_cards(parts[3]))
+                if _exposure(raw) is not None:
+                    exposures[_player(parts[2], raw)] = _exposure(raw)
             elif parts[1] == "db":
                 board.append(_cards(parts[2]))
             continue

@@ -95,6 +95,12 @@ _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                f"{d.get('reason')}",
     "ExposedCardReplaced": lambda d: f"Seat {d['seat']}'s exposed {_codes(d['card'])} "
                                      f"replaced by {_codes(d['replacement'])} (637a.18(p))",
+    "ThirdHoleCardExposed": lambda d: f"Seat {d['seat']}'s last card {_codes(d['card'])} "
+                                      "turned face up; the player "
+                                      + ("stops betting and contends for the pot as it "
+                                         "stands (637a.18(m)(1))"
+                                         if d.get("choice") == "pot_so_far"
+                                         else "plays on for the entire pot (637a.18(m)(2))"),
     "PlayerHandVoided": lambda d: f"Seat {d['seat']}'s hand void, {_usd(d['returned'])} "
                                   f"returned ({d.get('rule')})",
     "MisdealDeclared": lambda d: f"Misdeal (637a.18(g)): {d.get('reason')}",

@@ -139,6 +139,44 @@ def test_seven_card_stud_hand_through_the_api(crew, poker_table: Callable,
     assert RakeDay.objects.get(table=setup["table"]).drop_box_expected_cents == 200
 
 
+def test_stud_last_card_exposed_through_the_api(crew, poker_table: Callable,
+                                              as_actor: Callable) -> None:
+    """§ 637a.18(m)(1): the hand above to sixth street ($25 in the pot, seats 1 and 3
+    left); seat 3's last card, the Th, is turned face up and seat 3 stops betting: with
+    one player left to bet there is no betting on seventh street and the hands are shown.
+    Seat 1's aces and nines take the $25 less the $2 rake: $112, $97, $89 as before."""
+    setup = poker_table("stud-high")
+    dealer = as_actor(crew["dealer"])
+    h = _start(dealer, setup)
+    hand = h["round_id"]
+    h = _act(dealer, hand, h["version"], {"type": "deal", "cards": {
+        "1": ["As", "Ah", "9c"], "2": ["Ks", "Kh", "2d"], "3": ["7c", "8c", "5s"]}})
+    check = [{"type": "act", "seat": s, "action": "check"} for s in (1, 2, 3)]
+    h = _act(dealer, hand, h["version"],
+             {"type": "act", "seat": 3, "action": "call"},
+             {"type": "act", "seat": 1, "action": "call"},
+             {"type": "deal", "cards": {"1": ["9d"], "2": ["3h"], "3": ["Jd"]}}, *check,
+             {"type": "deal", "cards": {"1": ["2c"], "2": ["4h"], "3": ["Qh"]}},
+             {"type": "act", "seat": 1, "action": "bet"},
+             {"type": "act", "seat": 2, "action": "fold"},
+             {"type": "act", "seat": 3, "action": "call"},
+             {"type": "deal", "cards": {"1": ["3d"], "3": ["Kd"]}},
+             {"type": "act", "seat": 1, "action": "check"},
+             {"type": "act", "seat": 3, "action": "check"})
+    r = dealer.post(f"/api/v1/hands/{hand}/commands/", {"commands": [
+        {"type": "deal", "cards": {"1": ["4c"], "3": ["Th"]}, "exposed": {"3": ["Th"]},
+         "exposure_choice": {"3": "pot_so_far"}}], "expected_version": h["version"]},
+        format="json")
+    assert r.status_code == 200, r.json()
+    h = r.json()
+    shown = next(e["data"] for e in h["events"] if e["type"] == "ThirdHoleCardExposed")
+    assert (shown["seat"], shown["card"], shown["choice"]) == (3, "Th", "pot_so_far")
+    assert not any(e["type"] == "BettingRoundStarted" for e in h["events"])
+    assert h["over"] is True
+    assert {s.seat: s.stack_cents for s in Seat.objects.filter(table=setup["table"])} == {
+        1: 11_200, 2: 9_700, 3: 8_900}
+
+
 def test_triple_draw_hand_through_the_api(crew, poker_table: Callable,
                                           as_actor: Callable) -> None:
     """§ 637a.20(c)-(k), § 637a.17(b)(1). 2-7 Triple Draw, $4/$8, blinds $2/$4. Button seat

@@ -142,3 +142,123 @@ def test_the_terminal_sees_the_turned_hole_card_not_the_card_dealt_down_in_its_p
                                       audience=TERMINAL)["cards"]))
     assert seen[1] == [C("As")[0], None, None] and seen[3] == [None, None, C("5s")[0]]
     assert balances(h.events)["seat:2"] == 0
+
+
+def _to_seventh_street() -> Hand:
+    """Seven-card Stud, three players with $100, $1 Forced Bet, $2/$4: third street
+    seat 1 As Ks / Ah, seat 2 2h 3h / 4h, seat 3 9c 9d / 2s; the 2s brings in $1, seats 1
+    and 2 call ($3 in the pot); fourth to sixth street are checked round."""
+    h = hand("stud-high", players=3)
+    h.deal({1: C("AsKsAh"), 2: C("2h3h4h"), 3: C("9c9d2s")})
+    call_down(h)
+    for street in ({1: C("Ad"), 2: C("5h"), 3: C("9h")}, {1: C("Kh"), 2: C("8d"), 3: C("Qd")},
+                   {1: C("7c"), 2: C("8c"), 3: C("Jc")}):
+        h.deal(street)
+        call_down(h)
+    assert h.pot == 300
+    return h
+
+
+SEVENTH = {1: C("Kd"), 2: C("6h"), 3: C("9s")}
+
+
+def _bet_and_call(h: Hand) -> None:
+    """The player to act bets the $4 big bet and everyone still betting calls."""
+    h.act(h.to_act, "bet")
+    while h.to_act is not None:
+        h.act(h.to_act, "call")
+
+
+def test_stud_third_hole_card_exposed_player_stops_betting_for_the_pot_so_far():
+    """§ 637a.18(m)(1): seat 2's last card, the 6h, is turned face up in the deal; seat 2
+    chooses to make no more bets and contend only for the pot as it was ($3). Seats 1 and
+    3 bet and call $4 each: a side pot of $8 between them. Seat 2's 6-high straight flush
+    takes the $3 pot; seat 3's four nines beat seat 1's aces full for the $8: seat 1
+    $100 - $5 = $95, seat 2 $100 - $1 + $3 = $102, seat 3 $100 - $5 + $8 = $103."""
+    h = _to_seventh_street()
+    events = h.deal(SEVENTH, exposed={2: C("6h")}, exposure_choice={2: "pot_so_far"})
+    exposed = next(e["data"] for e in events if e["type"] == "ThirdHoleCardExposed")
+    assert (exposed["seat"], exposed["card"], exposed["choice"]) == (2, C("6h")[0],
+                                                                     "pot_so_far")
+    assert C("6h")[0] in h.up_cards(2)
+    # 637a.10(f): seat 1's pair of aces showing acts first; the exposed 6h is not one of
+    # the cards dealt face up and does not change the order
+    assert h.to_act == 1
+    _bet_and_call(h)
+    acted = [e["data"]["seat"] for e in h.events[-8:] if e["type"].startswith("Player")]
+    assert 2 not in acted
+    assert h.is_complete
+    assert h.stacks == {1: 9_500, 2: 10_200, 3: 10_300}
+    awards = [(e["data"]["pot"], e["data"]["seat"], e["data"]["amount"]) for e in h.events
+              if e["type"] == "PotAwarded"]
+    assert awards == [(0, 2, 300), (1, 3, 800)]
+    again = Hand.from_events(h.events)
+    assert again.snapshot() == h.snapshot()
+
+
+def test_stud_third_hole_card_exposed_player_plays_on_for_the_entire_pot():
+    """§ 637a.18(m)(2): seat 2 plays on: all three bet and call $4, a single pot of
+    $3 + $12 = $15 to seat 2's straight flush: seat 2 $100 - $5 + $15 = $110."""
+    h = _to_seventh_street()
+    h.deal(SEVENTH, exposed={2: C("6h")}, exposure_choice={2: "entire_pot"})
+    _bet_and_call(h)
+    assert h.stacks == {1: 9_500, 2: 11_000, 3: 9_500}
+
+
+def test_the_terminal_sees_the_exposed_last_card():
+    """§ 637a.18(m): the exposed last card is face up for the table; the others' last
+    cards stay hidden."""
+    from poker_room.domain.visibility import TERMINAL, event_data
+
+    h = _to_seventh_street()
+    h.deal(SEVENTH, exposed={2: C("6h")}, exposure_choice={2: "pot_so_far"})
+    dealt = [e for e in h.events if e["type"] == "CardsDealt"][-1]
+    seen = event_data("CardsDealt", dealt["data"], hand_over=False, audience=TERMINAL)
+    assert all(cs == [None] for _, cs in seen["cards"])
+    shown = next(e for e in h.events if e["type"] == "ThirdHoleCardExposed")
+    assert event_data(shown["type"], shown["data"], hand_over=False,
+                      audience=TERMINAL)["card"] == C("6h")[0]
+
+
+@pytest.mark.parametrize("exposed,choice,code", [
+    ({2: C("6h")}, None, "exposure_choice_required"),
+    ({2: C("6h")}, {2: "fold"}, "exposure_choice_required"),
+    ({2: C("Kd")}, {2: "pot_so_far"}, "card_not_held"),
+    (None, {2: "pot_so_far"}, "invalid_action"),
+    ({2: C("6h")}, {2: "pot_so_far", 3: "entire_pot"}, "invalid_action"),
+])
+def test_a_bad_last_card_exposure_is_refused_and_changes_nothing(exposed, choice, code):
+    """§ 637a.18(m): the exposed card is the one just dealt to the seat, and the player's
+    choice is one of the two the rule offers, for that seat only."""
+    h = _to_seventh_street()
+    before = h.snapshot()
+    with pytest.raises(InvalidAction) as err:
+        h.deal(SEVENTH, exposed=exposed, exposure_choice=choice)
+    assert err.value.code == code
+    assert h.snapshot() == before
+
+
+def test_only_the_first_deal_and_the_last_card_are_dealt_exposed():
+    """§ 637a.18(m)-(n): an up card dealt on fourth street is not a hole card."""
+    h = hand("stud-high", players=3)
+    h.deal({1: C("AsKsAh"), 2: C("2h3h4h"), 3: C("9c9d2s")})
+    call_down(h)
+    with pytest.raises(InvalidAction):
+        h.deal({1: C("Ad"), 2: C("5h"), 3: C("9h")}, exposed={2: C("5h")},
+               exposure_choice={2: "entire_pot"})
+
+
+@pytest.mark.parametrize("choice,stacks", [("pot_so_far", [9_500, 10_200, 10_300]),
+                                           ("entire_pot", [9_500, 11_000, 9_500])])
+def test_the_exposed_last_card_and_the_choice_survive_the_phh_export(choice, stacks):
+    """§ 637a.18(m)(1)-(2): the hand history notes the exposure and the choice on the
+    deal, and replaying it gives the same stacks."""
+    from poker_room.domain.phh import replay, to_phh
+
+    h = _to_seventh_street()
+    h.deal(SEVENTH, exposed={2: C("6h")}, exposure_choice={2: choice})
+    _bet_and_call(h)
+    text = to_phh(h)
+    assert f"d dh p2 6h # 637a.18(m) exposed: {choice}" in text
+    again = replay(text)
+    assert [again.stacks[s] for s in (1, 2, 3)] == stacks == [h.stacks[s] for s in (1, 2, 3)]

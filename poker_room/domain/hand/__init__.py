@@ -45,9 +45,12 @@ from poker_room.domain.hand.constants import (
     DISCARD_REASONS,
     DISCARDING,
     DRAWING,
+    ENTIRE_POT,
+    EXPOSURE_CHOICES,
     FOLD,
     FORCED,
     MISDEAL_REASONS,
+    POT_SO_FAR,
     RAISE,
 )
 from poker_room.domain.hand.dealing import DealingMixin
@@ -58,7 +61,8 @@ from poker_room.domain.hand.state import HandState
 
 __all__ = ["Hand", "decide", "evolve", "FOLD", "CHECK", "CALL", "BET", "RAISE", "BRING_IN",
            "COMPLETE", "BETTING", "DRAWING", "DISCARDING", "DEALING", "FORCED",
-           "COMPLETE_PHASE", "MISDEAL_REASONS", "DISCARD_REASONS"]
+           "COMPLETE_PHASE", "MISDEAL_REASONS", "DISCARD_REASONS", "POT_SO_FAR",
+           "ENTIRE_POT", "EXPOSURE_CHOICES"]
 
 
 class Hand(IrregularitiesMixin, ShowdownMixin, MoneyMixin, BettingMixin, DealingMixin,

@@ -225,9 +225,9 @@ class BettingMixin:
         self._raise_count += 1
         self._aggressor = i
         self._voluntary.add(i)
-        stacks, live, pending = self._stacks, self._live, self._pending
+        stacks, live, pending, stopped = self._stacks, self._live, self._pending, self._stopped
         for j in range(self._n):
-            pending[j] = live[j] and stacks[j] > 0
+            pending[j] = live[j] and stacks[j] > 0 and not stopped[j]
         pending[i] = False
         self._next_actor(i)
 
@@ -303,7 +303,8 @@ class BettingMixin:
         can_raise = stack > mb - bets[i]
         if can_raise:
             for j in range(self._n):
-                if j != i and self._live[j] and stacks[j] + bets[j] > mb:
+                if j != i and self._live[j] and stacks[j] + bets[j] > mb \
+                        and not self._stopped[j]:
                     break
             else:
                 can_raise = False  # nobody could answer a raise
@@ -345,9 +346,9 @@ class BettingMixin:
         self._forced_open = r == 0 and self.spec.family != STUD
         self._completion = (self.spec.family == STUD and r == 0 and self._max_bet > 0
                             and self._max_bet < self._street_bet)
-        live, stacks, pending = self._live, self._stacks, self._pending
+        live, stacks, pending, stopped = self._live, self._stacks, self._pending, self._stopped
         for j in range(self._n):
-            pending[j] = live[j] and stacks[j] > 0
+            pending[j] = live[j] and stacks[j] > 0 and not stopped[j]
         if forced_actor >= 0:
             # the Forced Bet counts as the bring-in player's action (637a.10(e))
             pending[forced_actor] = False
@@ -414,7 +415,10 @@ class BettingMixin:
         spec, n = self.spec, self._n
         if spec.family == STUD:
             # first_to_act: best hand showing, ties to the dealer's left (637a.10(f))
-            showing = {self._seats[i]: self._up[i] for i in range(n) if self._live[i]}
+            # the cards dealt face up (four at most): a last card turned face up by
+            # accident (637a.18(m)) does not change who acts first, the chapter being
+            # silent on it
+            showing = {self._seats[i]: self._up[i][:4] for i in range(n) if self._live[i]}
             return self._idx[_stud.first_to_act_unchecked(showing, spec.stud_game)]
         if r == 0:
             # left of the last blind or the straddle (637a.11(g), 637a.13(f))

@@ -22,6 +22,12 @@ MISDEAL_REASONS = {"not_shuffled_or_cut": False, "wrong_starting_position": True
                    "cards_face_up_in_deck": False, "eligible_player_not_dealt": True}
 
 
+#: 637a.18(m)(1)-(2): a Seven-card Stud player whose third hole card was turned face up
+#: stops betting and contends for the pot as it stands, or plays on for the entire pot
+POT_SO_FAR, ENTIRE_POT = "pot_so_far", "entire_pot"
+EXPOSURE_CHOICES = (POT_SO_FAR, ENTIRE_POT)
+
+
 #: why a card is put with the discards unused (637a.18(j), (o))
 DISCARD_REASONS = ("face_up_in_deck", "dealt_off_table")
 

@@ -17,6 +17,8 @@ from poker_room.domain.errors import (
 from poker_room.domain.games import STUD
 from poker_room.domain.hand.constants import (
     BETTING,
+    EXPOSURE_CHOICES,
+    POT_SO_FAR,
     COMPLETE_PHASE,
     DEALING,
     DISCARDING,
@@ -80,15 +82,18 @@ class DealingMixin:
         self._advance()
         return self.events[mark:]
 
-    def deal(self, cards: Any, burn: int | None = None, exposed: Any = None
-             ) -> list[dict[str, Any]]:
+    def deal(self, cards: Any, burn: int | None = None, exposed: Any = None,
+             exposure_choice: Any = None) -> list[dict[str, Any]]:
         """Record the cards the dealer dealt (tables without an engine deck).
 
         For hole cards and stud streets ``cards`` maps each seat (in any order) to its
         cards (stud: down cards first, the up card last); for the board it is a list; a
         stud common card (637a.10(h)) is ``{"common": card}``. ``burn`` is the burn card,
         if the dealer records it. ``exposed`` maps a seat to the hole cards turned face up
-        in the first stud deal (637a.18(m)-(n), :meth:`_exposures`).
+        in the first stud deal (637a.18(m)-(n), :meth:`_exposures`), or in Seven-card
+        Stud to its third hole card, the last card, turned face up: the player then chooses
+        (``exposure_choice``, seat -> ``pot_so_far`` or ``entire_pot``, 637a.18(m)(1)-(2),
+        :meth:`_last_card_exposures`).
         """
         mark = len(self.events)
         self._check_open()
@@ -98,6 +103,9 @@ class DealingMixin:
         if exposed and kind in ("board", "common"):
             raise InvalidAction("hole cards are exposed in the first stud deal only "
                                 "(637a.18(m)-(n))", field="exposed")
+        if exposure_choice is not None and not (kind == "stud" and exposed):
+            raise InvalidAction("a choice is made only for a third hole card turned face "
+                                "up (637a.18(m))", field="exposure_choice")
         taken: list[int] = []
         if burn is not None:
             taken.append(self._card_ok(burn, taken))
@@ -131,12 +139,19 @@ class DealingMixin:
                     raise InvalidAction(f"seat {self._seats[i]} gets {counts} card(s)",
                                         field="cards")
                 per.append([self._seats[i], [self._card_ok(c, taken) for c in cs]])
-            shown = self._exposures(exposed, kind, kinds, per)
+            if kind == "stud" and exposed:
+                last, shown = self._last_card_exposures(exposed, exposure_choice, kinds,
+                                                        per), []
+            else:
+                last, shown = [], self._exposures(exposed, kind, kinds, per)
             data = {"street": self._bet_round_of_step() if kind == "stud" else 0,
                     "kinds": kinds, "cards": per, "burn": burn}
             if shown:
                 data["exposed"] = shown
             self._emit("CardsDealt", **data)
+            for seat, card, choice in last:
+                self._emit("ThirdHoleCardExposed", seat=seat, card=card, choice=choice,
+                           rule="637a.18(m)")
             for seat, hole in shown:
                 if len(hole) > 1:  # 637a.18(m): both hole cards face up: the hand is void
                     i = self._idx[seat]
@@ -174,6 +189,59 @@ class DealingMixin:
                                     code="card_not_held", field="exposed")
             out.append([seat, list(cards)])
         return sorted(out)
+
+    def _last_card_exposures(self, exposed: Any, choices: Any, kinds: list[str],
+                             per: list[list]) -> list[tuple[int, int, str]]:
+        """637a.18(m): in Seven-card Stud the third hole card (the last card, dealt face
+        down) turned face up in the deal; each such player chooses to stop betting and
+        contend only for the pot as it stands (``pot_so_far``, (m)(1)) or to play on for
+        the entire pot (``entire_pot``, (m)(2))."""
+        if self.spec.family != STUD or kinds != ["down"] or not self._last_street_due():
+            raise InvalidAction("only the first stud deal and the last Seven-card Stud "
+                                "card are dealt with cards exposed (637a.18(m)-(n))",
+                                field="exposed")
+        if not isinstance(exposed, Mapping) or not isinstance(choices, Mapping):
+            raise InvalidAction("exposed maps a seat to its last card turned face up, and "
+                                "exposure_choice each such seat to pot_so_far or "
+                                "entire_pot (637a.18(m)(1)-(2))", code="exposure_choice_required",
+                                field="exposure_choice")
+        dealt = {seat: cs[0] for seat, cs in per}
+        try:
+            shown = {int(k): v for k, v in exposed.items()}
+            chosen = {int(k): v for k, v in choices.items()}
+        except (TypeError, ValueError):
+            raise InvalidAction("exposed and exposure_choice map seat numbers",
+                                field="exposed") from None
+        out = []
+        for seat, cards in sorted(shown.items()):
+            if (seat not in dealt or not isinstance(cards, (list, tuple))
+                    or list(cards) != [dealt[seat]]):
+                raise InvalidAction(f"seat {seat}: name the card dealt to it now",
+                                    code="card_not_held", field="exposed")
+            if chosen.get(seat) not in EXPOSURE_CHOICES:
+                raise InvalidAction(f"seat {seat} chooses pot_so_far or entire_pot "
+                                    "(637a.18(m)(1)-(2))", code="exposure_choice_required",
+                                    field="exposure_choice")
+            out.append((seat, dealt[seat], chosen[seat]))
+        if set(chosen) - set(shown):
+            raise InvalidAction("a choice for a seat whose card was not exposed",
+                                field="exposure_choice")
+        return out
+
+    def _last_street_due(self) -> bool:
+        """The deal due is the last stud street (the seventh card)."""
+        streets = self.spec.stud_streets
+        return bool(streets) and self._bet_round_of_step() == len(streets)
+
+    def _on_ThirdHoleCardExposed(self, d) -> None:
+        """637a.18(m): the card is face up now; with (m)(1) the player makes no more bets
+        and contends for the pots formed before any more betting (as if all in)."""
+        i = self._idx[d["seat"]]
+        self._down[i].remove(d["card"])
+        self._up[i].append(d["card"])
+        if d["choice"] == POT_SO_FAR:
+            self._stopped[i] = True
+            self._pending[i] = False
 
     def _on_AntesPosted(self, d) -> None:
         for s, a in d["amounts"]:
@@ -392,8 +460,8 @@ class DealingMixin:
                 if self._live_count <= 1:
                     self._step += 1
                     continue
-                if r > 0 and sum(1 for j in range(self._n)
-                                 if self._live[j] and self._stacks[j] > 0) < 2:
+                if r > 0 and sum(1 for j in range(self._n) if self._live[j]
+                                 and self._stacks[j] > 0 and not self._stopped[j]) < 2:
                     self._step += 1  # all in: no betting, the cards run out
                     continue
                 self._emit("BettingRoundStarted", round=r,

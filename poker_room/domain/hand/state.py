@@ -180,6 +180,7 @@ class HandState:
                 "muck": list(self._muck), "actor": self._actor,
                 "max_bet": self._max_bet, "min_raise": self._min_raise,
                 "raises": self._raise_count, "pending": list(self._pending),
+                "stopped": list(self._stopped),
                 "rake": self._rake_taken, "result": self._result}
 
     def execute(self, command: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -237,6 +238,8 @@ class HandState:
         self._live = [True] * n
         self._live_count = n
         self._pending = [False] * n
+        #: 637a.18(m)(1): players who make no more bets (their last card exposed)
+        self._stopped = [False] * n
         self._checked = [False] * n
         self._discarded = [False] * n
         self._down: list[list[int]] = [[] for _ in range(n)]
