@@ -32,6 +32,7 @@ bench: setup                     ## benchmarks (PostgreSQL: set DATABASE_URL and
 	$(BIN)/python manage.py bench_hands
 	$(BIN)/python manage.py bench_poker
 	$(BIN)/python manage.py bench_poker_room
+	$(BIN)/python manage.py bench_jackpot_follower
 
 clean:
 	rm -rf $(VENV) var

@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/", include("casino.api.urls")),
     path("api/v1/", include("tables.api.urls")),
     path("api/v1/", include("poker_room.api.urls")),
+    path("api/v1/", include("jackpots.api.urls")),
     path("poker/", include("poker_room.board.urls")),
 ]
 

@@ -162,9 +162,8 @@ def catch_up(name: str, *, batch: int = 1000) -> int:
             ProjectionCheckpoint.objects.get_or_create(name=name)
             cp = ProjectionCheckpoint.objects.select_for_update().get(name=name)
             events = read_all(cp.position + 1, batch, types=projection.event_types)
-            for event in events:
-                projection.apply(event)
-            if events:
+            if events:  # one call for the batch: a projection may write it at once
+                projection.apply_batch(events)
                 _save_checkpoint(name, events[-1].position)
             applied += len(events)
         if len(events) < batch:

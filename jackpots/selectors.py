@@ -1,0 +1,36 @@
+"""Reads of the jackpot funds, scoped to the caller's property (casino.scoping)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from casino.actors import Actor
+from casino.domain.errors import NotFoundError
+from casino.scoping import property_rows
+from jackpots.models import Fund, FundDay, PayoutBox
+
+
+def funds(actor: Actor) -> list[dict[str, Any]]:
+    """Every fund of the property with its contributions and its tables' payout boxes
+    (what each should hold: 637a.15(c), 637a.16(c))."""
+    boxes: dict[str, list[PayoutBox]] = {}
+    for box in property_rows(PayoutBox.objects.all(), actor):
+        boxes.setdefault(box.fund, []).append(box)
+    return [{"fund": f, "boxes": boxes.get(f.name, [])}
+            for f in property_rows(Fund.objects.all(), actor)]
+
+
+def fund(actor: Actor, name: str) -> Fund:
+    found = property_rows(Fund.objects.all(), actor).filter(name=name).first()
+    if found is None:
+        raise NotFoundError(f"no fund {name}", code="fund_not_found")
+    return found
+
+
+def fund_ledger(actor: Actor, name: str, first: date, last: date) -> list[FundDay]:
+    """The fund's contributions by table and gaming day, ``first`` to ``last``: the
+    finance department's official record (637a.15(e), 637a.16(e))."""
+    fund(actor, name)
+    return list(property_rows(FundDay.objects.all(), actor).filter(
+        fund=name, gaming_day__range=(first, last)))

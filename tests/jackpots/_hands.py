@@ -1,0 +1,47 @@
+"""Hold'em hands through the dealer terminal's API that pay into both funds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: 637a.11: three players, the example Rules Submission ($4/$8 fixed limit, blinds $2 and
+#: $4, 10 % rake capped at $5 in $1 chips, $1 to each fund from pots of $20 (Bad Beat)
+#: and $10 (High Hand)). Before the flop the first player raises to $8 and both others
+#: call: a $24 pot; then every round is checked. Rake 10 % of $24 = $2.40, $2 in chips;
+#: $22 left, $1 to the bad-beat fund and $1 to the high-hand fund, one pot.
+HOLE = [["As", "Ad"], ["Ks", "Kd"], ["2c", "7d"]]
+BOARD = [["Ac", "5h", "9s"], ["Jd"], ["3c"]]
+
+
+def seat_three(client: Any, table: Any) -> None:
+    for seat in (1, 2, 3):
+        r = client.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
+                        {"seat": seat, "buy_in_cents": 10_000}, format="json")
+        assert r.status_code == 201, r.json()
+
+
+def _send(client: Any, h: dict[str, Any], command: dict[str, Any]) -> dict[str, Any]:
+    r = client.post(f"/api/v1/hands/{h['round_id']}/commands/",
+                    {"commands": [command], "expected_version": h["version"]}, format="json")
+    assert r.status_code == 200, r.json()
+    return r.json()
+
+
+def play_hand(client: Any, table: Any) -> dict[str, Any]:
+    """One hand from the start (the deck due) to the pot; the last answer."""
+    r = client.post(f"/api/v1/poker-tables/{table.pk}/hands/", {}, format="json")
+    assert r.status_code == 201, r.json()
+    h = r.json()
+    h = _send(client, h, {"type": "deal", "cards": {
+        str(s["seat"]): HOLE[k] for k, s in enumerate(h["seats"])}})
+    board, raised = list(BOARD), False
+    while not h["over"]:
+        if h["phase"] == "dealing":
+            h = _send(client, h, {"type": "deal", "cards": board.pop(0)})
+            continue
+        acts = h["legal_actions"]["actions"]
+        action = "raise" if not raised and "raise" in acts else \
+            "check" if "check" in acts else "call"
+        raised = raised or action == "raise"
+        h = _send(client, h, {"type": "act", "seat": h["to_act"], "action": action})
+    return h
