@@ -6,5 +6,9 @@ class JackpotsConfig(AppConfig):
     name = "jackpots"
 
     def ready(self) -> None:
-        # the contributions follower registers itself with the event store's projections
+        from casino.eventstore.store import register_stream_type
+
+        # the follower registers itself with the event store's projections
         from jackpots import projections  # noqa: F401
+
+        register_stream_type("jackpot_fund")

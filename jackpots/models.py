@@ -9,6 +9,8 @@ of tables that may since have been changed, and never fails on a reference.
 
 from __future__ import annotations
 
+import builtins
+
 from django.db import models
 
 from casino.models import Property
@@ -28,6 +30,19 @@ class Fund(models.Model):
     contributions = models.BigIntegerField(default=0, help_text="how many pots paid in")
     first_contribution_at = models.DateTimeField(null=True)
     last_contribution_at = models.DateTimeField(null=True)
+    #: Bad Beat payouts paid out of the fund (637a.15(g))
+    # (db defaults: the follower inserts rows with SQL of its own)
+    paid_cents = models.BigIntegerField(default=0, db_default=0)
+    #: verified Bad Beat payouts not yet paid (owed already)
+    committed_cents = models.BigIntegerField(default=0, db_default=0)
+    #: the amount shown to patrons, as finance last adjusted it with a witness
+    #: (637a.15(b), (h); 637a.16(b), (g)); null until the first adjustment
+    displayed_cents = models.BigIntegerField(null=True)
+    displayed_at = models.DateTimeField(null=True)
+    #: 637a.15(f)(1): a Bad Beat was verified and the display is not adjusted yet
+    display_pending = models.BooleanField(default=False, db_default=False)
+    #: an adjustment begun by finance waits for its floorperson witness
+    adjustment_waiting_cents = models.BigIntegerField(null=True)
 
     class Meta:
         constraints = [
@@ -39,6 +54,56 @@ class Fund(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @builtins.property  # (``property`` is the field here)
+    def record_cents(self) -> int:
+        """The official record's current payout amount: paid in, less paid out and owed."""
+        return self.contributions_cents - self.paid_cents - self.committed_cents
+
+    @builtins.property
+    def stream_id(self) -> str:
+        return fund_stream_id(self.property_id, self.name)
+
+
+def fund_stream_id(property_id: int, name: str) -> str:
+    """The fund's own stream: the decisions on it (hits, payouts, the displayed amount)."""
+    return f"jackpot_fund-{property_id}-{name}"
+
+
+HIT_STATES = [("held", "held for verification"), ("verified", "verified"),
+              ("rejected", "rejected"), ("paid", "paid")]
+
+
+class BadBeatHit(models.Model):
+    """A hand that met the posted Bad Beat rules at the showdown (637a.15(f)): held for
+    the poker shift supervisor's verification, then verified or rejected, then paid."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    hand_id = models.UUIDField(unique=True)
+    fund = models.CharField(max_length=60)
+    table_id = models.UUIDField()
+    gaming_day = models.DateField()
+    losing_seat = models.PositiveSmallIntegerField()
+    losing_hand = models.CharField(max_length=100)
+    winning_seat = models.PositiveSmallIntegerField()
+    winning_hand = models.CharField(max_length=100)
+    players_dealt = models.JSONField(default=list)
+    payout_shares_bp = models.JSONField(default=dict)
+    pot_cents = models.BigIntegerField(default=0)
+    state = models.CharField(max_length=20, choices=HIT_STATES, default="held")
+    qualified_at = models.DateTimeField()
+    amount_cents = models.BigIntegerField(null=True)
+    shares = models.JSONField(default=list)
+    verified_by = models.CharField(max_length=150, blank=True)
+    decided_at = models.DateTimeField(null=True)
+    reason = models.CharField(max_length=2000, blank=True)
+    paid_by = models.CharField(max_length=150, blank=True)
+    paid_at = models.DateTimeField(null=True)
+    paid_where = models.CharField(max_length=20, blank=True)
+    payees = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["-qualified_at"]
 
 
 class FundDay(models.Model):

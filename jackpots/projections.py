@@ -1,15 +1,18 @@
-"""The contributions follower: the poker room's ``JackpotContributed`` events (one per fund
-per pot, 637a.15(c), 637a.16(c)) into the funds' ledgers, boxes and totals.
+"""The jackpots' follower: the poker room's ``JackpotContributed`` events (one per fund
+per pot, 637a.15(c), 637a.16(c)) into the funds' ledgers, boxes and totals, its
+``BadBeatQualified`` events (637a.15(f)) into the hits held for verification, and the
+decisions on each fund (its own stream: hits verified, rejected and paid, the displayed
+amount adjusted) into the same rows.
 
 An async projection (:mod:`casino.eventstore.projections`): a Celery task queued when an
 append commits catches it up, and the beat sweep covers a lost message; its checkpoint is
 written in the same transaction as its rows, so a task delivered twice, or a worker that
-dies mid-batch, applies each contribution exactly once. It reads only the public event
-(``fund``, ``kind``, ``amount_cents``, ``table_id``, ``gaming_day``; the property from the
-event's metadata): nothing of the poker engine.
+dies mid-batch, applies each event exactly once. It reads only the public events (the
+property from each event's metadata): nothing of the poker engine. The fund commands
+(:mod:`jackpots.services`) catch it up before they decide and after they commit.
 
-A batch is added up in memory and written as one upsert per row it touches (PostgreSQL
-and SQLite), which is what lets the follower keep up with a whole room.
+Contributions are added up in memory per batch and written as one upsert per row they
+touch (PostgreSQL and SQLite), which is what lets the follower keep up with a whole room.
 """
 
 from __future__ import annotations
@@ -20,13 +23,18 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db import connection
+from django.db.models import F
 
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
 from casino.models import Property
-from jackpots.models import Fund, FundDay, PayoutBox
+from jackpots.models import BadBeatHit, Fund, FundDay, PayoutBox
 
 CONTRIBUTED = "JackpotContributed"
+QUALIFIED = "BadBeatQualified"
+#: the events of a fund's own stream (jackpots.services)
+FUND_EVENTS = frozenset({"BadBeatVerified", "BadBeatRejected", "BadBeatPaid",
+                         "DisplayAdjustmentStarted", "DisplayedAmountAdjusted"})
 
 def _property_ids(events: Sequence[RecordedEvent]) -> dict[str, int]:
     """Licence number (the events' metadata) -> property id, one query for a batch."""
@@ -36,17 +44,34 @@ def _property_ids(events: Sequence[RecordedEvent]) -> dict[str, int]:
 
 
 @register
-class ContributionsFollower(Projection):
-    """Fund ledgers from the poker room's contributions (637a.15(c)-(e), 637a.16(c)-(e))."""
+class FundsFollower(Projection):
+    """The funds' ledgers, boxes, hits and displays (637a.15, 637a.16)."""
 
-    name = "jackpot_contributions"
+    name = "jackpot_funds"
     mode = "async"
-    event_types = frozenset({CONTRIBUTED})
+    event_types = frozenset({CONTRIBUTED, QUALIFIED}) | FUND_EVENTS
 
     def apply(self, event: RecordedEvent) -> None:
         self.apply_batch([event])
 
     def apply_batch(self, events: Sequence[RecordedEvent]) -> None:
+        """In order: each run of contributions added up at once, the rest one by one."""
+        run: list[RecordedEvent] = []
+        for e in events:
+            if e.type == CONTRIBUTED:
+                run.append(e)
+                continue
+            if run:
+                self._contributions(run)
+                run = []
+            if e.type == QUALIFIED:
+                _qualified(e)
+            else:
+                _FUND_STEPS[e.type](e)
+        if run:
+            self._contributions(run)
+
+    def _contributions(self, events: Sequence[RecordedEvent]) -> None:
         days: dict[tuple, list[Any]] = {}
         boxes: dict[tuple, list[Any]] = {}
         funds: dict[tuple, list[Any]] = {}
@@ -69,6 +94,7 @@ class ContributionsFollower(Projection):
         _upsert_funds(funds)
 
     def reset(self) -> None:
+        BadBeatHit.objects.all().delete()
         FundDay.objects.all().delete()
         PayoutBox.objects.all().delete()
         Fund.objects.all().delete()
@@ -124,3 +150,62 @@ def _upsert_funds(funds: dict[tuple, list[Any]]) -> None:
         "last_contribution_at = excluded.last_contribution_at",
         [[p, f, k, c, n, _when(first), _when(last)]
          for (p, f, k), (c, n, first, last) in funds.items()])
+
+
+# --- Bad Beat hits and the decisions on a fund ---------------------------------------------
+
+def _qualified(e: RecordedEvent) -> None:
+    d = e.data
+    prop = _property_ids([e])[e.metadata["property"]]
+    BadBeatHit.objects.get_or_create(hand_id=uuid.UUID(str(d["hand_id"])), defaults=dict(
+        property_id=prop, fund=d["fund"], table_id=uuid.UUID(str(d["table_id"])),
+        gaming_day=date.fromisoformat(d["gaming_day"]), losing_seat=d["losing_seat"],
+        losing_hand=d["losing_hand"], winning_seat=d["winning_seat"],
+        winning_hand=d["winning_hand"], players_dealt=d["players_dealt"],
+        payout_shares_bp=d.get("payout_shares_bp") or {}, pot_cents=d.get("pot_cents", 0),
+        qualified_at=e.recorded_at))
+
+
+def _fund(e: RecordedEvent) -> Any:
+    # jackpot_fund-<property id>-<name>
+    _, prop, name = e.stream_id.split("-", 2)
+    return Fund.objects.filter(property_id=int(prop), name=name)
+
+
+def _hit(e: RecordedEvent) -> Any:
+    return BadBeatHit.objects.filter(hand_id=uuid.UUID(str(e.data["hand_id"])))
+
+
+def _verified(e: RecordedEvent) -> None:
+    d = e.data
+    _hit(e).update(state="verified", amount_cents=d["amount_cents"], shares=d["shares"],
+                   verified_by=e.metadata.get("actor", ""), decided_at=e.recorded_at)
+    _fund(e).update(committed_cents=F("committed_cents") + d["amount_cents"],
+                    display_pending=True)
+
+
+def _rejected(e: RecordedEvent) -> None:
+    _hit(e).update(state="rejected", reason=e.data["reason"],
+                   verified_by=e.metadata.get("actor", ""), decided_at=e.recorded_at)
+
+
+def _paid(e: RecordedEvent) -> None:
+    d = e.data
+    _hit(e).update(state="paid", paid_by=e.metadata.get("actor", ""), paid_at=e.recorded_at,
+                   paid_where=d["where"], payees=d["payees"])
+    _fund(e).update(committed_cents=F("committed_cents") - d["amount_cents"],
+                    paid_cents=F("paid_cents") + d["amount_cents"])
+
+
+def _adjusting(e: RecordedEvent) -> None:
+    _fund(e).update(adjustment_waiting_cents=e.data["amount_cents"])
+
+
+def _adjusted(e: RecordedEvent) -> None:
+    _fund(e).update(displayed_cents=e.data["amount_cents"], displayed_at=e.recorded_at,
+                    adjustment_waiting_cents=None, display_pending=False)
+
+
+_FUND_STEPS = {"BadBeatVerified": _verified, "BadBeatRejected": _rejected,
+               "BadBeatPaid": _paid, "DisplayAdjustmentStarted": _adjusting,
+               "DisplayedAmountAdjusted": _adjusted}

@@ -8,7 +8,7 @@ from typing import Any
 from casino.actors import Actor
 from casino.domain.errors import NotFoundError
 from casino.scoping import property_rows
-from jackpots.models import Fund, FundDay, PayoutBox
+from jackpots.models import BadBeatHit, Fund, FundDay, PayoutBox
 
 
 def funds(actor: Actor) -> list[dict[str, Any]]:
@@ -34,3 +34,9 @@ def fund_ledger(actor: Actor, name: str, first: date, last: date) -> list[FundDa
     fund(actor, name)
     return list(property_rows(FundDay.objects.all(), actor).filter(
         fund=name, gaming_day__range=(first, last)))
+
+
+def hits(actor: Actor, name: str) -> list[BadBeatHit]:
+    """The fund's Bad Beat hands, newest first (637a.15(f))."""
+    fund(actor, name)
+    return list(property_rows(BadBeatHit.objects.all(), actor).filter(fund=name))

@@ -13,9 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
+from casino.api.commands import EmptyInput, command
 from casino.domain.errors import DomainError
 from casino.roles import Role, roles_required
-from jackpots import selectors
+from jackpots import selectors, services
 
 TAG = "jackpots"
 #: who reads the funds: the poker floor and its supervisor, the cage and count team,
@@ -38,13 +39,63 @@ class BoxOut(serializers.Serializer):
     last_contribution_at = serializers.DateTimeField(allow_null=True)
 
 
-class FundOut(serializers.Serializer):
+class FundRowOut(serializers.Serializer):
+    fund = serializers.CharField(source="name")
+    kind = serializers.CharField()
+    contributions_cents = serializers.IntegerField()
+    contributions = serializers.IntegerField(help_text="how many pots paid in")
+    paid_cents = serializers.IntegerField(help_text="Bad Beat payouts paid (637a.15(g))")
+    committed_cents = serializers.IntegerField(help_text="verified payouts not yet paid")
+    record_cents = serializers.IntegerField(
+        help_text="the official record's current amount: paid in less paid out and owed")
+    displayed_cents = serializers.IntegerField(
+        allow_null=True, help_text="the amount shown to patrons (637a.15(b), (h))")
+    displayed_at = serializers.DateTimeField(allow_null=True)
+    display_pending = serializers.BooleanField(
+        help_text="a Bad Beat was verified: the display is pending adjustment (637a.15(f)(1))")
+    adjustment_waiting_cents = serializers.IntegerField(
+        allow_null=True, help_text="an adjustment begun by finance, waiting for its witness")
+
+
+class FundOut(FundRowOut):
     fund = serializers.CharField(source="fund.name")
     kind = serializers.CharField(source="fund.kind")
     contributions_cents = serializers.IntegerField(source="fund.contributions_cents")
     contributions = serializers.IntegerField(source="fund.contributions",
                                              help_text="how many pots paid in")
+    paid_cents = serializers.IntegerField(source="fund.paid_cents")
+    committed_cents = serializers.IntegerField(source="fund.committed_cents")
+    record_cents = serializers.IntegerField(source="fund.record_cents")
+    displayed_cents = serializers.IntegerField(source="fund.displayed_cents", allow_null=True)
+    displayed_at = serializers.DateTimeField(source="fund.displayed_at", allow_null=True)
+    display_pending = serializers.BooleanField(source="fund.display_pending")
+    adjustment_waiting_cents = serializers.IntegerField(
+        source="fund.adjustment_waiting_cents", allow_null=True)
     boxes = BoxOut(many=True)
+
+
+class HitOut(serializers.Serializer):
+    hand_id = serializers.UUIDField()
+    fund = serializers.CharField()
+    table = serializers.UUIDField(source="table_id")
+    gaming_day = serializers.DateField()
+    state = serializers.CharField(help_text="held, verified, rejected or paid")
+    losing_seat = serializers.IntegerField()
+    losing_hand = serializers.CharField()
+    winning_seat = serializers.IntegerField()
+    winning_hand = serializers.CharField()
+    players_dealt = serializers.ListField(child=serializers.IntegerField())
+    pot_cents = serializers.IntegerField()
+    qualified_at = serializers.DateTimeField()
+    amount_cents = serializers.IntegerField(allow_null=True)
+    shares = serializers.ListField(child=serializers.DictField())
+    verified_by = serializers.CharField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+    reason = serializers.CharField()
+    paid_by = serializers.CharField()
+    paid_at = serializers.DateTimeField(allow_null=True)
+    paid_where = serializers.CharField()
+    payees = serializers.ListField(child=serializers.DictField())
 
 
 class LedgerRowOut(serializers.Serializer):
@@ -105,3 +156,62 @@ class FundLedger(APIView):
         return Response(LedgerOut({"fund": name, "first": first, "last": last,
                                    "total_cents": sum(r.contributions_cents for r in rows),
                                    "rows": rows}).data)
+
+
+class Hits(APIView):
+    """The fund's Bad Beat hands: held for verification, verified, rejected, paid."""
+
+    permission_classes = [roles_required(*FUND_READERS)]
+
+    @extend_schema(responses={200: HitOut(many=True)}, tags=[TAG],
+                   operation_id="bad_beat_hits_list")
+    def get(self, request: Request, name: str) -> Response:
+        return Response(HitOut(selectors.hits(actor_of(request.user), name), many=True).data)
+
+
+class HandIn(serializers.Serializer):
+    hand_id = serializers.CharField(max_length=64)
+
+
+class RejectIn(HandIn):
+    reason = serializers.CharField(max_length=2000)
+
+
+class PayeeIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=10)
+    # blank is let through to the service, which answers identification_required
+    name = serializers.CharField(max_length=120, allow_blank=True)
+    identification = serializers.CharField(
+        max_length=120, allow_blank=True,
+        help_text="the player's identification presented (its kind and number)")
+
+
+class PayIn(HandIn):
+    payees = PayeeIn(many=True)
+    where = serializers.ChoiceField(choices=services.PLACES, default="table")
+
+
+bad_beat_verify_view = command(
+    services.bad_beat_verify, roles=services.VERIFYING, input=HandIn, output=HitOut,
+    id_arg="fund", tag=TAG,
+    doc="The poker shift supervisor verifies a Bad Beat hand (637a.15(f)); the payout and "
+        "its shares are fixed, and the display shows it pending adjustment.")
+bad_beat_reject_view = command(
+    services.bad_beat_reject, roles=services.VERIFYING, input=RejectIn, output=HitOut,
+    id_arg="fund", tag=TAG,
+    doc="The poker shift supervisor rejects a hand held as a Bad Beat, with the reason.")
+bad_beat_pay_view = command(
+    services.bad_beat_pay, roles=services.PAYING, input=PayIn, output=HitOut,
+    id_arg="fund", tag=TAG,
+    doc="A verified Bad Beat paid at the table or the cage, each share against the "
+        "player's identification (637a.15(g)).")
+display_adjust_view = command(
+    services.display_adjust, roles=services.ADJUSTING, input=EmptyInput,
+    output=FundRowOut, id_arg="fund", tag=TAG,
+    doc="Finance begins adjusting the displayed amount to the official record "
+        "(637a.15(h)(1)); a floorperson witnesses it.")
+display_witness_view = command(
+    services.display_witness, roles=services.WITNESSING, input=EmptyInput,
+    output=FundRowOut, id_arg="fund", tag=TAG,
+    doc="The floorperson in whose presence the display was adjusted signs for it "
+        "(637a.15(h)(1)-(2)).")

@@ -286,9 +286,12 @@ def _bad_beat(hand: Hand, table: TableSeen, actor: Actor) -> list[dict[str, Any]
     judged = bad_beat.judge(table.game, options, hand.events)
     if judged is None:
         return []
+    # the posted payout shares go with it (637a.15(b)(3)): the jackpots pay by them
+    # without reading the hand's rules
     return [{"type": "BadBeatQualified", "data": {
         **judged, "fund": options["fund"], "table_id": str(table.pk),
-        "gaming_day": actor.gaming_day().isoformat(), "hand_id": hand.hand_id}}]
+        "gaming_day": actor.gaming_day().isoformat(), "hand_id": hand.hand_id,
+        "payout_shares_bp": dict(options["payout_shares_bp"])}}]
 
 
 def _settle(actor: Actor, hand: Hand, table: TableSeen, round_id: Any) -> bool:

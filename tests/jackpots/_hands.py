@@ -45,3 +45,46 @@ def play_hand(client: Any, table: Any) -> dict[str, Any]:
         raised = raised or action == "raise"
         h = _send(client, h, {"type": "act", "seat": h["to_act"], "action": action})
     return h
+
+
+def seat_four(client: Any, table: Any) -> None:
+    for seat in (1, 2, 3, 4):
+        r = client.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
+                        {"seat": seat, "buy_in_cents": 10_000}, format="json")
+        assert r.status_code == 201, r.json()
+
+
+def _act(seat: int, action: str) -> dict[str, Any]:
+    return {"type": "act", "seat": seat, "action": action}
+
+
+def play_bad_beat(client: Any, table: Any) -> dict[str, Any]:
+    """637a.15(b)(3): the example submission's Bad Beat (four eights or better beaten, both
+    hole cards playing, four players dealt in, a pot of $20). Four players, button seat 4
+    on the first hand (tests/poker_room/test_hands_api.py): seat 1 (8s 8h) makes four
+    eights, seat 2 (As Ts) a royal flush; seats 3 and 4 fold. Pot $72: rake $5, $1 to
+    each fund. The button moves each hand, so the actions follow ``to_act``."""
+    r = client.post(f"/api/v1/poker-tables/{table.pk}/hands/", {}, format="json")
+    assert r.status_code == 201, r.json()
+    h = r.json()
+    h = _send(client, h, {"type": "deal", "cards": {
+        "1": ["8s", "8h"], "2": ["As", "Ts"], "3": ["2c", "7d"], "4": ["3c", "9d"]}})
+    # before the flop: 3 and 4 fold, 1 and 2 see the flop; then 1 bets and 2 raises on
+    # every street and 1 calls
+    board = [["8c", "8d", "Ks"], ["Qs"], ["Js"]]
+    while not h["over"]:
+        if h["phase"] == "dealing":
+            h = _send(client, h, {"type": "deal", "cards": board.pop(0)})
+            continue
+        seat, acts = h["to_act"], h["legal_actions"]["actions"]
+        if seat in (3, 4):
+            action = "fold" if "fold" in acts else "check"
+        elif not h["board"]:
+            action = "check" if "check" in acts else "call"
+        elif seat == 1:
+            action = "bet" if "bet" in acts else "call"
+        else:
+            action = "raise" if "raise" in acts else "call"
+        h = _send(client, h, _act(seat, action))
+    assert any(e["type"] == "BadBeatQualified" for e in h["events"]), h["events"]
+    return h

@@ -14,7 +14,7 @@ from tests.jackpots._hands import play_hand, seat_three
 
 pytestmark = pytest.mark.django_db
 
-FOLLOWER = "jackpot_contributions"
+FOLLOWER = "jackpot_funds"
 
 
 def _rows() -> dict[str, list[tuple]]:

@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
 TARGET = {"contributions_per_second": 5_000}
-FOLLOWER = "jackpot_contributions"
+FOLLOWER = "jackpot_funds"
 TABLES = 240
 PER_APPEND = 100
 
