@@ -234,6 +234,11 @@ CELERY_BEAT_SCHEDULE: dict = {
 ROOM_BOARD_DISPLAY_KEYS = dict(
     item.split(":", 1) for item in env.env_list("ROOM_BOARD_DISPLAY_KEYS", [])
     if ":" in item and len(item.split(":", 1)[0]) >= 16)
+# The jackpot board's screens (637a.15(b), 637a.16(b)): /jackpots/board/?key=<key>, the
+# same form as the room board's keys.
+JACKPOT_BOARD_DISPLAY_KEYS = dict(
+    item.split(":", 1) for item in env.env_list("JACKPOT_BOARD_DISPLAY_KEYS", [])
+    if ":" in item and len(item.split(":", 1)[0]) >= 16)
 # How long a minute of the time-charge schedule lasts (637a.17(b)(3)(iii): every 20 or 30
 # minutes); tests and demonstrations shorten it, as they shorten the deck limits.
 TIME_CHARGE_MINUTE_SECONDS = env.env_int("TIME_CHARGE_MINUTE_SECONDS", 60, minimum=1,

@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/v1/", include("poker_room.api.urls")),
     path("api/v1/", include("jackpots.api.urls")),
     path("poker/", include("poker_room.board.urls")),
+    path("jackpots/", include("jackpots.board.urls")),
 ]
 
 handler404 = "casino.api.problems.not_found_view"

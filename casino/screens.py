@@ -1,0 +1,49 @@
+"""Who may open a page for the room's screens (the poker room board, the jackpot board):
+staff logged in with one of the page's roles, or a screen with its display key, which
+opens that page for its property and nothing else. The one way every board checks it."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping
+
+from django.http import HttpRequest, JsonResponse
+
+from casino.models import Property
+from casino.roles import Role, has_role
+
+
+class Refused(Exception):
+    def __init__(self, status: int, code: str, detail: str):
+        super().__init__(detail)
+        self.status, self.code, self.detail = status, code, detail
+
+    def problem(self) -> JsonResponse:
+        """The refusal as application/problem+json (a board's data endpoint)."""
+        return JsonResponse({"type": f"urn:casino:problem:{self.code}", "status": self.status,
+                             "code": self.code, "detail": self.detail}, status=self.status,
+                            content_type="application/problem+json")
+
+
+def screen_property(request: HttpRequest, keys: Mapping[str, str], roles: tuple[Role, ...],
+                    *, what: str, login_next: str) -> Property:
+    """The property whose board ``request`` may see: the one its ``?key=`` is set up for
+    in ``keys`` (display key -> licence number, compared in constant time), or the
+    logged-in staff member's when they hold one of ``roles``. 403 otherwise."""
+    key = request.GET.get("key")
+    if key:
+        for known, licence in keys.items():
+            if hmac.compare_digest(known.encode(), key.encode()):
+                prop = Property.objects.filter(licence_number=licence).first()
+                if prop is not None:
+                    return prop
+        raise Refused(403, "display_key_unknown", f"this display key opens no {what}")
+    user = request.user
+    if not user.is_authenticated:
+        raise Refused(403, "not_authenticated", f"log in (/api-auth/login/?next={login_next})"
+                                                " or open the board with the screen's key")
+    staff = getattr(user, "staff", None)
+    if staff is None or not has_role(user, *roles):
+        raise Refused(403, "role_required", f"the {what} needs one of the roles: "
+                                            + ", ".join(str(r) for r in roles))
+    return staff.property

@@ -1,0 +1,159 @@
+"""The jackpot board in a real browser (Debian's Chromium driven by Playwright) against the
+product served on a real socket: § 637a.15(b), § 637a.15(h): a display adjusted by
+finance and witnessed shows on the screen within five seconds without a reload;
+§ 637a.15(f)(1): a verified Bad Beat shows the amount pending adjustment; the page keeps
+trying while the server restarts and picks up again."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
+from django.db import connections
+
+from casino.actors import actor_of
+from casino.eventstore import projections
+from casino.eventstore.store import NewEvent, append
+from casino.roles import Role
+from casino.services import staff_bootstrap
+from jackpots import services
+from tests.poker_room._committed import poker_room
+
+pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
+
+KEY = "jackpot-screen-key-for-tests"
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+class _Quiet(WSGIRequestHandler):
+    # one request per connection: a stopped server then really is gone for the page
+    # (a kept-alive connection would go on being served by its request thread)
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+class Server:
+    """The product on a port of its own, in a thread; it can be stopped and started again
+    on the same port, as a server restart."""
+
+    def __init__(self) -> None:
+        self.handler = WSGIHandler()
+        self.port = 0
+        self.httpd: Any = None
+
+    def _app(self, environ: dict, start_response: Any) -> list[bytes]:
+        try:
+            return list(self.handler(environ, start_response))
+        finally:
+            connections.close_all()  # this request's thread ends with it
+
+    def start(self) -> None:
+        self.httpd = ThreadedWSGIServer(("127.0.0.1", self.port), _Quiet)
+        self.httpd.set_app(self._app)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    s = Server()
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()  # (one request per connection: no request thread holds a session on)
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Chromium is not at {CHROMIUM}: .ci/run installs Debian's chromium")
+        pytest.skip(f"Chromium is not at {CHROMIUM} (apt-get install chromium, or set "
+                    "CHROMIUM_PATH)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                              args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def room(settings: Any) -> dict[str, Any]:
+    """A property whose Hold'em table has paid $5 into the bad-beat fund (five pots'
+    contributions, as the poker room records them) and held one hand as a Bad Beat."""
+    settings.JACKPOT_BOARD_DISPLAY_KEYS = {KEY: "PA-JACKPOT-BOARD"}
+    people, table = poker_room("PA-JACKPOT-BOARD", "jb", table_name="P-JB")
+    prop = people["floor"].property
+    for name, role in (("fin", Role.FINANCE), ("pss", Role.POKER_SHIFT_SUPERVISOR)):
+        people[name] = actor_of(staff_bootstrap(
+            property=prop, username=f"jb-{name}", password="x" * 12,
+            credential_number=f"jb-{name}", roles=[role], system="test").user)
+    meta = people["dealer"].metadata(role="dealer", table=str(table.pk))
+    day = people["dealer"].gaming_day().isoformat()
+    hand = str(uuid.uuid4())
+    append(("round", f"round-{hand}"), 0, [NewEvent("JackpotContributed", {
+        "fund": "bad-beat", "kind": "bad_beat", "pot": 0, "amount_cents": 100,
+        "table_id": str(table.pk), "gaming_day": day, "hand_id": hand})
+        for _ in range(5)] + [NewEvent("BadBeatQualified", {
+            "losing_seat": 1, "losing_hand": "four of a kind, eights", "winning_seat": 2,
+            "winning_hand": "royal flush", "players_dealt": [1, 2, 3, 4], "pot_cents": 7_200,
+            "fund": "bad-beat", "table_id": str(table.pk), "gaming_day": day,
+            "hand_id": hand,
+            "payout_shares_bp": {"losing_hand": 5000, "winning_hand": 2500,
+                                 "table_share": 2500}})], meta)
+    projections.catch_up("jackpot_funds")
+    return {"people": people, "hand": hand}
+
+
+def _shows(page: Any, text: str, timeout: float = 5000) -> float:
+    started = time.monotonic()
+    page.wait_for_function(
+        "document.querySelector(\"section[data-fund='bad-beat']\").innerText"
+        f".includes({text!r})", timeout=timeout)
+    return time.monotonic() - started
+
+
+def test_the_board_follows_the_display_and_survives_a_restart(room, server, browser) -> None:
+    people = room["people"]
+    page = browser.new_page()
+    page.goto(f"{server.url}/jackpots/board/?key={KEY}")
+    card = page.locator("section[data-fund='bad-beat']")
+    assert "to be announced" in card.inner_text()
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.startsWith('updated')", timeout=6000)
+    services.display_adjust(actor=people["fin"], fund="bad-beat")
+    services.display_witness(actor=people["floor"], fund="bad-beat")
+    assert _shows(page, "$5.00") < 5
+    server.stop()
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.startsWith('reconnecting')",
+        timeout=6000)
+    services.bad_beat_verify(actor=people["pss"], fund="bad-beat", hand_id=room["hand"])
+    server.start()
+    assert _shows(page, "Pending adjustment", timeout=8000) < 8
+    assert "$5.00" in card.inner_text() and "Ann" not in page.content()
+    page.close()
