@@ -228,6 +228,9 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Poker time charges (637a.17(b)(3)): each period due at each table, missed ones too.
     "poker-time-charges": {"task": "poker_room.time_charges_sweep",
                            "schedule": float(TIMER_SWEEP_SECONDS)},
+    # High Hand qualifying periods closed as they end (637a.16(g)-(h)), missed ones too.
+    "high-hand-periods": {"task": "jackpots.high_hand_periods_close",
+                          "schedule": float(TIMER_SWEEP_SECONDS)},
 }
 # The room board's screens (637a.9(c)): each TV opens /poker/board/?key=<key> without a
 # staff login and sees only the board of its property. "key:licence,key:licence".

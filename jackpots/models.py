@@ -143,3 +143,40 @@ class PayoutBox(models.Model):
                                     name="jackpots_payoutbox_unique"),
         ]
         ordering = ["fund", "table_id"]
+
+
+class HighHandSlip(models.Model):
+    """One line of a period's High Hand Tracking Slip (637a.16(f)(1)-(5)): the hand, the
+    player, the table and seat, the dealer and the verifying floorperson; the award once
+    the period closes (637a.16(h)). The player's name and phone are for the slip and the
+    payout, never for a board."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    fund = models.CharField(max_length=60)
+    period = models.CharField(max_length=20, help_text="local start, YYYY-MM-DDTHH:MM")
+    period_start = models.DateTimeField()
+    period_end = models.DateTimeField()
+    slip = models.PositiveIntegerField()
+    table_id = models.UUIDField()
+    table_name = models.CharField(max_length=100)
+    seat = models.PositiveSmallIntegerField()
+    hand = models.CharField(max_length=100)
+    value = models.BigIntegerField()
+    cards = models.JSONField(default=list)
+    player_name = models.CharField(max_length=120)
+    player_phone = models.CharField(max_length=40)
+    dealer = models.CharField(max_length=150)
+    dealer_credential = models.CharField(max_length=50)
+    verified_by = models.CharField(max_length=150)
+    verified_credential = models.CharField(max_length=50, blank=True)
+    recorded_at = models.DateTimeField()
+    award_cents = models.BigIntegerField(null=True)
+    paid_at = models.DateTimeField(null=True)
+    paid_identification = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["property", "fund", "period", "slip"],
+                                    name="jackpots_highhandslip_unique"),
+        ]
+        ordering = ["period_start", "slip"]

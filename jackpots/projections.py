@@ -28,13 +28,14 @@ from django.db.models import F
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
 from casino.models import Property
-from jackpots.models import BadBeatHit, Fund, FundDay, PayoutBox
+from jackpots.models import BadBeatHit, Fund, FundDay, HighHandSlip, PayoutBox
 
 CONTRIBUTED = "JackpotContributed"
 QUALIFIED = "BadBeatQualified"
 #: the events of a fund's own stream (jackpots.services)
 FUND_EVENTS = frozenset({"BadBeatVerified", "BadBeatRejected", "BadBeatPaid",
-                         "DisplayAdjustmentStarted", "DisplayedAmountAdjusted"})
+                         "DisplayAdjustmentStarted", "DisplayedAmountAdjusted",
+                         "HighHandRecorded", "HighHandPeriodClosed", "HighHandPaid"})
 
 def _property_ids(events: Sequence[RecordedEvent]) -> dict[str, int]:
     """Licence number (the events' metadata) -> property id, one query for a batch."""
@@ -94,6 +95,7 @@ class FundsFollower(Projection):
         _upsert_funds(funds)
 
     def reset(self) -> None:
+        HighHandSlip.objects.all().delete()
         BadBeatHit.objects.all().delete()
         FundDay.objects.all().delete()
         PayoutBox.objects.all().delete()
@@ -206,6 +208,44 @@ def _adjusted(e: RecordedEvent) -> None:
                     adjustment_waiting_cents=None, display_pending=False)
 
 
+def _slip_recorded(e: RecordedEvent) -> None:
+    d = e.data
+    _, prop, name = e.stream_id.split("-", 2)
+    HighHandSlip.objects.get_or_create(
+        property_id=int(prop), fund=name, period=d["period"], slip=d["slip"], defaults=dict(
+            period_start=datetime.fromisoformat(d["period_start"]),
+            period_end=datetime.fromisoformat(d["period_end"]),
+            table_id=uuid.UUID(d["table_id"]), table_name=d["table"], seat=d["seat"],
+            hand=d["hand"], value=d["value"], cards=d["cards"],
+            player_name=d["player"]["name"], player_phone=d["player"]["phone"],
+            dealer=d["dealer"]["username"], dealer_credential=d["dealer"]["credential_number"],
+            verified_by=d["verified_by"]["username"],
+            verified_credential=d["verified_by"].get("credential_number") or "",
+            recorded_at=e.recorded_at))
+
+
+def _slips(e: RecordedEvent) -> Any:
+    _, prop, name = e.stream_id.split("-", 2)
+    return HighHandSlip.objects.filter(property_id=int(prop), fund=name,
+                                       period=e.data["period"])
+
+
+def _period_closed(e: RecordedEvent) -> None:
+    awards = e.data["awards"]
+    for a in awards:
+        _slips(e).filter(slip=a["slip"]).update(award_cents=a["cents"])
+    _fund(e).update(committed_cents=F("committed_cents") + sum(a["cents"] for a in awards))
+
+
+def _award_paid(e: RecordedEvent) -> None:
+    d = e.data
+    _slips(e).filter(slip=d["slip"]).update(paid_at=e.recorded_at,
+                                            paid_identification=d["identification"])
+    _fund(e).update(committed_cents=F("committed_cents") - d["amount_cents"],
+                    paid_cents=F("paid_cents") + d["amount_cents"])
+
+
 _FUND_STEPS = {"BadBeatVerified": _verified, "BadBeatRejected": _rejected,
                "BadBeatPaid": _paid, "DisplayAdjustmentStarted": _adjusting,
-               "DisplayedAmountAdjusted": _adjusted}
+               "DisplayedAmountAdjusted": _adjusted, "HighHandRecorded": _slip_recorded,
+               "HighHandPeriodClosed": _period_closed, "HighHandPaid": _award_paid}

@@ -8,7 +8,7 @@ from typing import Any
 from casino.actors import Actor
 from casino.domain.errors import NotFoundError
 from casino.scoping import property_rows
-from jackpots.models import BadBeatHit, Fund, FundDay, PayoutBox
+from jackpots.models import BadBeatHit, Fund, FundDay, HighHandSlip, PayoutBox
 
 
 def funds(actor: Actor) -> list[dict[str, Any]]:
@@ -40,3 +40,10 @@ def hits(actor: Actor, name: str) -> list[BadBeatHit]:
     """The fund's Bad Beat hands, newest first (637a.15(f))."""
     fund(actor, name)
     return list(property_rows(BadBeatHit.objects.all(), actor).filter(fund=name))
+
+
+def slips(actor: Actor, name: str, period: str | None = None) -> list[HighHandSlip]:
+    """The fund's High Hand Tracking Slips, one period or all (637a.16(f))."""
+    fund(actor, name)
+    rows = property_rows(HighHandSlip.objects.all(), actor).filter(fund=name)
+    return list(rows.filter(period=period) if period else rows)

@@ -215,3 +215,103 @@ display_witness_view = command(
     output=FundRowOut, id_arg="fund", tag=TAG,
     doc="The floorperson in whose presence the display was adjusted signs for it "
         "(637a.15(h)(1)-(2)).")
+
+
+class SlipOut(serializers.Serializer):
+    period = serializers.CharField()
+    period_start = serializers.DateTimeField()
+    period_end = serializers.DateTimeField()
+    slip = serializers.IntegerField()
+    table = serializers.UUIDField(source="table_id")
+    table_name = serializers.CharField()
+    seat = serializers.IntegerField()
+    hand = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField())
+    player_name = serializers.CharField()
+    player_phone = serializers.CharField()
+    dealer = serializers.CharField()
+    dealer_credential = serializers.CharField()
+    verified_by = serializers.CharField()
+    verified_credential = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+    award_cents = serializers.IntegerField(allow_null=True)
+    paid_at = serializers.DateTimeField(allow_null=True)
+
+
+class Slips(APIView):
+    """The fund's High Hand Tracking Slips, period by period (637a.16(f))."""
+
+    permission_classes = [roles_required(*FUND_READERS)]
+
+    @extend_schema(parameters=[OpenApiParameter("period", str,
+                                                description="a period's local start")],
+                   responses={200: SlipOut(many=True)}, tags=[TAG],
+                   operation_id="high_hand_slips_list")
+    def get(self, request: Request, name: str) -> Response:
+        rows = selectors.slips(actor_of(request.user), name, request.query_params.get("period"))
+        return Response(SlipOut(rows, many=True).data)
+
+
+class PlayerIn(serializers.Serializer):
+    name = serializers.CharField(max_length=120, allow_blank=True)
+    phone = serializers.CharField(max_length=40, allow_blank=True)
+
+
+class RecordIn(serializers.Serializer):
+    table_id = serializers.CharField(max_length=64)
+    seat = serializers.IntegerField()
+    cards = serializers.ListField(child=serializers.CharField(max_length=3), max_length=7,
+                                  help_text="the hand's 5 to 7 cards, as codes")
+    player = PlayerIn()
+    dealer = serializers.CharField(max_length=150, help_text="the dealer's login")
+    hand_id = serializers.UUIDField(required=False, allow_null=True, default=None)
+
+
+class RecordOut(serializers.Serializer):
+    period = serializers.CharField()
+    period_end = serializers.DateTimeField()
+    slip = serializers.IntegerField()
+    table = serializers.CharField()
+    seat = serializers.IntegerField()
+    hand = serializers.CharField()
+
+
+class CloseIn(serializers.Serializer):
+    period = serializers.CharField(max_length=20)
+
+
+class CloseOut(serializers.Serializer):
+    period = serializers.CharField()
+    amount_cents = serializers.IntegerField()
+    hand = serializers.CharField()
+    awards = serializers.ListField(child=serializers.DictField())
+
+
+class AwardPayIn(CloseIn):
+    slip = serializers.IntegerField(min_value=1)
+    name = serializers.CharField(max_length=120, allow_blank=True)
+    identification = serializers.CharField(max_length=120, allow_blank=True)
+
+
+class AwardPaidOut(serializers.Serializer):
+    period = serializers.CharField()
+    slip = serializers.IntegerField()
+    amount_cents = serializers.IntegerField()
+    name = serializers.CharField()
+    identification = serializers.CharField()
+
+
+high_hand_record_view = command(
+    services.high_hand_record, roles=services.RECORDING, input=RecordIn, output=RecordOut,
+    id_arg="fund", tag=TAG, created=True,
+    doc="A floorperson records a full house or better, or a higher hand, on the period's "
+        "High Hand Tracking Slip (637a.16(f)).")
+high_hand_close_view = command(
+    services.high_hand_period_close, roles=services.CLOSING, input=CloseIn, output=CloseOut,
+    id_arg="fund", tag=TAG,
+    doc="Close an ended High Hand period: the pooled amount to the highest hand "
+        "(637a.16(g)-(h)); the beat task closes each period as it ends.")
+high_hand_pay_view = command(
+    services.high_hand_pay, roles=services.PAYING, input=AwardPayIn, output=AwardPaidOut,
+    id_arg="fund", tag=TAG,
+    doc="A High Hand award paid at the cage against valid identification (637a.16(h)).")

@@ -26,12 +26,24 @@ class FundState:
     adjusting: dict[str, Any] | None = None
     #: 637a.15(f)(1): a Bad Beat verified and the display not yet adjusted
     display_pending: bool = False
+    #: High Hand period key -> the slips recorded in it, in order (637a.16(f))
+    slips: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: High Hand period key -> its close: the award per winner, or rolled over
+    closed: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: (period key, slip number) of High Hand awards paid
+    awards_paid: set[tuple[str, int]] = field(default_factory=set)
+    high_hand_owed_cents: int = 0
 
     @property
     def committed_cents(self) -> int:
         """Verified Bad Beat payouts not yet paid: owed out of the fund already."""
         return sum(v["amount_cents"] for h, v in self.verified.items()
-                   if self.hits.get(h) == VERIFIED)
+                   if self.hits.get(h) == VERIFIED) + self.high_hand_owed_cents
+
+    def best_slip(self, period: str) -> dict[str, Any] | None:
+        """The highest hand recorded in the period so far (the first of equals)."""
+        slips = self.slips.get(period) or []
+        return max(slips, key=lambda s: s["value"], default=None)
 
     def available_cents(self, contributions_cents: int) -> int:
         """The current payout amount (637a.15(h)(1)): what was paid in, less what was paid
@@ -56,6 +68,15 @@ def fold(events: Iterable[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> 
             state.paid_cents += d["amount_cents"]
         elif type_ == "DisplayAdjustmentStarted":
             state.adjusting = {"amount_cents": d["amount_cents"], "by": meta.get("actor", "")}
+        elif type_ == "HighHandRecorded":
+            state.slips.setdefault(d["period"], []).append(dict(d))
+        elif type_ == "HighHandPeriodClosed":
+            state.closed[d["period"]] = dict(d)
+            state.high_hand_owed_cents += sum(a["cents"] for a in d["awards"])
+        elif type_ == "HighHandPaid":
+            state.awards_paid.add((d["period"], d["slip"]))
+            state.high_hand_owed_cents -= d["amount_cents"]
+            state.paid_cents += d["amount_cents"]
         elif type_ == "DisplayedAmountAdjusted":
             state.displayed_cents = d["amount_cents"]
             state.adjusting = None

@@ -28,3 +28,20 @@ def payout_shares(amount_cents: int, shares_bp: Mapping[str, int], losing_seat: 
            {"share": WINNING, "seat": winning_seat, "cents": winning}]
     out += [{"share": TABLE, "seat": s, "cents": each} for s in others]
     return out
+
+
+def high_hand_awards(amount_cents: int, best: list[dict[str, Any]], tie_division: str
+                     ) -> list[dict[str, Any]]:
+    """637a.16(h), (b)(5): the period's pooled amount to the highest hand; equal hands
+    share it as posted: ``split-equally`` (whole cents, what is left to the first made)
+    or ``first-made`` (all to the first recorded). ``best``: the slips holding the
+    highest value, in the order they were recorded. ``{"slip", "seat", "table_id",
+    "cents"}`` per award."""
+    if not best:
+        return []
+    winners = best[:1] if tie_division == "first-made" else best
+    each = amount_cents // len(winners)
+    out = [{"slip": w["slip"], "seat": w["seat"], "table_id": w["table_id"], "cents": each}
+           for w in winners]
+    out[0]["cents"] += amount_cents - each * len(winners)
+    return out

@@ -1,0 +1,15 @@
+"""Celery tasks of the jackpots: safe to run twice, recovered by the next beat."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from jackpots import services
+
+
+@shared_task(name="jackpots.high_hand_periods_close", acks_late=True)
+def high_hand_periods_close() -> int:
+    """Beat: every High Hand period that has ended with a hand recorded, closed once
+    (637a.16(g)-(h)); a period missed while the worker or broker was down is closed by
+    the next run, and a second delivery finds it closed."""
+    return services.high_hand_periods_close_due()

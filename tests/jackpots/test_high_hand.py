@@ -1,0 +1,140 @@
+"""High Hand Jackpot periods (§ 637a.16(f)-(h)): the tracking slip recorded by a
+floorperson, higher hands only, the period closed once when it ends, the pooled amount to
+the highest hand (ties as posted), paid at the cage against identification; against the
+real database, event store and API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+import pytest
+
+from casino.eventstore import projections
+from casino.eventstore.store import read_stream
+from jackpots import services
+from jackpots.models import Fund, HighHandSlip
+from tests.jackpots._hands import play_hand, seat_three
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/jackpot-funds/high-hand/"
+
+
+@pytest.fixture
+def room(crew, poker_table: Callable, as_actor: Callable, staff: Callable) -> dict:
+    """Two hands dealt at the example Hold'em table: $2 in the high-hand fund."""
+    setup = poker_table("holdem")
+    dealer = as_actor(crew["dealer"])
+    seat_three(dealer, setup["table"])
+    play_hand(dealer, setup["table"])
+    play_hand(dealer, setup["table"])
+    projections.catch_up("jackpot_funds")
+    return {"table": setup["table"], "floor": as_actor(crew["floor"]), "dealer": dealer,
+            "finance": as_actor(staff("finance")), "crew": crew}
+
+
+def _slip(room: dict, cards: list[str], seat: int = 1, **changes) -> object:
+    body = {"table_id": str(room["table"].pk), "seat": seat, "cards": cards,
+            "player": {"name": f"Player {seat}", "phone": f"555-010{seat}"},
+            "dealer": room["crew"]["dealer"].username, **changes}
+    return room["floor"].post(URL + "high-hands/record/", body, format="json")
+
+
+def _events() -> int:
+    return len(read_stream(Fund.objects.get(name="high-hand").stream_id))
+
+
+def test_the_tracking_slip_records_each_higher_hand(room) -> None:
+    """§ 637a.16(f): from a full house up; each higher hand recorded with (f)(1) the
+    player's name, phone and seat, (f)(2) the table, (f)(3) the hand, (f)(4) the dealer's
+    name and credential, (f)(5) the verifying floorperson and credential. A flush, a
+    lower full house: refused, nothing appended; an equal hand is recorded to share
+    (the example submission divides ties equally, § 637a.16(b)(5))."""
+    r = _slip(room, ["Ks", "Kd", "Kh", "5c", "5d", "2s", "9h"])
+    assert r.status_code == 201, r.json()
+    assert (r.json()["slip"], r.json()["hand"]) == (1, "Full house, kings over fives")
+    before = _events()
+    r = _slip(room, ["As", "Qs", "9s", "5s", "2s"], seat=2)
+    assert (r.status_code, r.json()["code"]) == (409, "not_a_full_house")
+    r = _slip(room, ["Qs", "Qd", "Qh", "2c", "2d"], seat=2)
+    assert (r.status_code, r.json()["code"]) == (409, "not_higher")
+    assert _events() == before
+    assert _slip(room, ["Kc", "Ks", "Kh", "5s", "5h"], seat=3).status_code == 201
+    assert _slip(room, ["9c", "9s", "9h", "9d", "2h"], seat=2).status_code == 201
+    slips = room["floor"].get(URL + "high-hands/").json()
+    assert [(s["slip"], s["seat"], s["hand"]) for s in slips] == [
+        (1, 1, "Full house, kings over fives"), (2, 3, "Full house, kings over fives"),
+        (3, 2, "Four of a kind, nines")]
+    first = slips[0]
+    crew = room["crew"]
+    assert (first["player_name"], first["player_phone"], first["table_name"]) == (
+        "Player 1", "555-0101", room["table"].name)
+    assert (first["dealer"], first["dealer_credential"]) == (
+        crew["dealer"].username, crew["dealer"].credential_number)
+    assert (first["verified_by"], first["verified_credential"]) == (
+        crew["floor"].username, crew["floor"].credential_number)
+
+
+def test_a_slip_needs_what_the_chapter_lists(room) -> None:
+    """§ 637a.16(f)(1), (f)(4): the player's phone, a real dealer; only a floorperson or
+    above records (a dealer calls the floorperson, § 637a.16(f))."""
+    r = _slip(room, ["Ks", "Kd", "Kh", "5c", "5d"], player={"name": "Ann", "phone": ""})
+    assert (r.status_code, r.json()["code"], r.json()["field"]) == (400, "invalid_slip",
+                                                                    "player.phone")
+    r = _slip(room, ["Ks", "Kd", "Kh", "5c", "5d"], dealer=room["crew"]["floor"].username)
+    assert (r.status_code, r.json()["code"]) == (400, "invalid_dealer")
+    r = _slip(room, ["Ks", "Kd", "Kh", "5c", "Ks"])
+    assert (r.status_code, r.json()["code"]) == (400, "invalid_cards")
+    r = room["dealer"].post(URL + "high-hands/record/", {}, format="json")
+    assert r.status_code == 403
+
+
+def test_the_period_closes_once_and_pays_the_highest_hand(room) -> None:
+    """§ 637a.16(g)-(h): when the period has ended the pooled $2 goes to the four nines;
+    the beat task run twice closes it once; closing it again is a 409. § 637a.16(h),
+    (b)(7): paid at the cage against identification, once."""
+    _slip(room, ["Ks", "Kd", "Kh", "5c", "5d"])
+    r = _slip(room, ["9c", "9s", "9h", "9d", "2h"], seat=2)
+    period, end = r.json()["period"], datetime.fromisoformat(r.json()["period_end"])
+    r = room["finance"].post(URL + "high-hands/close/", {"period": period}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "period_not_over")
+    after = end + timedelta(seconds=1)
+    assert services.high_hand_periods_close_due(now=after) == 1
+    assert services.high_hand_periods_close_due(now=after) == 0
+    r = room["finance"].post(URL + "high-hands/close/", {"period": period}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "period_closed")
+    slip = HighHandSlip.objects.get(period=period, slip=2)
+    assert slip.award_cents == 200
+    fund = Fund.objects.get(name="high-hand")
+    assert (fund.committed_cents, fund.record_cents) == (200, 0)
+    body = {"period": period, "slip": 2, "name": "Player 2", "identification": ""}
+    r = room["finance"].post(URL + "high-hands/pay/", body, format="json")
+    assert (r.status_code, r.json()["code"]) == (400, "identification_required")
+    body["identification"] = "PA DL 2222"
+    r = room["finance"].post(URL + "high-hands/pay/", body, format="json")
+    assert r.status_code == 200 and r.json()["amount_cents"] == 200
+    r = room["finance"].post(URL + "high-hands/pay/", body, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "award_already_paid")
+    fund.refresh_from_db()
+    assert (fund.paid_cents, fund.committed_cents, fund.record_cents) == (200, 0, 0)
+
+
+def test_equal_high_hands_share_the_award(room) -> None:
+    """§ 637a.16(b)(5), (h): two equal full houses, the pooled $2 divided equally."""
+    _slip(room, ["Ks", "Kd", "Kh", "5c", "5d"])
+    r = _slip(room, ["Kc", "Ks", "Kh", "5s", "5h"], seat=3)
+    end = datetime.fromisoformat(r.json()["period_end"])
+    services.high_hand_periods_close_due(now=end + timedelta(seconds=1))
+    assert sorted(HighHandSlip.objects.values_list("slip", "award_cents")) == [
+        (1, 100), (2, 100)]
+
+
+def test_a_period_without_a_full_house_leaves_its_money_to_the_next(room) -> None:
+    """§ 637a.16(h): no full house in the period: nothing is awarded and nothing is closed;
+    the $2 stays in the fund for the next period's award."""
+    later = datetime.now().astimezone() + timedelta(days=2)
+    assert services.high_hand_periods_close_due(now=later) == 0
+    r = room["finance"].post(URL + "high-hands/close/", {"period": "2026-11-25T06:00"},
+                             format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "no_high_hand_recorded")
+    assert Fund.objects.get(name="high-hand").record_cents == 200
