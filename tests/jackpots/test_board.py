@@ -72,3 +72,33 @@ def test_the_board_is_scoped_and_refused_without_a_role_or_key(crew, make_staff,
     theirs.force_login(make_staff("floorperson", property=other))
     assert theirs.get("/jackpots/board/data").json()["funds"] == []
     assert _client(crew["floor"]).get("/jackpots/board/").status_code == 200
+
+
+def test_the_board_shows_the_periods_high_hand_by_table_and_seat_never_the_player(
+        crew, poker_table: Callable, as_actor: Callable, settings) -> None:
+    """§ 637a.16(f), (g): the highest hand of the period running, with its table and
+    seat, and when the period ends; the slip's name and phone stay off the board."""
+    from datetime import datetime
+
+    from tests.jackpots._hands import play_hand, seat_three
+
+    settings.JACKPOT_BOARD_DISPLAY_KEYS = {KEY: "PA-TEST-1"}
+    setup = poker_table("holdem")
+    dealer = as_actor(crew["dealer"])
+    seat_three(dealer, setup["table"])
+    play_hand(dealer, setup["table"])
+    projections.catch_up("jackpot_funds")
+    board = Client().get(f"/jackpots/board/data?key={KEY}").json()
+    high = next(f for f in board["funds"] if f["fund"] == "high-hand")["high_hand"]
+    assert high["hand"] is None and datetime.fromisoformat(high["ends_at"])
+    slip = services.high_hand_record(
+        actor=crew["floor"], fund="high-hand", table_id=setup["table"].pk, seat=3,
+        cards=["Ks", "Kd", "Kh", "5c", "5d"], dealer=crew["dealer"].username,
+        player={"name": "Secret Name", "phone": "555-0123"})
+    r = Client().get(f"/jackpots/board/data?key={KEY}")
+    high = next(f for f in r.json()["funds"] if f["fund"] == "high-hand")["high_hand"]
+    assert (high["hand"], high["table"], high["seat"], high["period"]) == (
+        "Full house, kings over fives", setup["table"].name, 3, slip["period"])
+    assert high["ends_at"] == slip["period_end"]
+    page = Client().get(f"/jackpots/board/?key={KEY}").content.decode()
+    assert "Secret Name" not in r.content.decode() + page and "555-0123" not in page
