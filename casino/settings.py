@@ -231,7 +231,16 @@ CELERY_BEAT_SCHEDULE: dict = {
     # High Hand qualifying periods closed as they end (637a.16(g)-(h)), missed ones too.
     "high-hand-periods": {"task": "jackpots.high_hand_periods_close",
                           "schedule": float(TIMER_SWEEP_SECONDS)},
+    # Jackpot box counts opened as they fall due (637a.15(d), 637a.16(d)), reminded and
+    # escalated while open.
+    "jackpot-counts": {"task": "jackpots.counts_due", "schedule": float(TIMER_SWEEP_SECONDS)},
 }
+# A jackpot count still open is reminded every JACKPOT_COUNT_REMIND_MINUTES and escalated
+# to the supervisors once after JACKPOT_COUNT_ESCALATE_MINUTES.
+JACKPOT_COUNT_REMIND_MINUTES = env.env_int("JACKPOT_COUNT_REMIND_MINUTES", 60, minimum=1,
+                                           maximum=24 * 60)
+JACKPOT_COUNT_ESCALATE_MINUTES = env.env_int("JACKPOT_COUNT_ESCALATE_MINUTES", 240,
+                                             minimum=1, maximum=7 * 24 * 60)
 # The room board's screens (637a.9(c)): each TV opens /poker/board/?key=<key> without a
 # staff login and sees only the board of its property. "key:licence,key:licence".
 ROOM_BOARD_DISPLAY_KEYS = dict(

@@ -180,3 +180,30 @@ class HighHandSlip(models.Model):
                                     name="jackpots_highhandslip_unique"),
         ]
         ordering = ["period_start", "slip"]
+
+
+class FundCount(models.Model):
+    """A count of a fund's payout boxes (637a.15(d)-(e), 637a.16(d)-(e)): where, what the
+    boxes should hold and what was counted, each step of the chain of custody with the
+    person, role and credential, the variance and its sign-off."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    count_id = models.UUIDField(unique=True)
+    fund = models.CharField(max_length=60)
+    place = models.CharField(max_length=10)
+    reason = models.CharField(max_length=20)
+    key = models.CharField(max_length=40, blank=True)
+    state = models.CharField(max_length=20, default="open")
+    opened_at = models.DateTimeField()
+    compliance_notified_at = models.DateTimeField(null=True)
+    boxes = models.JSONField(default=list)
+    expected_cents = models.BigIntegerField(default=0)
+    counted_cents = models.BigIntegerField(null=True)
+    variance_cents = models.BigIntegerField(null=True)
+    explanation = models.TextField(blank=True)
+    steps = models.JSONField(default=list)
+    reminders = models.PositiveIntegerField(default=0)
+    escalated_at = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["-opened_at"]

@@ -17,6 +17,7 @@ touch (PostgreSQL and SQLite), which is what lets the follower keep up with a wh
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Sequence
 from datetime import date, datetime
@@ -28,18 +29,22 @@ from django.db.models import F
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
 from casino.models import Property
-from jackpots.models import BadBeatHit, Fund, FundDay, HighHandSlip, PayoutBox
+from jackpots.domain.fund import COUNT_EVENTS
+from jackpots.models import BadBeatHit, Fund, FundCount, FundDay, HighHandSlip, PayoutBox
+
+log = logging.getLogger(__name__)
 
 CONTRIBUTED = "JackpotContributed"
 QUALIFIED = "BadBeatQualified"
 #: the events of a fund's own stream (jackpots.services)
 FUND_EVENTS = frozenset({"BadBeatVerified", "BadBeatRejected", "BadBeatPaid",
                          "DisplayAdjustmentStarted", "DisplayedAmountAdjusted",
-                         "HighHandRecorded", "HighHandPeriodClosed", "HighHandPaid"})
+                         "HighHandRecorded", "HighHandPeriodClosed", "HighHandPaid"}) \
+    | COUNT_EVENTS
 
 def _property_ids(events: Sequence[RecordedEvent]) -> dict[str, int]:
     """Licence number (the events' metadata) -> property id, one query for a batch."""
-    licences = {e.metadata["property"] for e in events}
+    licences = {e.metadata.get("property") for e in events} - {None}
     return dict(Property.objects.filter(licence_number__in=licences)
                 .values_list("licence_number", "pk"))
 
@@ -56,9 +61,17 @@ class FundsFollower(Projection):
         self.apply_batch([event])
 
     def apply_batch(self, events: Sequence[RecordedEvent]) -> None:
-        """In order: each run of contributions added up at once, the rest one by one."""
+        """In order: each run of contributions added up at once, the rest one by one. An
+        event of a property this database does not hold (a bench's, or a test's whose
+        rows were removed: properties are never deleted in use) is passed over, so it
+        can never stop the funds of the others."""
+        known = _property_ids(events)
         run: list[RecordedEvent] = []
         for e in events:
+            if e.metadata.get("property") not in known:
+                log.warning("jackpots: event %s of unknown property %r passed over",
+                            e.position, e.metadata.get("property"))
+                continue
             if e.type == CONTRIBUTED:
                 run.append(e)
                 continue
@@ -95,6 +108,7 @@ class FundsFollower(Projection):
         _upsert_funds(funds)
 
     def reset(self) -> None:
+        FundCount.objects.all().delete()
         HighHandSlip.objects.all().delete()
         BadBeatHit.objects.all().delete()
         FundDay.objects.all().delete()
@@ -245,7 +259,69 @@ def _award_paid(e: RecordedEvent) -> None:
                     paid_cents=F("paid_cents") + d["amount_cents"])
 
 
-_FUND_STEPS = {"BadBeatVerified": _verified, "BadBeatRejected": _rejected,
+def _count(e: RecordedEvent) -> Any:
+    return FundCount.objects.filter(count_id=uuid.UUID(e.data["count_id"]))
+
+
+def _step(e: RecordedEvent, **changes: Any) -> None:
+    """A step of a count's chain of custody: who, under which role and credential."""
+    row = _count(e).first()
+    if row is None:
+        return
+    step = {"step": e.type, "by": e.metadata.get("actor", ""),
+            "role": e.metadata.get("role", ""),
+            "credential_number": e.data.get("credential_number") or "",
+            "at": e.recorded_at.isoformat()}
+    if "table_id" in e.data:
+        step.update(table_id=e.data["table_id"], counted_cents=e.data["counted_cents"])
+    for k, v in changes.items():
+        setattr(row, k, v)
+    row.steps = [*row.steps, step]
+    row.save()
+
+
+def _count_opened(e: RecordedEvent) -> None:
+    d = e.data
+    _, prop, name = e.stream_id.split("-", 2)
+    notice = d.get("compliance_notice")
+    FundCount.objects.get_or_create(count_id=uuid.UUID(d["count_id"]), defaults=dict(
+        property_id=int(prop), fund=name, place=d["place"], reason=d["reason"],
+        key=d.get("key") or "", opened_at=datetime.fromisoformat(d["opened_at"]),
+        compliance_notified_at=e.recorded_at if notice else None, boxes=d["boxes"],
+        expected_cents=sum(b["expected_cents"] for b in d["boxes"]),
+        steps=[{"step": e.type, "by": e.metadata.get("actor", ""),
+                "role": e.metadata.get("role", ""), "at": e.recorded_at.isoformat()}]))
+
+
+def _count_verified(e: RecordedEvent) -> None:
+    d = e.data
+    _step(e, counted_cents=d["counted_cents"], variance_cents=d["variance_cents"],
+          state="closed" if d["variance_cents"] == 0 else "verified")
+    # the money left the boxes for the cage: what they should hold now is what came in
+    # after the count opened
+    _, prop, name = e.stream_id.split("-", 2)
+    for b in d["boxes"]:
+        PayoutBox.objects.filter(property_id=int(prop), fund=name,
+                                 table_id=uuid.UUID(b["table_id"])).update(
+            expected_cents=F("expected_cents") - b["expected_cents"])
+
+
+_COUNT_STEPS = {
+    "CountOpened": _count_opened,
+    "BoxCounted": lambda e: _step(e),
+    "CountWitnessed": lambda e: _step(e, state="witnessed"),
+    "BoxesAccountedFor": lambda e: _step(e, state="accounted"),
+    "CountCarriedToCage": lambda e: _step(e, state="at_cage"),
+    "CountVerified": _count_verified,
+    "CountVarianceExplained": lambda e: _step(e, state="explained",
+                                              explanation=e.data["explanation"]),
+    "CountVarianceSignedOff": lambda e: _step(e, state="closed"),
+    "CountReminded": lambda e: _count(e).update(reminders=F("reminders") + 1),
+    "CountEscalated": lambda e: _count(e).update(escalated_at=e.recorded_at),
+}
+
+
+_FUND_STEPS = {**_COUNT_STEPS, "BadBeatVerified": _verified, "BadBeatRejected": _rejected,
                "BadBeatPaid": _paid, "DisplayAdjustmentStarted": _adjusting,
                "DisplayedAmountAdjusted": _adjusted, "HighHandRecorded": _slip_recorded,
                "HighHandPeriodClosed": _period_closed, "HighHandPaid": _award_paid}

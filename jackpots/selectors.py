@@ -8,7 +8,7 @@ from typing import Any
 from casino.actors import Actor
 from casino.domain.errors import NotFoundError
 from casino.scoping import property_rows
-from jackpots.models import BadBeatHit, Fund, FundDay, HighHandSlip, PayoutBox
+from jackpots.models import BadBeatHit, Fund, FundCount, FundDay, HighHandSlip, PayoutBox
 
 
 def funds(actor: Actor) -> list[dict[str, Any]]:
@@ -47,3 +47,9 @@ def slips(actor: Actor, name: str, period: str | None = None) -> list[HighHandSl
     fund(actor, name)
     rows = property_rows(HighHandSlip.objects.all(), actor).filter(fund=name)
     return list(rows.filter(period=period) if period else rows)
+
+
+def counts(actor: Actor, name: str) -> list[FundCount]:
+    """The fund's box counts, newest first (637a.15(d)-(e), 637a.16(d)-(e))."""
+    fund(actor, name)
+    return list(property_rows(FundCount.objects.all(), actor).filter(fund=name))

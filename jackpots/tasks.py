@@ -13,3 +13,12 @@ def high_hand_periods_close() -> int:
     (637a.16(g)-(h)); a period missed while the worker or broker was down is closed by
     the next run, and a second delivery finds it closed."""
     return services.high_hand_periods_close_due()
+
+
+@shared_task(name="jackpots.counts_due", acks_late=True)
+def counts_due() -> dict[str, int]:
+    """Beat: each count that falls due opened once (with the compliance notice of a Bad
+    Beat count), each open count reminded and escalated (637a.15(d), 637a.16(d))."""
+    from jackpots.services.counts import counts_due as due
+
+    return due()

@@ -171,7 +171,21 @@ def catch_up(name: str, *, batch: int = 1000) -> int:
 
 
 def catch_up_all() -> dict[str, int]:
-    return {name: catch_up(name) for name, p in _registry.items() if p.mode == "async"}
+    """Catch every async projection up. One that fails does not hold the others back:
+    it is logged, the others catch up, and then its error is raised (the task retries)."""
+    done: dict[str, int] = {}
+    failed: Exception | None = None
+    for name, p in _registry.items():
+        if p.mode != "async":
+            continue
+        try:
+            done[name] = catch_up(name)
+        except Exception as exc:  # noqa: BLE001  raised again below
+            log.exception("async projection %s could not catch up", name)
+            failed = failed or exc
+    if failed is not None:
+        raise failed
+    return done
 
 
 # --- rebuild --------------------------------------------------------------------------

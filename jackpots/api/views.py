@@ -17,6 +17,7 @@ from casino.api.commands import EmptyInput, command
 from casino.domain.errors import DomainError
 from casino.roles import Role, roles_required
 from jackpots import selectors, services
+from jackpots.services import counts
 
 TAG = "jackpots"
 #: who reads the funds: the poker floor and its supervisor, the cage and count team,
@@ -315,3 +316,94 @@ high_hand_pay_view = command(
     services.high_hand_pay, roles=services.PAYING, input=AwardPayIn, output=AwardPaidOut,
     id_arg="fund", tag=TAG,
     doc="A High Hand award paid at the cage against valid identification (637a.16(h)).")
+
+
+#: a count is read by those who take part in it too
+COUNT_READERS = FUND_READERS + (Role.DEALER, Role.SECURITY)
+
+
+class CountOut(serializers.Serializer):
+    count_id = serializers.UUIDField()
+    fund = serializers.CharField()
+    place = serializers.CharField(help_text="table (637a.15(d)(1)) or cage ((d)(2))")
+    reason = serializers.CharField(help_text="daily, period_end or manual")
+    key = serializers.CharField()
+    state = serializers.CharField(help_text="open, witnessed, accounted, at_cage, verified, "
+                                            "explained or closed")
+    opened_at = serializers.DateTimeField()
+    compliance_notified_at = serializers.DateTimeField(allow_null=True)
+    boxes = serializers.ListField(child=serializers.DictField())
+    expected_cents = serializers.IntegerField()
+    counted_cents = serializers.IntegerField(allow_null=True)
+    variance_cents = serializers.IntegerField(allow_null=True)
+    explanation = serializers.CharField()
+    steps = serializers.ListField(child=serializers.DictField(),
+                                  help_text="the chain of custody: who, role, credential, when")
+    reminders = serializers.IntegerField()
+    escalated_at = serializers.DateTimeField(allow_null=True)
+
+
+class Counts(APIView):
+    """The fund's box counts, newest first, each with its chain of custody."""
+
+    permission_classes = [roles_required(*COUNT_READERS)]
+
+    @extend_schema(responses={200: CountOut(many=True)}, tags=[TAG],
+                   operation_id="jackpot_counts_list")
+    def get(self, request: Request, name: str) -> Response:
+        return Response(CountOut(selectors.counts(actor_of(request.user), name),
+                                 many=True).data)
+
+
+class CountOpenIn(serializers.Serializer):
+    place = serializers.ChoiceField(choices=[counts.TABLE, counts.CAGE], default=counts.CAGE)
+
+
+class CountIdIn(serializers.Serializer):
+    count_id = serializers.CharField(max_length=64)
+
+
+class BoxIn(CountIdIn):
+    table_id = serializers.CharField(max_length=64)
+    counted_cents = serializers.IntegerField()
+
+
+class TotalIn(CountIdIn):
+    counted_cents = serializers.IntegerField()
+
+
+class ExplainIn(CountIdIn):
+    explanation = serializers.CharField(max_length=2000, allow_blank=True)
+
+
+class StepOut(serializers.Serializer):
+    count_id = serializers.CharField()
+
+
+def _count_view(service: Any, roles: tuple, input: type, doc: str) -> Any:
+    return command(service, roles=roles, input=input, output=StepOut, id_arg="fund",
+                   tag=TAG, doc=doc)
+
+
+count_open_view = _count_view(counts.count_open, counts.OPENING, CountOpenIn,
+                              "Open a count of the fund's payout boxes at a closed table or "
+                              "in the cage (637a.15(d), 637a.16(d)).")
+count_box_view = _count_view(counts.count_box, counts.DEALER_COUNTS + counts.CASHIERS, BoxIn,
+                             "One box counted: by the dealer at a closed table, by a "
+                             "cashier at the cage (637a.15(d)(1), (e)).")
+count_witness_view = _count_view(counts.count_witness, counts.WITNESSES, CountIdIn,
+                                 "The floorperson who watched the table count signs it "
+                                 "(637a.15(d)(1)).")
+count_account_view = _count_view(counts.count_account, counts.WITNESSES, CountIdIn,
+                                 "A floorperson accounts for every locked box going to "
+                                 "the cage (637a.15(d)(2)).")
+count_carry_view = _count_view(counts.count_carry, counts.CARRIERS, CountIdIn,
+                               "Security carries the container or boxes to the cage "
+                               "(637a.15(d)(1)-(2)).")
+count_verify_view = _count_view(counts.count_verify, counts.CASHIERS, TotalIn,
+                                "A cashier verifies the count at the cage (637a.15(e)); a "
+                                "difference from what the boxes should hold is a variance.")
+variance_explain_view = _count_view(counts.variance_explain, counts.EXPLAINING, ExplainIn,
+                                    "Finance explains a count's variance.")
+variance_sign_off_view = _count_view(counts.variance_sign_off, counts.SIGNING_OFF, CountIdIn,
+                                     "A second person signs off the explained variance.")

@@ -33,6 +33,9 @@ class FundState:
     #: (period key, slip number) of High Hand awards paid
     awards_paid: set[tuple[str, int]] = field(default_factory=set)
     high_hand_owed_cents: int = 0
+    #: count id -> the count's record (637a.15(d)-(e), 637a.16(d)-(e)): where, the boxes
+    #: with what each should hold and what was counted, who did each step, its state
+    counts: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def committed_cents(self) -> int:
@@ -77,8 +80,51 @@ def fold(events: Iterable[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> 
             state.awards_paid.add((d["period"], d["slip"]))
             state.high_hand_owed_cents -= d["amount_cents"]
             state.paid_cents += d["amount_cents"]
+        elif type_ in COUNT_EVENTS:
+            _count(state, type_, d, meta)
         elif type_ == "DisplayedAmountAdjusted":
             state.displayed_cents = d["amount_cents"]
             state.adjusting = None
             state.display_pending = False
     return state
+
+
+#: a count's steps, in the order the chapter gives them (637a.15(d)-(e))
+COUNT_EVENTS = frozenset({"CountOpened", "BoxCounted", "CountWitnessed", "BoxesAccountedFor",
+                          "CountCarriedToCage", "CountVerified", "CountVarianceExplained",
+                          "CountVarianceSignedOff", "CountReminded", "CountEscalated"})
+#: the state a count is in after each step
+_COUNT_STATE = {"CountOpened": "open", "CountWitnessed": "witnessed",
+                "BoxesAccountedFor": "accounted", "CountCarriedToCage": "at_cage",
+                "CountVerified": "verified", "CountVarianceExplained": "explained",
+                "CountVarianceSignedOff": "closed"}
+
+
+def _count(state: FundState, type_: str, d: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
+    if type_ == "CountOpened":
+        state.counts[d["count_id"]] = {
+            "place": d["place"], "reason": d["reason"], "key": d.get("key"),
+            "boxes": {b["table_id"]: {"expected_cents": b["expected_cents"],
+                                      "counted_cents": None} for b in d["boxes"]},
+            "state": "open", "signers": {}, "reminded": 0, "escalated": False,
+            "opened_at": d.get("opened_at")}
+        return
+    count = state.counts[d["count_id"]]
+    who = meta.get("actor", "")
+    if type_ == "BoxCounted":
+        count["boxes"][d["table_id"]]["counted_cents"] = d["counted_cents"]
+        count["signers"].setdefault(who, "count")
+    elif type_ == "CountReminded":
+        count["reminded"] += 1
+    elif type_ == "CountEscalated":
+        count["escalated"] = True
+    else:
+        kind = "count" if type_ == "CountVerified" and count["place"] == "cage" else type_
+        count["signers"].setdefault(who, kind)
+        if type_ == "CountVerified":
+            count["variance_cents"] = d["variance_cents"]
+            count["state"] = "closed" if d["variance_cents"] == 0 else "verified"
+            return
+        if type_ == "CountVarianceExplained":
+            count["explained_by"] = who
+        count["state"] = _COUNT_STATE[type_]

@@ -25,6 +25,7 @@ from casino.eventstore.store import NewEvent, append
 from casino.roles import Role
 from casino.services import staff_bootstrap
 from jackpots import services
+from jackpots.models import Fund
 from tests.poker_room._committed import poker_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
@@ -125,8 +126,20 @@ def room(settings: Any) -> dict[str, Any]:
             "hand_id": hand,
             "payout_shares_bp": {"losing_hand": 5000, "winning_hand": 2500,
                                  "table_share": 2500}})], meta)
-    projections.catch_up("jackpot_funds")
+    _caught_up(lambda: Fund.objects.filter(name="bad-beat", property=prop).exists())
     return {"people": people, "hand": hand}
+
+
+def _caught_up(done: Any) -> None:
+    """Catch the follower up until ``done()``: it reads only settled events, and a
+    transaction in flight anywhere on the server (another test run) holds them back a
+    moment."""
+    deadline = time.monotonic() + 15
+    while True:
+        projections.catch_up("jackpot_funds")
+        if done() or time.monotonic() > deadline:
+            return
+        time.sleep(0.1)
 
 
 def _shows(page: Any, text: str, timeout: float = 5000) -> float:
@@ -155,13 +168,19 @@ def _follow_the_board(room: dict[str, Any], server: Server, browser: Any) -> Non
     page.wait_for_function(
         "document.querySelector('#status').textContent.startsWith('updated')", timeout=6000)
     services.display_adjust(actor=people["fin"], fund="bad-beat")
+    _caught_up(lambda: Fund.objects.get(name="bad-beat", property=people["fin"].property)
+               .adjustment_waiting_cents is not None)
     services.display_witness(actor=people["floor"], fund="bad-beat")
+    _caught_up(lambda: Fund.objects.get(name="bad-beat", property=people["fin"].property)
+               .displayed_cents is not None)
     assert _shows(page, "$5.00") < 5
     server.stop()
     page.wait_for_function(
         "document.querySelector('#status').textContent.startsWith('reconnecting')",
         timeout=6000)
     services.bad_beat_verify(actor=people["pss"], fund="bad-beat", hand_id=room["hand"])
+    _caught_up(lambda: Fund.objects.get(name="bad-beat", property=people["fin"].property)
+               .display_pending)
     server.start()
     assert _shows(page, "Pending adjustment", timeout=8000) < 8
     assert "$5.00" in card.inner_text() and "Ann" not in page.content()

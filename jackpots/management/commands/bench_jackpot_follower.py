@@ -29,7 +29,6 @@ PER_APPEND = 100
 
 def _append(n: int, licence: str, day: str) -> tuple[int, int]:
     """Append the contributions; the first and last positions they took."""
-    from casino.eventstore import projections
     from casino.eventstore.store import NewEvent, append, register_stream_type
 
     register_stream_type("bench")
@@ -37,7 +36,6 @@ def _append(n: int, licence: str, day: str) -> tuple[int, int]:
     meta = {"actor": "bench", "property": licence, "gaming_day": day}
     stream = f"bench-jackpot-follower-{uuid.uuid4()}"
     first = last = 0
-    projections.set_catch_up_queue(lambda countdown: None)  # the bench catches up itself
     done = 0
     while done < n:
         k = min(PER_APPEND, n - done)
@@ -96,7 +94,14 @@ class Command(BaseCommand):
         print("catching up what is pending ...", file=sys.stderr)
         projections.catch_up(FOLLOWER, batch=batch)
         print(f"appending {n:,} contributions ...", file=sys.stderr)
-        first, last = _append(n, props[0].licence_number, day)
+        # the bench catches up itself: no task is queued meanwhile (and the process's
+        # own waker is put back afterwards)
+        waker = projections._queue_catch_up
+        projections.set_catch_up_queue(lambda countdown: None)
+        try:
+            first, last = _append(n, props[0].licence_number, day)
+        finally:
+            projections._queue_catch_up = waker
         print("the follower catches up ...", file=sys.stderr)
         t0 = time.perf_counter()
         applied = projections.catch_up(FOLLOWER, batch=batch)

@@ -1,0 +1,213 @@
+"""High Hand Jackpot periods (637a.16(f)-(h)): the Tracking Slip, the period's close and
+its awards, paid at the cage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from casino.actors import Actor
+from casino.domain.errors import ConflictError, DomainError, NotFoundError
+from casino.eventstore.store import read_stream
+from casino.roles import Role
+from jackpots.domain.fund import fold
+from jackpots.models import Fund
+from jackpots.services.common import PAYING, AtFund, FundError, _caught_up, _run, _text
+
+
+#: 637a.16(f): a floorperson or above verifies and records each higher hand
+RECORDING = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
+#: who closes a period by hand (the beat task closes each one as it ends)
+CLOSING = (Role.POKER_SHIFT_SUPERVISOR, Role.FINANCE)
+
+
+def _high_hand_rules(actor: Actor, table: Any) -> dict[str, Any]:
+    from tables.selectors import rules_in_force
+
+    rs = rules_in_force(actor.property, table.game)
+    options = (rs.options if rs else {}).get("high_hand")
+    if not options:
+        raise ConflictError(f"table {table.name} offers no High Hand Jackpot payout",
+                            code="no_high_hand")
+    return options
+
+
+def _period(actor: Actor, minutes: int, at: Any = None) -> Any:
+    from django.utils import timezone
+
+    from jackpots.domain.periods import period_at
+
+    prop = actor.property
+    return period_at(at or timezone.now(), time_zone=prop.time_zone,
+                     day_start_hour=prop.gaming_day_start_hour, minutes=minutes)
+
+
+def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards: Any,
+                     player: Any, dealer: Any, hand_id: Any = None) -> dict[str, Any]:
+    """637a.16(f): the floorperson verifies a full house or better called by the dealer
+    and records it on the period's High Hand Tracking Slip, and each higher hand after it:
+    the player's name, phone and seat; the table; the hand; the dealer's name and
+    credential; the floorperson's own signature (login) and credential."""
+    from casino.domain.cards import CardError, format_card, parse_cards
+    from casino.domain.hands.high import Category, best_high, category_of, describe_high
+    from casino.models import StaffProfile
+    from casino.scoping import property_row
+    from tables.models import GameTable
+
+    role = actor.require(*RECORDING)
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= 10:
+        raise FundError("seat is the player's seat number, 1 to 10", code="invalid_slip",
+                        field="seat")
+    if not isinstance(player, dict):
+        raise FundError("player is {name, phone} (637a.16(f)(1))", code="invalid_slip",
+                        field="player")
+    name = _text(player.get("name"), "player.name", 120)
+    phone = _text(player.get("phone"), "player.phone", 40)
+    try:
+        held = parse_cards(cards, count=(5, 6, 7)) if isinstance(cards, (list, str)) else None
+    except (CardError, DomainError) as exc:
+        raise FundError(f"cards: {exc}", code="invalid_cards", field="cards") from None
+    if held is None:
+        raise FundError("cards are the 5 to 7 cards of the hand, as codes",
+                        code="invalid_cards", field="cards")
+    value = best_high(held)
+    if category_of(value) < Category.FULL_HOUSE:
+        raise ConflictError(f"{describe_high(value)} is not a full house or better "
+                            "(637a.16(f))", code="not_a_full_house")
+    table = property_row(GameTable.objects.all(), actor, table_id, what="table")
+    rules = _high_hand_rules(actor, table)
+    if not isinstance(dealer, str) or not dealer:
+        raise FundError("dealer is the login of the dealer who called the hand",
+                        code="invalid_dealer", field="dealer")
+    profile = StaffProfile.objects.filter(property=actor.property,
+                                          user__username=dealer).first()
+    if profile is None or not profile.user.groups.filter(name=Role.DEALER.value).exists():
+        raise FundError(f"{dealer} is not a dealer of this property", code="invalid_dealer",
+                        field="dealer")
+    slip: dict[str, Any] = {}
+
+    def decide(at: AtFund) -> None:
+        if rules["fund"] != at.row.name:
+            raise ConflictError(f"table {table.name} pays into {rules['fund']}, not "
+                                f"{at.row.name}", code="table_not_in_fund")
+        period = _period(actor, rules["qualifying_period_minutes"])
+        if period.key in at.state.closed:
+            raise ConflictError("that period is closed", code="period_closed")
+        best = at.state.best_slip(period.key)
+        if best is not None and (value < best["value"] or (
+                value == best["value"] and rules["tie_division"] == "first-made")):
+            raise ConflictError(f"{describe_high(value)} is not higher than the period's "
+                                f"{best['hand']} (637a.16(f))", code="not_higher")
+        slip.update({
+            "period": period.key, "period_start": period.start.isoformat(),
+            "period_end": period.end.isoformat(),
+            "slip": len(at.state.slips.get(period.key, [])) + 1,
+            "table_id": str(table.pk), "table": table.name, "seat": seat,
+            "hand_id": None if hand_id is None else str(hand_id),
+            "player": {"name": name, "phone": phone},
+            "cards": [format_card(c) for c in held], "value": value,
+            "hand": describe_high(value), "tie_division": rules["tie_division"],
+            "dealer": {"username": dealer, "credential_number": profile.credential_number},
+            "verified_by": {"username": actor.username,
+                            "credential_number": actor.credential_number},
+            "rule": "637a.16(f)"})
+        at.record("HighHandRecorded", slip, role)
+
+    _run(actor, fund, decide)
+    return slip
+
+
+def _close(at: AtFund, period: str, role: str | None, now: Any = None) -> dict[str, Any]:
+    from django.utils import timezone
+
+    from jackpots.domain.hits import high_hand_awards
+
+    slips = at.state.slips.get(period)
+    if not slips:
+        raise ConflictError("no High Hand was recorded in that period: its contributions "
+                            "go on to the next (637a.16(h))", code="no_high_hand_recorded")
+    if period in at.state.closed:
+        raise ConflictError("that period is closed already", code="period_closed")
+    from datetime import datetime
+
+    if (now or timezone.now()) < datetime.fromisoformat(slips[0]["period_end"]):
+        raise ConflictError("the period has not ended", code="period_not_over")
+    top = max(s["value"] for s in slips)
+    best = [s for s in slips if s["value"] == top]
+    amount = at.available_cents
+    closed = {"period": period, "amount_cents": amount,
+              "awards": high_hand_awards(amount, best, slips[0]["tie_division"]),
+              "hand": best[0]["hand"], "rule": "637a.16(g)-(h)"}
+    at.record("HighHandPeriodClosed", closed, role or "system")
+    return closed
+
+
+def high_hand_period_close(*, actor: Actor, fund: Any, period: Any) -> dict[str, Any]:
+    """637a.16(g)-(h): the period is over: its pooled amount (the fund's current amount,
+    with what earlier periods without a full house left in it) goes to the highest hand,
+    equal hands sharing it as posted; the awards are owed until paid at the cage."""
+    role = actor.require(*CLOSING)
+    out: dict[str, Any] = {}
+    _run(actor, fund, lambda at: out.update(_close(at, str(period), role)))
+    return out
+
+
+def high_hand_pay(*, actor: Actor, fund: Any, period: Any, slip: Any, name: Any,
+                  identification: Any) -> dict[str, Any]:
+    """637a.16(h): the award paid at the cage, against the player's valid identification
+    ((b)(7)); the player need not have been present at the period's end ((b)(6))."""
+    role = actor.require(*PAYING)
+    who = _text(name, "name", 120)
+    ident = _text(identification, "identification", 120, required=False)
+    if not ident:
+        raise FundError("valid identification is required (637a.16(b)(7))",
+                        code="identification_required", field="identification")
+    out: dict[str, Any] = {}
+
+    def decide(at: AtFund) -> None:
+        closed = at.state.closed.get(str(period))
+        award = next((a for a in (closed or {}).get("awards", []) if a["slip"] == slip), None)
+        if award is None:
+            raise NotFoundError("no High Hand award for that period and slip",
+                                code="award_not_found")
+        if (str(period), slip) in at.state.awards_paid:
+            raise ConflictError("that award is paid already", code="award_already_paid")
+        out.update({"period": str(period), "slip": slip, "amount_cents": award["cents"],
+                    "name": who, "identification": ident, "rule": "637a.16(h)"})
+        at.record("HighHandPaid", out, role)
+
+    _run(actor, fund, decide)
+    return out
+
+
+def high_hand_periods_close_due(now: Any = None) -> int:
+    """The beat task's work: every High Hand period that has ended with a hand recorded
+    and is not closed yet, closed by the system (each once: a second run finds it
+    closed). Returns how many it closed."""
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    from casino.actors import system_actor
+    from jackpots.models import HIGH_HAND
+
+    now = now or timezone.now()
+    closed = 0
+    _caught_up()
+    for row in Fund.objects.filter(kind=HIGH_HAND).select_related("property"):
+        events = read_stream(row.stream_id)
+        state = fold((e.type, e.data, e.metadata) for e in events)
+        due = [p for p, slips in state.slips.items() if p not in state.closed
+               and datetime.fromisoformat(slips[0]["period_end"]) <= now]
+        for period in sorted(due):
+            actor = system_actor(row.property, "high-hand-periods")
+            try:
+                with transaction.atomic():
+                    _close(AtFund(actor, row.name), period, None, now)
+                closed += 1
+            except ConflictError:
+                continue  # closed meanwhile by another run or a person
+    if closed:
+        _caught_up()
+    return closed

@@ -1,0 +1,152 @@
+"""Counting the payout boxes (§ 637a.15(d)-(e), § 637a.16(d)-(e), (g)): at a closed table
+or in the cage, each step of the chain of custody by its own role and person with its
+credential, the cashier's count at the cage, a variance explained and signed off; the
+beat task opening each count when it falls due; against the real database and API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+import pytest
+
+from casino.eventstore import projections
+from jackpots import services
+from jackpots.models import FundCount, PayoutBox
+from jackpots.services import counts
+from tests.jackpots._hands import play_hand, seat_three
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/jackpot-funds/bad-beat/counts/"
+
+
+@pytest.fixture
+def room(crew, poker_table: Callable, as_actor: Callable, staff: Callable) -> dict:
+    """Two hands at the example Hold'em table: $2 in the table's bad-beat box and $2 in
+    its high-hand box."""
+    setup = poker_table("holdem")
+    dealer = as_actor(crew["dealer"])
+    seat_three(dealer, setup["table"])
+    play_hand(dealer, setup["table"])
+    play_hand(dealer, setup["table"])
+    projections.catch_up("jackpot_funds")
+    people = {"dealer": crew["dealer"], "floor": crew["floor"], "security": crew["security"],
+              "cashier": staff("cashier"), "finance": staff("finance"),
+              "compliance": crew["compliance"]}
+    return {"table": str(setup["table"].pk), "people": people,
+            **{k: as_actor(v) for k, v in people.items()}}
+
+
+def _post(client, path: str, body: dict, status: int = 200) -> dict:  # noqa: ANN001
+    r = client.post(URL + path, body, format="json")
+    assert r.status_code == status, r.json()
+    return r.json()
+
+
+def test_a_count_at_a_closed_table(room) -> None:
+    """§ 637a.15(d)(1): the dealer counts the box in a floorperson's presence and both
+    sign; security carries the locked container to the cage; § 637a.15(e): a cashier
+    verifies the aggregate. $2 expected, $2 counted: no variance, the box emptied; the
+    compliance representative was notified when the count opened (§ 637a.15(d))."""
+    c = _post(room["floor"], "open/", {"place": "table"})["count_id"]
+    _post(room["dealer"], "box/", {"count_id": c, "table_id": room["table"],
+                                   "counted_cents": 200})
+    _post(room["floor"], "witness/", {"count_id": c})
+    _post(room["security"], "carry/", {"count_id": c})
+    _post(room["cashier"], "verify/", {"count_id": c, "counted_cents": 200})
+    row = room["finance"].get(URL).json()[0]
+    assert (row["state"], row["expected_cents"], row["counted_cents"], row["variance_cents"]) \
+        == ("closed", 200, 200, 0)
+    assert row["compliance_notified_at"] is not None
+    people = room["people"]
+    assert [(s["step"], s["by"], s["role"], s.get("credential_number", ""))
+            for s in row["steps"][1:]] == [
+        ("BoxCounted", people["dealer"].username, "dealer", people["dealer"].credential_number),
+        ("CountWitnessed", people["floor"].username, "floorperson",
+         people["floor"].credential_number),
+        ("CountCarriedToCage", people["security"].username, "security",
+         people["security"].credential_number),
+        ("CountVerified", people["cashier"].username, "cashier",
+         people["cashier"].credential_number)]
+    box = PayoutBox.objects.get(fund="bad-beat")
+    assert (box.expected_cents, box.contributed_cents) == (0, 200)
+
+
+def test_a_cage_count_with_a_shortage_is_explained_and_signed_off(room) -> None:
+    """§ 637a.15(d)(2): a floorperson accounts for the locked box, security carries it;
+    § 637a.15(e): the cashier counts $1.90 where $2 should be: a variance of -$0.10,
+    recorded, explained by finance and signed off by a second person (compliance), never
+    absorbed. The one who explained may not sign it off."""
+    c = _post(room["floor"], "open/", {"place": "cage"})["count_id"]
+    _post(room["floor"], "account/", {"count_id": c})
+    _post(room["security"], "carry/", {"count_id": c})
+    _post(room["cashier"], "box/", {"count_id": c, "table_id": room["table"],
+                                    "counted_cents": 190})
+    _post(room["cashier"], "verify/", {"count_id": c, "counted_cents": 190})
+    row = FundCount.objects.get(count_id=c)
+    assert (row.state, row.variance_cents) == ("verified", -10)
+    _post(room["finance"], "explain/", {"count_id": c,
+                                        "explanation": "a $0.10 chip found under the box"})
+    r = _post(room["finance"], "sign-off/", {"count_id": c}, 409)
+    assert r["code"] == "same_person"
+    _post(room["compliance"], "sign-off/", {"count_id": c})
+    row.refresh_from_db()
+    assert (row.state, row.explanation) == ("closed", "a $0.10 chip found under the box")
+
+
+def test_each_step_by_its_role_in_order_and_nobody_signs_twice(room, staff: Callable,
+                                                               as_actor: Callable) -> None:
+    """§ 637a.15(d)(1)-(2), (e): a cashier may not count at the table, nothing is carried
+    before it is signed, a box is counted once, a negative count and a total that is not
+    the boxes' are refused; a person who counted may not also witness."""
+    c = _post(room["floor"], "open/", {"place": "table"})["count_id"]
+    r = room["cashier"].post(URL + "box/", {"count_id": c, "table_id": room["table"],
+                                            "counted_cents": 200}, format="json")
+    assert r.status_code == 403
+    assert _post(room["security"], "carry/", {"count_id": c}, 409)["code"] == \
+        "count_out_of_order"
+    assert _post(room["dealer"], "box/", {"count_id": c, "table_id": room["table"],
+                                          "counted_cents": -5}, 400)["code"] == "invalid_count"
+    both = staff("dealer", "floorperson")
+    as_actor(both).post(URL + "box/", {"count_id": c, "table_id": room["table"],
+                                       "counted_cents": 200}, format="json")
+    assert _post(room["dealer"], "box/", {"count_id": c, "table_id": room["table"],
+                                          "counted_cents": 200}, 409)["code"] == "box_counted"
+    r = as_actor(both).post(URL + "witness/", {"count_id": c}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "signed_already")
+    _post(room["floor"], "witness/", {"count_id": c})
+    _post(room["security"], "carry/", {"count_id": c})
+    assert _post(room["cashier"], "verify/", {"count_id": c, "counted_cents": 150},
+                 409)["code"] == "aggregate_differs"
+    assert _post(room["cashier"], "witness/", {"count_id": "nope"}, 403)
+
+
+def test_the_beat_opens_each_count_once_then_reminds_and_escalates(room, settings) -> None:
+    """§ 637a.15(d): the Bad Beat boxes counted each gaming day, the count opened with
+    the compliance notice; § 637a.16(d), (g): the High Hand boxes counted at the end of
+    each period. Run twice, each count opens once; a count still open is reminded each
+    hour and escalated once after four."""
+    settings.JACKPOT_COUNT_REMIND_MINUTES, settings.JACKPOT_COUNT_ESCALATE_MINUTES = 60, 240
+    slip = services.high_hand_record(
+        actor=room["people"]["floor"], fund="high-hand", table_id=room["table"], seat=1,
+        cards=["Ks", "Kd", "Kh", "5c", "5d"], dealer=room["people"]["dealer"].username,
+        player={"name": "Ann", "phone": "555"})
+    end = datetime.fromisoformat(slip["period_end"])
+    services.high_hand_periods_close_due(now=end + timedelta(seconds=1))
+    now = end + timedelta(seconds=2)
+    assert counts.counts_due(now)["opened"] == 2
+    assert counts.counts_due(now)["opened"] == 0
+    opened = {(c.fund, c.reason): c for c in FundCount.objects.all()}
+    assert set(opened) == {("bad-beat", "daily"), ("high-hand", "period_end")}
+    assert opened[("bad-beat", "daily")].compliance_notified_at is not None
+    assert opened[("high-hand", "period_end")].key == slip["period"]
+    started = opened[("bad-beat", "daily")].opened_at
+    assert counts.counts_due(started + timedelta(minutes=61))["reminded"] == 2
+    assert counts.counts_due(started + timedelta(minutes=62))["reminded"] == 0
+    later = started + timedelta(minutes=241)
+    assert counts.counts_due(later)["escalated"] == 2
+    assert counts.counts_due(later)["escalated"] == 0
+    # one reminder a run while it stays open past each hour: the 61st minute's, then
+    # the one after the escalation
+    row = FundCount.objects.get(pk=opened[("bad-beat", "daily")].pk)
+    assert (row.reminders, row.escalated_at is not None) == (2, True)
