@@ -43,6 +43,11 @@ class Fund(models.Model):
     display_pending = models.BooleanField(default=False, db_default=False)
     #: an adjustment begun by finance waits for its floorperson witness
     adjustment_waiting_cents = models.BigIntegerField(null=True)
+    #: 637a.15(i): a fund discontinued, its balance transferred to another fund
+    discontinued = models.BooleanField(default=False, db_default=False)
+    discontinued_to = models.CharField(max_length=60, blank=True, db_default="")
+    transferred_in_cents = models.BigIntegerField(default=0, db_default=0)
+    transferred_out_cents = models.BigIntegerField(default=0, db_default=0)
 
     class Meta:
         constraints = [
@@ -57,8 +62,15 @@ class Fund(models.Model):
 
     @builtins.property  # (``property`` is the field here)
     def record_cents(self) -> int:
-        """The official record's current payout amount: paid in, less paid out and owed."""
-        return self.contributions_cents - self.paid_cents - self.committed_cents
+        """The official record's current payout amount: paid in (and transferred in),
+        less paid out, owed and transferred out."""
+        return (self.held_in_cents - self.paid_cents - self.committed_cents)
+
+    @builtins.property
+    def held_in_cents(self) -> int:
+        """What came into the fund: contributions and transfers in, less transfers out."""
+        return (self.contributions_cents + self.transferred_in_cents
+                - self.transferred_out_cents)
 
     @builtins.property
     def stream_id(self) -> str:
@@ -173,6 +185,8 @@ class HighHandSlip(models.Model):
     award_cents = models.BigIntegerField(null=True)
     paid_at = models.DateTimeField(null=True)
     paid_identification = models.CharField(max_length=120, blank=True)
+    #: 637a.16(i): not collected within the posted time; gone by the posted procedure
+    uncollected = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

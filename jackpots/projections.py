@@ -39,7 +39,9 @@ QUALIFIED = "BadBeatQualified"
 #: the events of a fund's own stream (jackpots.services)
 FUND_EVENTS = frozenset({"BadBeatVerified", "BadBeatRejected", "BadBeatPaid",
                          "DisplayAdjustmentStarted", "DisplayedAmountAdjusted",
-                         "HighHandRecorded", "HighHandPeriodClosed", "HighHandPaid"}) \
+                         "HighHandRecorded", "HighHandPeriodClosed", "HighHandPaid",
+                         "HighHandAwardUncollected", "FundDiscontinuanceProposed",
+                         "FundDiscontinued"}) \
     | COUNT_EVENTS
 
 def _property_ids(events: Sequence[RecordedEvent]) -> dict[str, int]:
@@ -306,6 +308,20 @@ def _count_verified(e: RecordedEvent) -> None:
             expected_cents=F("expected_cents") - b["expected_cents"])
 
 
+def _award_uncollected(e: RecordedEvent) -> None:
+    _slips(e).filter(slip=e.data["slip"]).update(uncollected=True)
+    _fund(e).update(committed_cents=F("committed_cents") - e.data["amount_cents"])
+
+
+def _discontinued(e: RecordedEvent) -> None:
+    d = e.data
+    _fund(e).update(discontinued=True, discontinued_to=d["transfer_to"],
+                    transferred_out_cents=F("transferred_out_cents") + d["amount_cents"])
+    _, prop, _name = e.stream_id.split("-", 2)
+    Fund.objects.filter(property_id=int(prop), name=d["transfer_to"]).update(
+        transferred_in_cents=F("transferred_in_cents") + d["amount_cents"])
+
+
 _COUNT_STEPS = {
     "CountOpened": _count_opened,
     "BoxCounted": lambda e: _step(e),
@@ -324,4 +340,6 @@ _COUNT_STEPS = {
 _FUND_STEPS = {**_COUNT_STEPS, "BadBeatVerified": _verified, "BadBeatRejected": _rejected,
                "BadBeatPaid": _paid, "DisplayAdjustmentStarted": _adjusting,
                "DisplayedAmountAdjusted": _adjusted, "HighHandRecorded": _slip_recorded,
-               "HighHandPeriodClosed": _period_closed, "HighHandPaid": _award_paid}
+               "HighHandPeriodClosed": _period_closed, "HighHandPaid": _award_paid,
+               "HighHandAwardUncollected": _award_uncollected,
+               "FundDiscontinuanceProposed": lambda e: None, "FundDiscontinued": _discontinued}

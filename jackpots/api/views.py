@@ -17,7 +17,7 @@ from casino.api.commands import EmptyInput, command
 from casino.domain.errors import DomainError
 from casino.roles import Role, roles_required
 from jackpots import selectors, services
-from jackpots.services import counts
+from jackpots.services import counts, discontinue
 
 TAG = "jackpots"
 #: who reads the funds: the poker floor and its supervisor, the cage and count team,
@@ -56,6 +56,10 @@ class FundRowOut(serializers.Serializer):
         help_text="a Bad Beat was verified: the display is pending adjustment (637a.15(f)(1))")
     adjustment_waiting_cents = serializers.IntegerField(
         allow_null=True, help_text="an adjustment begun by finance, waiting for its witness")
+    discontinued = serializers.BooleanField(help_text="637a.15(i)")
+    discontinued_to = serializers.CharField()
+    transferred_in_cents = serializers.IntegerField()
+    transferred_out_cents = serializers.IntegerField()
 
 
 class FundOut(FundRowOut):
@@ -72,6 +76,10 @@ class FundOut(FundRowOut):
     display_pending = serializers.BooleanField(source="fund.display_pending")
     adjustment_waiting_cents = serializers.IntegerField(
         source="fund.adjustment_waiting_cents", allow_null=True)
+    discontinued = serializers.BooleanField(source="fund.discontinued")
+    discontinued_to = serializers.CharField(source="fund.discontinued_to")
+    transferred_in_cents = serializers.IntegerField(source="fund.transferred_in_cents")
+    transferred_out_cents = serializers.IntegerField(source="fund.transferred_out_cents")
     boxes = BoxOut(many=True)
 
 
@@ -237,6 +245,9 @@ class SlipOut(serializers.Serializer):
     recorded_at = serializers.DateTimeField()
     award_cents = serializers.IntegerField(allow_null=True)
     paid_at = serializers.DateTimeField(allow_null=True)
+    uncollected = serializers.BooleanField(
+        help_text="not collected within the posted time: gone by the posted procedure "
+                  "(637a.16(i))")
 
 
 class Slips(APIView):
@@ -407,3 +418,19 @@ variance_explain_view = _count_view(counts.variance_explain, counts.EXPLAINING, 
                                     "Finance explains a count's variance.")
 variance_sign_off_view = _count_view(counts.variance_sign_off, counts.SIGNING_OFF, CountIdIn,
                                      "A second person signs off the explained variance.")
+
+
+class DiscontinueIn(serializers.Serializer):
+    transfer_to = serializers.CharField(max_length=60,
+                                        help_text="the fund the balance is transferred to")
+
+
+fund_discontinue_view = command(
+    discontinue.fund_discontinue, roles=discontinue.PROPOSING, input=DiscontinueIn,
+    output=FundRowOut, id_arg="fund", tag=TAG,
+    doc="Finance proposes discontinuing the fund, its balance to another fund of the same "
+        "kind (637a.15(i)).")
+fund_discontinue_approve_view = command(
+    discontinue.fund_discontinue_approve, roles=discontinue.APPROVING, input=EmptyInput,
+    output=FundRowOut, id_arg="fund", tag=TAG,
+    doc="Compliance approves the discontinuance; the balance is transferred (637a.15(i)).")

@@ -32,10 +32,15 @@ class FundState:
     closed: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: (period key, slip number) of High Hand awards paid
     awards_paid: set[tuple[str, int]] = field(default_factory=set)
+    #: (period key, slip number) of awards not collected in time (637a.16(i))
+    awards_uncollected: set[tuple[str, int]] = field(default_factory=set)
     high_hand_owed_cents: int = 0
     #: count id -> the count's record (637a.15(d)-(e), 637a.16(d)-(e)): where, the boxes
     #: with what each should hold and what was counted, who did each step, its state
     counts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: 637a.15(i): a discontinuance proposed ({"by", "transfer_to"}), then done
+    discontinuing: dict[str, Any] | None = None
+    discontinued: bool = False
 
     @property
     def committed_cents(self) -> int:
@@ -76,10 +81,18 @@ def fold(events: Iterable[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> 
         elif type_ == "HighHandPeriodClosed":
             state.closed[d["period"]] = dict(d)
             state.high_hand_owed_cents += sum(a["cents"] for a in d["awards"])
+        elif type_ == "HighHandAwardUncollected":
+            state.awards_uncollected.add((d["period"], d["slip"]))
+            state.high_hand_owed_cents -= d["amount_cents"]
         elif type_ == "HighHandPaid":
             state.awards_paid.add((d["period"], d["slip"]))
             state.high_hand_owed_cents -= d["amount_cents"]
             state.paid_cents += d["amount_cents"]
+        elif type_ == "FundDiscontinuanceProposed":
+            state.discontinuing = {"by": meta.get("actor", ""), "transfer_to": d["transfer_to"]}
+        elif type_ == "FundDiscontinued":
+            state.discontinued = True
+            state.discontinuing = None
         elif type_ in COUNT_EVENTS:
             _count(state, type_, d, meta)
         elif type_ == "DisplayedAmountAdjusted":

@@ -11,6 +11,7 @@ from jackpots.services.common import (
     AtFund,
     FundError,
 )
+from jackpots.services.discontinue import fund_discontinue, fund_discontinue_approve
 from jackpots.services.display import display_adjust, display_witness
 from jackpots.services.high_hand import (
     CLOSING,
@@ -24,5 +25,5 @@ from jackpots.services.hits import bad_beat_pay, bad_beat_reject, bad_beat_verif
 
 __all__ = ["ADJUSTING", "CLOSING", "PAYING", "PLACES", "RECORDING", "VERIFYING", "WITNESSING",
            "AtFund", "FundError", "bad_beat_pay", "bad_beat_reject", "bad_beat_verify",
-           "display_adjust", "display_witness", "high_hand_pay", "high_hand_period_close",
+           "display_adjust", "display_witness", "fund_discontinue", "fund_discontinue_approve", "high_hand_pay", "high_hand_period_close",
            "high_hand_periods_close_due", "high_hand_record"]

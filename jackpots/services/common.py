@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from casino.actors import Actor
-from casino.domain.errors import DomainError, NotFoundError
+from casino.domain.errors import ConflictError, DomainError, NotFoundError
 from casino.eventstore import projections
 from casino.eventstore.store import NewEvent, Stream, append, read_stream
 from casino.roles import Role
@@ -55,7 +55,14 @@ class AtFund:
 
     @property
     def available_cents(self) -> int:
-        return self.state.available_cents(self.row.contributions_cents)
+        return self.state.available_cents(self.row.held_in_cents)
+
+    def active(self) -> None:
+        """409 ``fund_discontinued`` once the fund is discontinued (637a.15(i)): its
+        boxes are still counted, nothing else is decided on it."""
+        if self.state.discontinued:
+            raise ConflictError(f"the {self.row.name} fund is discontinued",
+                                code="fund_discontinued")
 
     def record(self, type_: str, data: dict[str, Any], role: str) -> None:
         append(Stream("jackpot_fund", self.row.stream_id), len(self.events),

@@ -17,6 +17,7 @@ def display_adjust(*, actor: Actor, fund: Any) -> Fund:
     role = actor.require(*ADJUSTING)
 
     def decide(at: AtFund) -> None:
+        at.active()
         if at.state.adjusting is not None:
             raise ConflictError("an adjustment already waits for its witness",
                                 code="adjustment_waiting")

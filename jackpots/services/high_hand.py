@@ -3,6 +3,7 @@ its awards, paid at the cage."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -88,6 +89,7 @@ def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards
     slip: dict[str, Any] = {}
 
     def decide(at: AtFund) -> None:
+        at.active()
         if rules["fund"] != at.row.name:
             raise ConflictError(f"table {table.name} pays into {rules['fund']}, not "
                                 f"{at.row.name}", code="table_not_in_fund")
@@ -108,6 +110,9 @@ def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards
             "player": {"name": name, "phone": phone},
             "cards": [format_card(c) for c in held], "value": value,
             "hand": describe_high(value), "tie_division": rules["tie_division"],
+            # 637a.16(b)(6), (i): the posted time limit and what happens after it
+            "collection_time_limit_hours": rules["collection_time_limit_hours"],
+            "uncollected_procedure": rules["uncollected_procedure"],
             "dealer": {"username": dealer, "credential_number": profile.credential_number},
             "verified_by": {"username": actor.username,
                             "credential_number": actor.credential_number},
@@ -129,15 +134,16 @@ def _close(at: AtFund, period: str, role: str | None, now: Any = None) -> dict[s
                             "go on to the next (637a.16(h))", code="no_high_hand_recorded")
     if period in at.state.closed:
         raise ConflictError("that period is closed already", code="period_closed")
-    from datetime import datetime
-
     if (now or timezone.now()) < datetime.fromisoformat(slips[0]["period_end"]):
         raise ConflictError("the period has not ended", code="period_not_over")
     top = max(s["value"] for s in slips)
     best = [s for s in slips if s["value"] == top]
     amount = at.available_cents
+    limit = timedelta(hours=slips[0].get("collection_time_limit_hours") or 24 * 366)
+    collect_by = (datetime.fromisoformat(slips[0]["period_end"]) + limit).isoformat()
     closed = {"period": period, "amount_cents": amount,
-              "awards": high_hand_awards(amount, best, slips[0]["tie_division"]),
+              "awards": [{**a, "collect_by": collect_by}
+                         for a in high_hand_awards(amount, best, slips[0]["tie_division"])],
               "hand": best[0]["hand"], "rule": "637a.16(g)-(h)"}
     at.record("HighHandPeriodClosed", closed, role or "system")
     return closed
@@ -173,6 +179,10 @@ def high_hand_pay(*, actor: Actor, fund: Any, period: Any, slip: Any, name: Any,
                                 code="award_not_found")
         if (str(period), slip) in at.state.awards_paid:
             raise ConflictError("that award is paid already", code="award_already_paid")
+        if (str(period), slip) in at.state.awards_uncollected:
+            raise ConflictError("that award was not collected within the posted time and "
+                                "went by the posted procedure (637a.16(i))",
+                                code="award_uncollected")
         out.update({"period": str(period), "slip": slip, "amount_cents": award["cents"],
                     "name": who, "identification": ident, "rule": "637a.16(h)"})
         at.record("HighHandPaid", out, role)
@@ -208,6 +218,45 @@ def high_hand_periods_close_due(now: Any = None) -> int:
                 closed += 1
             except ConflictError:
                 continue  # closed meanwhile by another run or a person
-    if closed:
+    uncollected = _uncollected(now)
+    if closed or uncollected:
         _caught_up()
     return closed
+
+
+def _uncollected(now: datetime) -> int:
+    """637a.16(i): each award not collected by its time limit goes by the Rules
+    Submission's procedure, once: recorded with the procedure's words, and its amount
+    back in the fund for the periods to come (what the procedures here say: the example
+    submission's "added to the next qualifying period's payout")."""
+    from casino.actors import system_actor
+    from jackpots.models import HIGH_HAND
+
+    done = 0
+    for row in Fund.objects.filter(kind=HIGH_HAND).select_related("property"):
+        state = fold((e.type, e.data, e.metadata) for e in read_stream(row.stream_id))
+        for period, closed in state.closed.items():
+            for a in closed["awards"]:
+                key = (period, a["slip"])
+                if (key in state.awards_paid or key in state.awards_uncollected
+                        or not a.get("collect_by")
+                        or datetime.fromisoformat(a["collect_by"]) > now):
+                    continue
+                slip = state.slips[period][a["slip"] - 1]
+                actor = system_actor(row.property, "high-hand-uncollected")
+
+                def decide(at: AtFund, p: str = period, award: dict = a,
+                           procedure: str = slip.get("uncollected_procedure", "")) -> None:
+                    k = (p, award["slip"])
+                    if k in at.state.awards_paid or k in at.state.awards_uncollected:
+                        raise ConflictError("decided meanwhile", code="award_decided")
+                    at.record("HighHandAwardUncollected", {
+                        "period": p, "slip": award["slip"], "amount_cents": award["cents"],
+                        "procedure": procedure, "rule": "637a.16(i)"}, "system")
+                try:
+                    with transaction.atomic():
+                        decide(AtFund(actor, row.name))
+                    done += 1
+                except ConflictError:
+                    continue
+    return done

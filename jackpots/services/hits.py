@@ -42,6 +42,7 @@ def bad_beat_verify(*, actor: Actor, fund: Any, hand_id: Any) -> BadBeatHit:
     role = actor.require(*VERIFYING)
 
     def decide(at: AtFund) -> None:
+        at.active()
         hit = _hit(at, hand_id)
         state = _decided(at, hit)
         if state != HELD:

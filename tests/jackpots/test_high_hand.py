@@ -138,3 +138,26 @@ def test_a_period_without_a_full_house_leaves_its_money_to_the_next(room) -> Non
                              format="json")
     assert (r.status_code, r.json()["code"]) == (409, "no_high_hand_recorded")
     assert Fund.objects.get(name="high-hand").record_cents == 200
+
+
+def test_an_award_not_collected_in_time_goes_by_the_posted_procedure(room) -> None:
+    """§ 637a.16(i), (b)(6): the example submission gives the winner 24 hours; after
+    them the award is recorded as uncollected with the posted procedure ("added to the
+    next qualifying period's payout"), cannot be paid any more, and its $2 is back in the
+    fund. The sweep does it once."""
+    r = _slip(room, ["9c", "9s", "9h", "9d", "2h"], seat=2)
+    period, end = r.json()["period"], datetime.fromisoformat(r.json()["period_end"])
+    services.high_hand_periods_close_due(now=end + timedelta(seconds=1))
+    assert Fund.objects.get(name="high-hand").record_cents == 0
+    late = end + timedelta(hours=24, seconds=2)
+    services.high_hand_periods_close_due(now=late)
+    services.high_hand_periods_close_due(now=late)
+    events = [e for e in read_stream(Fund.objects.get(name="high-hand").stream_id)
+              if e.type == "HighHandAwardUncollected"]
+    assert len(events) == 1
+    assert events[0].data["procedure"] == "added to the next qualifying period's payout"
+    assert HighHandSlip.objects.get(period=period, slip=1).uncollected is True
+    body = {"period": period, "slip": 1, "name": "Player 2", "identification": "PA DL 2"}
+    r = room["finance"].post(URL + "high-hands/pay/", body, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "award_uncollected")
+    assert Fund.objects.get(name="high-hand").record_cents == 200
