@@ -234,6 +234,9 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Jackpot box counts opened as they fall due (637a.15(d), 637a.16(d)), reminded and
     # escalated while open.
     "jackpot-counts": {"task": "jackpots.counts_due", "schedule": float(TIMER_SWEEP_SECONDS)},
+    # Each fund's displayed amount checked once for the gaming day that ended (637a.15(h)).
+    "jackpot-display-checks": {"task": "jackpots.display_checks",
+                               "schedule": float(TIMER_SWEEP_SECONDS)},
 }
 # A jackpot count still open is reminded every JACKPOT_COUNT_REMIND_MINUTES and escalated
 # to the supervisors once after JACKPOT_COUNT_ESCALATE_MINUTES.

@@ -221,3 +221,24 @@ class FundCount(models.Model):
 
     class Meta:
         ordering = ["-opened_at"]
+
+
+class DisplayCheck(models.Model):
+    """The daily check of a fund's displayed amount (637a.15(h)): passed, or an exception
+    for finance (not adjusted during the day, or still pending after a verified Bad
+    Beat)."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    fund = models.CharField(max_length=60)
+    gaming_day = models.DateField()
+    passed = models.BooleanField()
+    reason = models.CharField(max_length=40, blank=True)
+    detail = models.CharField(max_length=200, blank=True)
+    displayed_cents = models.BigIntegerField(null=True)
+    record_cents = models.BigIntegerField()
+    checked_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["property", "fund", "gaming_day"],
+                                               name="jackpots_displaycheck_unique")]
+        ordering = ["-gaming_day", "fund"]

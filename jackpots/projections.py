@@ -30,7 +30,15 @@ from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
 from casino.models import Property
 from jackpots.domain.fund import COUNT_EVENTS
-from jackpots.models import BadBeatHit, Fund, FundCount, FundDay, HighHandSlip, PayoutBox
+from jackpots.models import (
+    BadBeatHit,
+    DisplayCheck,
+    Fund,
+    FundCount,
+    FundDay,
+    HighHandSlip,
+    PayoutBox,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +49,7 @@ FUND_EVENTS = frozenset({"BadBeatVerified", "BadBeatRejected", "BadBeatPaid",
                          "DisplayAdjustmentStarted", "DisplayedAmountAdjusted",
                          "HighHandRecorded", "HighHandPeriodClosed", "HighHandPaid",
                          "HighHandAwardUncollected", "FundDiscontinuanceProposed",
-                         "FundDiscontinued"}) \
+                         "FundDiscontinued", "DisplayChecked"}) \
     | COUNT_EVENTS
 
 def _property_ids(events: Sequence[RecordedEvent]) -> dict[str, int]:
@@ -110,6 +118,7 @@ class FundsFollower(Projection):
         _upsert_funds(funds)
 
     def reset(self) -> None:
+        DisplayCheck.objects.all().delete()
         FundCount.objects.all().delete()
         HighHandSlip.objects.all().delete()
         BadBeatHit.objects.all().delete()
@@ -322,6 +331,16 @@ def _discontinued(e: RecordedEvent) -> None:
         transferred_in_cents=F("transferred_in_cents") + d["amount_cents"])
 
 
+def _display_checked(e: RecordedEvent) -> None:
+    d = e.data
+    _, prop, name = e.stream_id.split("-", 2)
+    DisplayCheck.objects.get_or_create(
+        property_id=int(prop), fund=name, gaming_day=date.fromisoformat(d["gaming_day"]),
+        defaults=dict(passed=d["passed"], reason=d["reason"], detail=d["detail"],
+                      displayed_cents=d["displayed_cents"], record_cents=d["record_cents"],
+                      checked_at=e.recorded_at))
+
+
 _COUNT_STEPS = {
     "CountOpened": _count_opened,
     "BoxCounted": lambda e: _step(e),
@@ -342,4 +361,5 @@ _FUND_STEPS = {**_COUNT_STEPS, "BadBeatVerified": _verified, "BadBeatRejected": 
                "DisplayedAmountAdjusted": _adjusted, "HighHandRecorded": _slip_recorded,
                "HighHandPeriodClosed": _period_closed, "HighHandPaid": _award_paid,
                "HighHandAwardUncollected": _award_uncollected,
-               "FundDiscontinuanceProposed": lambda e: None, "FundDiscontinued": _discontinued}
+               "FundDiscontinuanceProposed": lambda e: None, "FundDiscontinued": _discontinued,
+               "DisplayChecked": _display_checked}

@@ -8,7 +8,15 @@ from typing import Any
 from casino.actors import Actor
 from casino.domain.errors import NotFoundError
 from casino.scoping import property_rows
-from jackpots.models import BadBeatHit, Fund, FundCount, FundDay, HighHandSlip, PayoutBox
+from jackpots.models import (
+    BadBeatHit,
+    DisplayCheck,
+    Fund,
+    FundCount,
+    FundDay,
+    HighHandSlip,
+    PayoutBox,
+)
 
 
 def funds(actor: Actor) -> list[dict[str, Any]]:
@@ -53,3 +61,9 @@ def counts(actor: Actor, name: str) -> list[FundCount]:
     """The fund's box counts, newest first (637a.15(d)-(e), 637a.16(d)-(e))."""
     fund(actor, name)
     return list(property_rows(FundCount.objects.all(), actor).filter(fund=name))
+
+
+def display_checks(actor: Actor, name: str) -> list[DisplayCheck]:
+    """The daily checks of the fund's displayed amount (637a.15(h))."""
+    fund(actor, name)
+    return list(property_rows(DisplayCheck.objects.all(), actor).filter(fund=name))

@@ -22,3 +22,12 @@ def counts_due() -> dict[str, int]:
     from jackpots.services.counts import counts_due as due
 
     return due()
+
+
+@shared_task(name="jackpots.display_checks", acks_late=True)
+def display_checks() -> int:
+    """Beat: each fund's display checked once for the gaming day that ended
+    (637a.15(h))."""
+    from jackpots.services.display_check import display_checks_due
+
+    return display_checks_due()

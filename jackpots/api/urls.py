@@ -45,6 +45,8 @@ urlpatterns: list = [
          name="jackpot-fund-discontinue"),
     path("jackpot-funds/<str:pk>/discontinue/approve/",
          v.fund_discontinue_approve_view.as_view(), name="jackpot-fund-discontinue-approve"),
+    path("jackpot-funds/<str:name>/display-checks/", v.DisplayChecks.as_view(),
+         name="jackpot-display-checks"),
     path("jackpot-funds/<str:pk>/display/adjust/", v.display_adjust_view.as_view(),
          name="jackpot-display-adjust"),
     path("jackpot-funds/<str:pk>/display/witness/", v.display_witness_view.as_view(),

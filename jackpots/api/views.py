@@ -434,3 +434,25 @@ fund_discontinue_approve_view = command(
     discontinue.fund_discontinue_approve, roles=discontinue.APPROVING, input=EmptyInput,
     output=FundRowOut, id_arg="fund", tag=TAG,
     doc="Compliance approves the discontinuance; the balance is transferred (637a.15(i)).")
+
+
+class DisplayCheckOut(serializers.Serializer):
+    gaming_day = serializers.DateField()
+    passed = serializers.BooleanField()
+    reason = serializers.CharField(help_text="not_adjusted or pending_not_adjusted")
+    detail = serializers.CharField()
+    displayed_cents = serializers.IntegerField(allow_null=True)
+    record_cents = serializers.IntegerField()
+    checked_at = serializers.DateTimeField()
+
+
+class DisplayChecks(APIView):
+    """The daily checks of the fund's displayed amount, newest first (637a.15(h))."""
+
+    permission_classes = [roles_required(*FUND_READERS)]
+
+    @extend_schema(responses={200: DisplayCheckOut(many=True)}, tags=[TAG],
+                   operation_id="jackpot_display_checks_list")
+    def get(self, request: Request, name: str) -> Response:
+        return Response(DisplayCheckOut(selectors.display_checks(actor_of(request.user), name),
+                                        many=True).data)

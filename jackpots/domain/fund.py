@@ -41,6 +41,9 @@ class FundState:
     #: 637a.15(i): a discontinuance proposed ({"by", "transfer_to"}), then done
     discontinuing: dict[str, Any] | None = None
     discontinued: bool = False
+    #: the gaming days the display was adjusted on, and those checked (637a.15(h))
+    adjustments: list[str] = field(default_factory=list)
+    display_checks: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def committed_cents(self) -> int:
@@ -95,7 +98,10 @@ def fold(events: Iterable[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> 
             state.discontinuing = None
         elif type_ in COUNT_EVENTS:
             _count(state, type_, d, meta)
+        elif type_ == "DisplayChecked":
+            state.display_checks[d["gaming_day"]] = dict(d)
         elif type_ == "DisplayedAmountAdjusted":
+            state.adjustments.append(meta.get("gaming_day", ""))
             state.displayed_cents = d["amount_cents"]
             state.adjusting = None
             state.display_pending = False
