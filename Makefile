@@ -27,12 +27,14 @@ test-fast: setup                 ## the suite without the slow exhaustive checks
 bench: setup                     ## benchmarks (PostgreSQL: set DATABASE_URL and SECRET_KEY)
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo_tables
 	$(BIN)/python manage.py bench_events
 	$(BIN)/python manage.py bench_commands
 	$(BIN)/python manage.py bench_hands
 	$(BIN)/python manage.py bench_poker
 	$(BIN)/python manage.py bench_poker_room
 	$(BIN)/python manage.py bench_jackpot_follower
+	$(BIN)/python manage.py bench_high_hand_close
 
 clean:
 	rm -rf $(VENV) var

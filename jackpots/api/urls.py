@@ -10,6 +10,7 @@ urlpatterns: list = [
     path("jackpot-funds/", v.Funds.as_view(), name="jackpot-funds"),
     path("jackpot-funds/<str:name>/ledger/", v.FundLedger.as_view(),
          name="jackpot-fund-ledger"),
+    path("jackpot-funds/<str:name>/report/", v.FundReport.as_view(), name="jackpot-report"),
     path("jackpot-funds/<str:name>/bad-beats/", v.Hits.as_view(), name="bad-beat-hits"),
     path("jackpot-funds/<str:pk>/bad-beats/verify/", v.bad_beat_verify_view.as_view(),
          name="bad-beat-verify"),

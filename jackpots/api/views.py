@@ -456,3 +456,55 @@ class DisplayChecks(APIView):
     def get(self, request: Request, name: str) -> Response:
         return Response(DisplayCheckOut(selectors.display_checks(actor_of(request.user), name),
                                         many=True).data)
+
+
+class ReportRowOut(serializers.Serializer):
+    gaming_day = serializers.DateField()
+    opening_cents = serializers.IntegerField()
+    contributions_cents = serializers.IntegerField()
+    transfers_in_cents = serializers.IntegerField()
+    payouts_cents = serializers.IntegerField()
+    transfers_out_cents = serializers.IntegerField()
+    closing_cents = serializers.IntegerField()
+    counted_cents = serializers.IntegerField(help_text="taken from the boxes to the cage")
+    tables = serializers.IntegerField(help_text="tables that paid in")
+
+
+class ReportOut(serializers.Serializer):
+    fund = serializers.CharField()
+    kind = serializers.CharField()
+    first = serializers.DateField()
+    last = serializers.DateField()
+    displayed_cents = serializers.IntegerField(allow_null=True)
+    rows = ReportRowOut(many=True)
+
+
+AS = OpenApiParameter("as", str, description="csv for the CSV file")
+
+
+class FundReport(APIView):
+    """The fund ledger by gaming day (637a.15(e), 637a.16(e)): JSON, or CSV with
+    ``?as=csv``; the printable page is /jackpots/report/{fund}/."""
+
+    permission_classes = [roles_required(*FUND_READERS)]
+
+    @extend_schema(parameters=[FIRST, LAST, AS], responses={200: ReportOut}, tags=[TAG],
+                   operation_id="jackpot_fund_report")
+    def get(self, request: Request, name: str) -> Any:
+        from django.http import HttpResponse
+
+        from jackpots import reports
+
+        actor = actor_of(request.user)
+        first = _date(request, "first", actor.gaming_day())
+        last = _date(request, "last", first)
+        if last < first or last - first > timedelta(days=MAX_DAYS):
+            raise BadRange(f"last is on or after first, at most {MAX_DAYS} days on",
+                           field="last")
+        report = reports.fund_report(actor, name, first, last)
+        if request.query_params.get("as") == "csv":
+            response = HttpResponse(reports.as_csv(report), content_type="text/csv")
+            response["Content-Disposition"] = (
+                f'attachment; filename="{name}-{first.isoformat()}-{last.isoformat()}.csv"')
+            return response
+        return Response(ReportOut(report).data)

@@ -9,4 +9,5 @@ from jackpots.board import views
 urlpatterns: list = [
     path("board/", views.board_page, name="jackpot-board"),
     path("board/data", views.board_data, name="jackpot-board-data"),
+    path("report/<str:name>/", views.report_page, name="jackpot-report-page"),
 ]

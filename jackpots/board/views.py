@@ -43,3 +43,35 @@ def board_data(request: HttpRequest) -> Any:
     except Refused as r:
         return r.problem()
     return JsonResponse(jackpot_board(prop))
+
+
+@never_cache
+def report_page(request: HttpRequest, name: str) -> HttpResponse:
+    """The fund ledger report as a page to print (637a.15(e), 637a.16(e)): staff with a
+    role that reads the funds, logged in."""
+    from datetime import date, timedelta
+
+    from casino.actors import actor_of
+    from casino.domain.errors import DomainError
+    from casino.roles import has_role
+    from jackpots import reports
+    from jackpots.api.views import FUND_READERS, MAX_DAYS
+
+    user = request.user
+    if not user.is_authenticated or getattr(user, "staff", None) is None \
+            or not has_role(user, *FUND_READERS):
+        r = Refused(403, "role_required", "the fund report needs a login with one of the "
+                    "roles: " + ", ".join(str(x) for x in FUND_READERS))
+        return render(request, "jackpots/board_refused.html", {"refused": r}, status=403)
+    actor = actor_of(user)
+    try:
+        first = date.fromisoformat(request.GET.get("first") or actor.gaming_day().isoformat())
+        last = date.fromisoformat(request.GET.get("last") or first.isoformat())
+        if last < first or last - first > timedelta(days=MAX_DAYS):
+            raise ValueError
+        report = reports.fund_report(actor, name, first, last)
+    except (ValueError, DomainError):
+        r = Refused(400, "invalid_report", "first and last are dates (YYYY-MM-DD), last on "
+                    f"or after first, at most {MAX_DAYS} days on, of a fund that exists")
+        return render(request, "jackpots/board_refused.html", {"refused": r}, status=400)
+    return render(request, "jackpots/report.html", {"report": report})

@@ -45,11 +45,14 @@ def _period(actor: Actor, minutes: int, at: Any = None) -> Any:
 
 
 def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards: Any,
-                     player: Any, dealer: Any, hand_id: Any = None) -> dict[str, Any]:
+                     player: Any, dealer: Any, hand_id: Any = None,
+                     made_at: datetime | None = None) -> dict[str, Any]:
     """637a.16(f): the floorperson verifies a full house or better called by the dealer
     and records it on the period's High Hand Tracking Slip, and each higher hand after it:
     the player's name, phone and seat; the table; the hand; the dealer's name and
-    credential; the floorperson's own signature (login) and credential."""
+    credential; the floorperson's own signature (login) and credential. ``made_at``:
+    when the hand was made, if the slip is written up after the fact (it belongs to the
+    period the hand was made in; the API always records now)."""
     from casino.domain.cards import CardError, format_card, parse_cards
     from casino.domain.hands.high import Category, best_high, category_of, describe_high
     from casino.models import StaffProfile
@@ -93,7 +96,7 @@ def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards
         if rules["fund"] != at.row.name:
             raise ConflictError(f"table {table.name} pays into {rules['fund']}, not "
                                 f"{at.row.name}", code="table_not_in_fund")
-        period = _period(actor, rules["qualifying_period_minutes"])
+        period = _period(actor, rules["qualifying_period_minutes"], made_at)
         if period.key in at.state.closed:
             raise ConflictError("that period is closed", code="period_closed")
         best = at.state.best_slip(period.key)

@@ -9,7 +9,7 @@ from typing import Any
 #: and $10 (High Hand)). Before the flop the first player raises to $8 and both others
 #: call: a $24 pot; then every round is checked. Rake 10 % of $24 = $2.40, $2 in chips;
 #: $22 left, $1 to the bad-beat fund and $1 to the high-hand fund, one pot.
-HOLE = [["As", "Ad"], ["Ks", "Kd"], ["2c", "7d"]]
+HOLE = [["As", "Ad"], ["Ks", "Kd"], ["2c", "7d"], ["4h", "6d"]]  # (the fourth for four seats)
 BOARD = [["Ac", "5h", "9s"], ["Jd"], ["3c"]]
 
 
@@ -82,9 +82,9 @@ def play_bad_beat(client: Any, table: Any) -> dict[str, Any]:
         elif not h["board"]:
             action = "check" if "check" in acts else "call"
         elif seat == 1:
-            action = "bet" if "bet" in acts else "call"
+            action = next(a for a in ("bet", "call", "check") if a in acts)
         else:
-            action = "raise" if "raise" in acts else "call"
+            action = next(a for a in ("raise", "bet", "call", "check") if a in acts)
         h = _send(client, h, _act(seat, action))
     assert any(e["type"] == "BadBeatQualified" for e in h["events"]), h["events"]
     return h

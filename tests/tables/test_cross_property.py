@@ -40,11 +40,28 @@ def property_a(crew: dict[str, Actor], open_table: Callable, make_staff: Callabl
     newcomer = make_staff(username="a-newcomer")
     grant = staff.role_grant_request(actor=crew["admin"], staff_id=newcomer.pk,
                                      role="floorperson", reason="training done")
-    return {"table": str(table.pk), "deck": str(deck.pk), "round": str(rnd.pk),
+    _a_fund(crew["dealer"], table)
+    return {"fund": "bad-beat", "table": str(table.pk), "deck": str(deck.pk),
+            "round": str(rnd.pk),
             "rules": _rules_id(table), "staff": str(crew["dealer"].user_id),
             "grant": str(grant.pk), "stream": table.stream_id,
             "dealer": crew["dealer"].username,
             "credentials": [a.credential_number for a in crew.values()]}
+
+
+def _a_fund(dealer: Actor, table: Any) -> None:
+    """A's jackpot fund bad-beat, with $1 in it from one pot (the poker room's event)."""
+    import uuid
+
+    from casino.eventstore import projections
+    from casino.eventstore.store import NewEvent, append
+
+    meta = dealer.metadata(role="dealer", table=str(table.pk))
+    hand = str(uuid.uuid4())
+    append(("round", f"round-{hand}"), 0, [NewEvent("JackpotContributed", {
+        "fund": "bad-beat", "kind": "bad_beat", "pot": 0, "amount_cents": 100,
+        "table_id": str(table.pk), "gaming_day": meta["gaming_day"], "hand_id": hand})], meta)
+    projections.catch_up("jackpot_funds")
 
 
 def _rules_id(table: Any) -> str:
@@ -69,7 +86,7 @@ def property_b_staff(make_staff: Callable) -> dict[str, APIClient]:
 # Which of A's rows a path aims at, by the path's first segment after /api/v1/.
 TARGET = {"rules-submissions": "rules", "tables": "table", "decks": "deck", "rounds": "round",
           "staff": "staff", "role-grants": "grant", "streams": "stream",
-          "poker-tables": "table", "hands": "round"}
+          "poker-tables": "table", "hands": "round", "jackpot-funds": "fund"}
 
 
 def _operations() -> list[tuple[str, str, dict]]:

@@ -1,0 +1,81 @@
+"""The fund ledger report (637a.15(e), 637a.16(e): the finance department's official
+record): for each gaming day of a span, what came into the fund (contributions by its
+tables, transfers from discontinued funds), what left it (payouts, transfers out), what
+the counts took from the boxes to the cage, and the balance at the day's start and end.
+Read from the projections and the fund's own events; nothing is written."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date, timedelta
+from typing import Any
+
+from django.db.models import Count, Sum
+
+from casino.actors import Actor
+from casino.eventstore.models import Event
+from casino.scoping import property_rows
+from jackpots.models import FundDay
+from jackpots.selectors import fund
+
+COLUMNS = ["gaming_day", "opening_cents", "contributions_cents", "transfers_in_cents",
+           "payouts_cents", "transfers_out_cents", "closing_cents", "counted_cents",
+           "tables"]
+
+
+def _by_day(events: Any, amount: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for e in events:
+        day = (e.metadata or {}).get("gaming_day")
+        if day:
+            out[day] = out.get(day, 0) + int(e.data.get(amount) or 0)
+    return out
+
+
+def fund_report(actor: Actor, name: str, first: date, last: date) -> dict[str, Any]:
+    row = fund(actor, name)
+    stream = row.stream_id
+    own = list(Event.objects.filter(stream_id=stream, type__in=[
+        "BadBeatPaid", "HighHandPaid", "FundDiscontinued", "CountVerified"]))
+    paid = _by_day([e for e in own if e.type in ("BadBeatPaid", "HighHandPaid")],
+                   "amount_cents")
+    out_ = _by_day([e for e in own if e.type == "FundDiscontinued"], "amount_cents")
+    counted = _by_day([e for e in own if e.type == "CountVerified"], "counted_cents")
+    incoming = Event.objects.filter(type="FundDiscontinued",
+                                    stream_id__startswith=f"jackpot_fund-{row.property_id}-")
+    in_ = _by_day([e for e in incoming if e.data.get("transfer_to") == name], "amount_cents")
+    days = property_rows(FundDay.objects.all(), actor).filter(fund=name)
+    contributed = {d["gaming_day"].isoformat(): d["cents"] for d in
+                   days.values("gaming_day").annotate(cents=Sum("contributions_cents"))}
+    tables = {d["gaming_day"].isoformat(): d["n"] for d in
+              days.values("gaming_day").annotate(n=Count("table_id"))}
+    balance = 0
+    for day in sorted(set(contributed) | set(paid) | set(out_) | set(in_)):
+        if day >= first.isoformat():
+            break
+        balance += contributed.get(day, 0) + in_.get(day, 0) - paid.get(day, 0) \
+            - out_.get(day, 0)
+    rows = []
+    day = first
+    while day <= last:
+        k = day.isoformat()
+        opening = balance
+        balance += contributed.get(k, 0) + in_.get(k, 0) - paid.get(k, 0) - out_.get(k, 0)
+        rows.append({"gaming_day": k, "opening_cents": opening,
+                     "contributions_cents": contributed.get(k, 0),
+                     "transfers_in_cents": in_.get(k, 0), "payouts_cents": paid.get(k, 0),
+                     "transfers_out_cents": out_.get(k, 0), "closing_cents": balance,
+                     "counted_cents": counted.get(k, 0), "tables": tables.get(k, 0)})
+        day += timedelta(days=1)
+    return {"fund": name, "kind": row.kind, "first": first.isoformat(),
+            "last": last.isoformat(), "displayed_cents": row.displayed_cents, "rows": rows}
+
+
+def as_csv(report: dict[str, Any]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for r in report["rows"]:
+        w.writerow(r)
+    return buf.getvalue()

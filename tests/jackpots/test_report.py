@@ -1,0 +1,54 @@
+"""The fund ledger report (§ 637a.15(e), § 637a.16(e): the finance department's official
+record), as JSON, CSV and a printable page; figures worked by hand from a small day."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from casino.eventstore import projections
+from jackpots import services
+from tests.jackpots._hands import play_bad_beat, play_hand, seat_four
+
+pytestmark = pytest.mark.django_db
+IDS = [{"seat": s, "name": f"Player {s}", "identification": f"PA DL {s}"} for s in (1, 2, 3, 4)]
+
+
+def test_a_day_of_the_bad_beat_fund(crew, poker_table: Callable, as_actor: Callable,
+                                    staff: Callable) -> None:
+    """Two hands today: the first pays $1 into each fund (a $24 pot), the Bad Beat hand
+    another $1 (§ 637a.15(c)); the Bad Beat is verified and its $2 paid (§ 637a.15(g)).
+    The day: opening $0, contributions $2, payouts $2, closing $0, one table."""
+    setup = poker_table("holdem")
+    dealer = as_actor(crew["dealer"])
+    seat_four(dealer, setup["table"])
+    play_hand(dealer, setup["table"])
+    h = play_bad_beat(dealer, setup["table"])
+    projections.catch_up("jackpot_funds")
+    supervisor, finance = staff("poker_shift_supervisor"), staff("finance")
+    services.bad_beat_verify(actor=supervisor, fund="bad-beat", hand_id=h["round_id"])
+    services.bad_beat_pay(actor=finance, fund="bad-beat", hand_id=h["round_id"], payees=IDS)
+    day = crew["dealer"].gaming_day().isoformat()
+    client = as_actor(finance)
+    r = client.get(f"/api/v1/jackpot-funds/bad-beat/report/?first={day}")
+    assert r.status_code == 200, r.json()
+    assert r.json()["rows"] == [{
+        "gaming_day": day, "opening_cents": 0, "contributions_cents": 200,
+        "transfers_in_cents": 0, "payouts_cents": 200, "transfers_out_cents": 0,
+        "closing_cents": 0, "counted_cents": 0, "tables": 1}]
+    r = client.get(f"/api/v1/jackpot-funds/bad-beat/report/?first={day}&as=csv")
+    assert r["Content-Type"].startswith("text/csv")
+    assert r.content.decode().splitlines() == [
+        "gaming_day,opening_cents,contributions_cents,transfers_in_cents,payouts_cents,"
+        "transfers_out_cents,closing_cents,counted_cents,tables", f"{day},0,200,0,200,0,0,0,1"]
+    page = Client()
+    page.force_login(get_user_model().objects.get(pk=finance.user_id))
+    html = page.get(f"/jackpots/report/bad-beat/?first={day}")
+    assert html.status_code == 200 and "Fund ledger: bad-beat" in html.content.decode()
+    assert page.get("/jackpots/report/bad-beat/?first=yesterday").status_code == 400
+    denied = Client()
+    denied.force_login(get_user_model().objects.get(pk=crew["dealer"].user_id))
+    assert denied.get(f"/jackpots/report/bad-beat/?first={day}").status_code == 403
