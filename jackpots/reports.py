@@ -79,3 +79,49 @@ def as_csv(report: dict[str, Any]) -> str:
     for r in report["rows"]:
         w.writerow(r)
     return buf.getvalue()
+
+
+PERIOD_COLUMNS = ["period", "period_start", "period_end", "hand", "pooled_cents",
+                  "awarded_cents", "paid_cents", "uncollected_cents", "counted_cents"]
+
+
+def period_report(actor: Actor, name: str, first: date, last: date) -> dict[str, Any]:
+    """A High Hand fund's ledger by qualifying period (637a.16(g)-(i)): for each period
+    closed in the span (by its local start), the pooled amount, the hand that won it,
+    what was awarded, paid and left uncollected, and what its count took to the cage."""
+    row = fund(actor, name)
+    events = list(Event.objects.filter(stream_id=row.stream_id, type__in=[
+        "HighHandRecorded", "HighHandPeriodClosed", "HighHandPaid",
+        "HighHandAwardUncollected", "CountOpened", "CountVerified"]).order_by("version"))
+    bounds = {e.data["period"]: (e.data["period_start"], e.data["period_end"])
+              for e in events if e.type == "HighHandRecorded"}
+    count_key = {e.data["count_id"]: e.data.get("key") for e in events
+                 if e.type == "CountOpened"}
+    rows: dict[str, dict[str, Any]] = {}
+    for e in events:
+        d = e.data
+        if e.type == "HighHandPeriodClosed" and first.isoformat() <= d["period"][:10] \
+                <= last.isoformat():
+            start, end = bounds.get(d["period"], ("", ""))
+            rows[d["period"]] = {"period": d["period"], "period_start": start,
+                                 "period_end": end, "hand": d.get("hand", ""),
+                                 "pooled_cents": d["amount_cents"],
+                                 "awarded_cents": sum(a["cents"] for a in d["awards"]),
+                                 "paid_cents": 0, "uncollected_cents": 0, "counted_cents": 0}
+        elif e.type == "HighHandPaid" and d["period"] in rows:
+            rows[d["period"]]["paid_cents"] += d["amount_cents"]
+        elif e.type == "HighHandAwardUncollected" and d["period"] in rows:
+            rows[d["period"]]["uncollected_cents"] += d["amount_cents"]
+        elif e.type == "CountVerified" and count_key.get(d["count_id"]) in rows:
+            rows[count_key[d["count_id"]]]["counted_cents"] += d["counted_cents"]
+    return {"fund": name, "kind": row.kind, "first": first.isoformat(),
+            "last": last.isoformat(), "rows": [rows[k] for k in sorted(rows)]}
+
+
+def periods_as_csv(report: dict[str, Any]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=PERIOD_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for r in report["rows"]:
+        w.writerow(r)
+    return buf.getvalue()

@@ -480,6 +480,8 @@ class ReportOut(serializers.Serializer):
 
 
 AS = OpenApiParameter("as", str, description="csv for the CSV file")
+BY = OpenApiParameter("by", str, description="day (default) or period (a High Hand fund's "
+                                             "ledger by qualifying period)")
 
 
 class FundReport(APIView):
@@ -488,7 +490,7 @@ class FundReport(APIView):
 
     permission_classes = [roles_required(*FUND_READERS)]
 
-    @extend_schema(parameters=[FIRST, LAST, AS], responses={200: ReportOut}, tags=[TAG],
+    @extend_schema(parameters=[FIRST, LAST, AS, BY], responses={200: ReportOut}, tags=[TAG],
                    operation_id="jackpot_fund_report")
     def get(self, request: Request, name: str) -> Any:
         from django.http import HttpResponse
@@ -501,10 +503,15 @@ class FundReport(APIView):
         if last < first or last - first > timedelta(days=MAX_DAYS):
             raise BadRange(f"last is on or after first, at most {MAX_DAYS} days on",
                            field="last")
-        report = reports.fund_report(actor, name, first, last)
+        by_period = request.query_params.get("by") == "period"
+        report = (reports.period_report if by_period else reports.fund_report)(
+            actor, name, first, last)
         if request.query_params.get("as") == "csv":
-            response = HttpResponse(reports.as_csv(report), content_type="text/csv")
+            text = (reports.periods_as_csv if by_period else reports.as_csv)(report)
+            response = HttpResponse(text, content_type="text/csv")
             response["Content-Disposition"] = (
                 f'attachment; filename="{name}-{first.isoformat()}-{last.isoformat()}.csv"')
             return response
+        if by_period:
+            return Response(report)
         return Response(ReportOut(report).data)

@@ -69,9 +69,12 @@ def report_page(request: HttpRequest, name: str) -> HttpResponse:
         last = date.fromisoformat(request.GET.get("last") or first.isoformat())
         if last < first or last - first > timedelta(days=MAX_DAYS):
             raise ValueError
-        report = reports.fund_report(actor, name, first, last)
+        by_period = request.GET.get("by") == "period"
+        report = (reports.period_report if by_period else reports.fund_report)(
+            actor, name, first, last)
     except (ValueError, DomainError):
         r = Refused(400, "invalid_report", "first and last are dates (YYYY-MM-DD), last on "
                     f"or after first, at most {MAX_DAYS} days on, of a fund that exists")
         return render(request, "jackpots/board_refused.html", {"refused": r}, status=400)
-    return render(request, "jackpots/report.html", {"report": report})
+    return render(request, "jackpots/report_periods.html" if by_period
+                  else "jackpots/report.html", {"report": report})

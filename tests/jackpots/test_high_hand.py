@@ -161,3 +161,32 @@ def test_an_award_not_collected_in_time_goes_by_the_posted_procedure(room) -> No
     r = room["finance"].post(URL + "high-hands/pay/", body, format="json")
     assert (r.status_code, r.json()["code"]) == (409, "award_uncollected")
     assert Fund.objects.get(name="high-hand").record_cents == 200
+
+
+def test_the_fund_ledger_by_period(room) -> None:
+    """§ 637a.16(g)-(h): the period's line in the ledger by period: the $2 pooled and
+    awarded to the four nines, $2 paid at the cage; the CSV says the same."""
+    r = _slip(room, ["9c", "9s", "9h", "9d", "2h"], seat=2)
+    period, end = r.json()["period"], datetime.fromisoformat(r.json()["period_end"])
+    services.high_hand_periods_close_due(now=end + timedelta(seconds=1))
+    room["finance"].post(URL + "high-hands/pay/", {"period": period, "slip": 1, "name": "P2",
+                                                   "identification": "PA DL 2"},
+                         format="json")
+    day = period[:10]
+    r = room["finance"].get(URL + f"report/?by=period&first={day}")
+    assert r.status_code == 200, r.json()
+    line = r.json()["rows"][0]
+    assert (line["period"], line["hand"], line["pooled_cents"], line["awarded_cents"],
+            line["paid_cents"], line["uncollected_cents"]) == (
+        period, "Four of a kind, nines", 200, 200, 200, 0)
+    csv_text = room["finance"].get(URL + f"report/?by=period&first={day}&as=csv"
+                                   ).content.decode().splitlines()
+    assert csv_text[0].startswith("period,period_start,period_end,hand,pooled_cents")
+    assert csv_text[1].startswith(f"{period},") and ",200,200,200,0," in csv_text[1]
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    page = Client()
+    page.force_login(get_user_model().objects.get(username=room["crew"]["floor"].username))
+    html = page.get(f"/jackpots/report/high-hand/?by=period&first={day}").content.decode()
+    assert "High Hand periods: high-hand" in html and "Four of a kind, nines" in html
