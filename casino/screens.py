@@ -5,9 +5,9 @@ opens that page for its property and nothing else. The one way every board check
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from casino.models import Property
 from casino.roles import Role, has_role
@@ -47,3 +47,37 @@ def screen_property(request: HttpRequest, keys: Mapping[str, str], roles: tuple[
         raise Refused(403, "role_required", f"the {what} needs one of the roles: "
                                             + ", ".join(str(r) for r in roles))
     return staff.property
+
+
+def board_views(*, keys_setting: str, roles: tuple[Role, ...], what: str, login_next: str,
+                template: str, refused_template: str, data: Callable[[Property], dict]
+                ) -> tuple[Callable[[HttpRequest], HttpResponse],
+                           Callable[[HttpRequest], HttpResponse]]:
+    """A board's page (rendered with its data, refreshing itself) and its data endpoint,
+    both opened by :func:`screen_property` with the display keys of ``keys_setting``."""
+    from django.conf import settings
+    from django.shortcuts import render
+    from django.views.decorators.cache import never_cache
+
+    def property_of(request: HttpRequest) -> Property:
+        return screen_property(request, getattr(settings, keys_setting, {}), roles,
+                               what=what, login_next=login_next)
+
+    @never_cache
+    def page(request: HttpRequest) -> HttpResponse:
+        try:
+            prop = property_of(request)
+        except Refused as r:
+            return render(request, refused_template, {"refused": r}, status=r.status)
+        return render(request, template, {"board": data(prop),
+                                          "key": request.GET.get("key", "")})
+
+    @never_cache
+    def data_view(request: HttpRequest) -> HttpResponse:
+        try:
+            prop = property_of(request)
+        except Refused as r:
+            return r.problem()
+        return JsonResponse(data(prop))
+
+    return page, data_view

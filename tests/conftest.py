@@ -4,7 +4,10 @@ embedded default); see README "Tests" and bin/test."""
 from __future__ import annotations
 
 import itertools
+import os
+import shutil
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -167,3 +170,30 @@ def admin_user(make_staff: Callable):  # noqa: ANN201
     """pytest-django's ``admin_user``, enrolled through the staff services (a login made
     any other way is refused by casino.staff_guard)."""
     return make_staff("admin", username="admin", admin_site=True)
+
+
+#: Debian's Chromium, which the test set-up installs (never ``playwright install``)
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Chromium driven by Playwright, headless, for the boards' browser tests."""
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the test
+    # makes meanwhile are plain synchronous ones.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Chromium is not at {CHROMIUM}: .ci/run installs Debian's chromium")
+        pytest.skip(f"Chromium is not at {CHROMIUM} (apt-get install chromium, or set "
+                    "CHROMIUM_PATH)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                              args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield b
+        finally:
+            b.close()
+

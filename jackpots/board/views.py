@@ -4,45 +4,21 @@ logged in with a room role."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
-from casino.models import Property
 from casino.roles import Role
-from casino.screens import Refused, screen_property
+from casino.screens import Refused, board_views
 from jackpots.board.selectors import jackpot_board
 
 BOARD_ROLES = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.COMPLIANCE,
                Role.FINANCE, Role.SECURITY, Role.CASHIER)
 
-
-def _property_of(request: HttpRequest) -> Property:
-    return screen_property(request, getattr(settings, "JACKPOT_BOARD_DISPLAY_KEYS", {}),
-                           BOARD_ROLES, what="jackpot board", login_next="/jackpots/board/")
-
-
-@never_cache
-def board_page(request: HttpRequest) -> HttpResponse:
-    try:
-        prop = _property_of(request)
-    except Refused as r:
-        return render(request, "jackpots/board_refused.html", {"refused": r},
-                      status=r.status)
-    return render(request, "jackpots/board.html",
-                  {"board": jackpot_board(prop), "key": request.GET.get("key", "")})
-
-
-@never_cache
-def board_data(request: HttpRequest) -> Any:
-    try:
-        prop = _property_of(request)
-    except Refused as r:
-        return r.problem()
-    return JsonResponse(jackpot_board(prop))
+board_page, board_data = board_views(
+    keys_setting="JACKPOT_BOARD_DISPLAY_KEYS", roles=BOARD_ROLES, what="jackpot board",
+    login_next="/jackpots/board/", template="jackpots/board.html",
+    refused_template="jackpots/board_refused.html", data=jackpot_board)
 
 
 @never_cache

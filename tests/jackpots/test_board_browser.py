@@ -6,8 +6,6 @@ trying while the server restarts and picks up again."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 import time
 import uuid
@@ -31,7 +29,6 @@ from tests.poker_room._committed import poker_room
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
 
 KEY = "jackpot-screen-key-for-tests"
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
 class _Quiet(WSGIRequestHandler):
@@ -81,25 +78,6 @@ def server() -> Iterator[Server]:
         yield s
     finally:
         s.stop()  # (one request per connection: no request thread holds a session on)
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Chromium is not at {CHROMIUM}: .ci/run installs Debian's chromium")
-        pytest.skip(f"Chromium is not at {CHROMIUM} (apt-get install chromium, or set "
-                    "CHROMIUM_PATH)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture

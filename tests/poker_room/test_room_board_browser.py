@@ -4,8 +4,6 @@ seconds, without a reload, on a screen opened with its display key."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -22,10 +20,12 @@ from tests.poker_room._committed import poker_room
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
 
 KEY = "room-screen-key-for-tests"
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
 class _Quiet(WSGIRequestHandler):
+    # one request per connection: no request thread outlives the server with a session
+    protocol_version = "HTTP/1.0"
+
     def log_message(self, *args: Any) -> None:
         pass
 
@@ -50,39 +50,6 @@ def server() -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
-        _end_other_sessions()
-
-
-def _end_other_sessions() -> None:
-    """A request thread still serving the browser's kept-alive connection when the server
-    stopped may hold a database session: end it, so the test database can be dropped."""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cur:
-            cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                        "WHERE datname = current_database() AND pid <> pg_backend_pid()")
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    # Playwright's sync API runs an event loop in this thread; the ORM calls the test
-    # makes meanwhile are plain synchronous ones.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Chromium is not at {CHROMIUM}: .ci/run installs Debian's chromium")
-        pytest.skip(f"Chromium is not at {CHROMIUM} (apt-get install chromium, or set "
-                    "CHROMIUM_PATH)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture
@@ -95,6 +62,15 @@ def room(settings: Any) -> dict[str, Any]:
 
 
 def test_a_seat_taken_shows_on_the_board_within_five_seconds(room, server, browser) -> None:
+    try:
+        _seat_shows(room, server, browser)
+    finally:
+        # the test's own ORM calls ran beside Playwright's event loop, on a connection of
+        # their own: closed here, so no session outlives the test
+        connections.close_all()
+
+
+def _seat_shows(room: dict[str, Any], server: str, browser: Any) -> None:
     page = browser.new_page()
     page.goto(f"{server}/poker/board/?key={KEY}")
     row = page.locator(f"tr[data-table='{room['table'].pk}']")
