@@ -1,15 +1,18 @@
 """Irregularities (637a.18(g)-(p)): misdeals, voided rounds, cards discarded unused,
-exposed hole cards replaced."""
+exposed hole cards replaced, stud cards turned face up in the deal (637a.18(m)-(n))."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from poker_room.domain.errors import CardNotInDeck, InvalidAction
-from poker_room.domain.games import BOARD
+from poker_room.domain.games import BOARD, STUD
 from poker_room.domain.hand.constants import (
     DISCARD_REASONS,
+    EXPOSURE_CHOICES,
     MISDEAL_REASONS,
+    POT_SO_FAR,
 )
 
 
@@ -116,3 +119,86 @@ class IrregularitiesMixin:
                        stacks=[[s, v] for s, v in zip(self._seats, self._stacks)],
                        winners=[], kill_next=self.kill_active, voided=True)
         return self.events[mark:]
+
+    def _exposures(self, exposed: Any, kind: str, kinds: list[str], per: list[list]
+                   ) -> list[list]:
+        """The hole cards the dealer turned face up in the first stud deal, checked:
+        637a.18(m) (Seven-card Stud: one of the first two — the third card is then dealt
+        face down; both — the player's hand is void and the Ante returned) and 637a.18(n)
+        (Five-card Stud: the hole card — the second card is dealt face down)."""
+        if not exposed:
+            return []
+        if self.spec.family != STUD or kind != "hole" or "up" not in kinds:
+            raise InvalidAction("hole cards are exposed in the first stud deal only "
+                                "(637a.18(m)-(n))", field="exposed")
+        if not isinstance(exposed, Mapping):
+            raise InvalidAction("exposed maps a seat to its hole cards turned face up",
+                                field="exposed")
+        holes = {seat: cs[:kinds.index("up")] for seat, cs in per}
+        out = []
+        for key, cards in exposed.items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise InvalidAction("exposed maps seat numbers to cards",
+                                    field="exposed") from None
+            if (seat not in holes or not isinstance(cards, (list, tuple)) or not cards
+                    or len(set(cards)) != len(cards)
+                    or any(c not in holes[seat] for c in cards)):
+                raise InvalidAction(f"seat {key}: name hole cards dealt to it this deal",
+                                    code="card_not_held", field="exposed")
+            out.append([seat, list(cards)])
+        return sorted(out)
+
+    def _last_card_exposures(self, exposed: Any, choices: Any, kinds: list[str],
+                             per: list[list]) -> list[tuple[int, int, str]]:
+        """637a.18(m): in Seven-card Stud the third hole card (the last card, dealt face
+        down) turned face up in the deal; each such player chooses to stop betting and
+        contend only for the pot as it stands (``pot_so_far``, (m)(1)) or to play on for
+        the entire pot (``entire_pot``, (m)(2))."""
+        if self.spec.family != STUD or kinds != ["down"] or not self._last_street_due():
+            raise InvalidAction("only the first stud deal and the last Seven-card Stud "
+                                "card are dealt with cards exposed (637a.18(m)-(n))",
+                                field="exposed")
+        if not isinstance(exposed, Mapping) or not isinstance(choices, Mapping):
+            raise InvalidAction("exposed maps a seat to its last card turned face up, and "
+                                "exposure_choice each such seat to pot_so_far or "
+                                "entire_pot (637a.18(m)(1)-(2))", code="exposure_choice_required",
+                                field="exposure_choice")
+        dealt = {seat: cs[0] for seat, cs in per}
+        try:
+            shown = {int(k): v for k, v in exposed.items()}
+            chosen = {int(k): v for k, v in choices.items()}
+        except (TypeError, ValueError):
+            raise InvalidAction("exposed and exposure_choice map seat numbers",
+                                field="exposed") from None
+        out = []
+        for seat, cards in sorted(shown.items()):
+            if (seat not in dealt or not isinstance(cards, (list, tuple))
+                    or list(cards) != [dealt[seat]]):
+                raise InvalidAction(f"seat {seat}: name the card dealt to it now",
+                                    code="card_not_held", field="exposed")
+            if chosen.get(seat) not in EXPOSURE_CHOICES:
+                raise InvalidAction(f"seat {seat} chooses pot_so_far or entire_pot "
+                                    "(637a.18(m)(1)-(2))", code="exposure_choice_required",
+                                    field="exposure_choice")
+            out.append((seat, dealt[seat], chosen[seat]))
+        if set(chosen) - set(shown):
+            raise InvalidAction("a choice for a seat whose card was not exposed",
+                                field="exposure_choice")
+        return out
+
+    def _last_street_due(self) -> bool:
+        """The deal due is the last stud street (the seventh card)."""
+        streets = self.spec.stud_streets
+        return bool(streets) and self._bet_round_of_step() == len(streets)
+
+    def _on_ThirdHoleCardExposed(self, d) -> None:
+        """637a.18(m): the card is face up now; with (m)(1) the player makes no more bets
+        and contends for the pots formed before any more betting (as if all in)."""
+        i = self._idx[d["seat"]]
+        self._down[i].remove(d["card"])
+        self._up[i].append(d["card"])
+        if d["choice"] == POT_SO_FAR:
+            self._stopped[i] = True
+            self._pending[i] = False
