@@ -193,10 +193,15 @@ def _qualified(e: RecordedEvent) -> None:
         qualified_at=e.recorded_at))
 
 
-def _fund(e: RecordedEvent) -> Any:
-    # jackpot_fund-<property id>-<name>
+def _fund_key(e: RecordedEvent) -> tuple[int, str]:
+    """(property id, fund name) of a fund's stream, ``jackpot_fund-<property id>-<name>``."""
     _, prop, name = e.stream_id.split("-", 2)
-    return Fund.objects.filter(property_id=int(prop), name=name)
+    return int(prop), name
+
+
+def _fund(e: RecordedEvent) -> Any:
+    prop, name = _fund_key(e)
+    return Fund.objects.filter(property_id=prop, name=name)
 
 
 def _hit(e: RecordedEvent) -> Any:
@@ -235,9 +240,9 @@ def _adjusted(e: RecordedEvent) -> None:
 
 def _slip_recorded(e: RecordedEvent) -> None:
     d = e.data
-    _, prop, name = e.stream_id.split("-", 2)
+    prop, name = _fund_key(e)
     HighHandSlip.objects.get_or_create(
-        property_id=int(prop), fund=name, period=d["period"], slip=d["slip"], defaults=dict(
+        property_id=prop, fund=name, period=d["period"], slip=d["slip"], defaults=dict(
             period_start=datetime.fromisoformat(d["period_start"]),
             period_end=datetime.fromisoformat(d["period_end"]),
             table_id=uuid.UUID(d["table_id"]), table_name=d["table"], seat=d["seat"],
@@ -250,8 +255,8 @@ def _slip_recorded(e: RecordedEvent) -> None:
 
 
 def _slips(e: RecordedEvent) -> Any:
-    _, prop, name = e.stream_id.split("-", 2)
-    return HighHandSlip.objects.filter(property_id=int(prop), fund=name,
+    prop, name = _fund_key(e)
+    return HighHandSlip.objects.filter(property_id=prop, fund=name,
                                        period=e.data["period"])
 
 
@@ -293,10 +298,10 @@ def _step(e: RecordedEvent, **changes: Any) -> None:
 
 def _count_opened(e: RecordedEvent) -> None:
     d = e.data
-    _, prop, name = e.stream_id.split("-", 2)
+    prop, name = _fund_key(e)
     notice = d.get("compliance_notice")
     FundCount.objects.get_or_create(count_id=uuid.UUID(d["count_id"]), defaults=dict(
-        property_id=int(prop), fund=name, place=d["place"], reason=d["reason"],
+        property_id=prop, fund=name, place=d["place"], reason=d["reason"],
         key=d.get("key") or "", opened_at=datetime.fromisoformat(d["opened_at"]),
         compliance_notified_at=e.recorded_at if notice else None, boxes=d["boxes"],
         expected_cents=sum(b["expected_cents"] for b in d["boxes"]),
@@ -310,9 +315,9 @@ def _count_verified(e: RecordedEvent) -> None:
           state="closed" if d["variance_cents"] == 0 else "verified")
     # the money left the boxes for the cage: what they should hold now is what came in
     # after the count opened
-    _, prop, name = e.stream_id.split("-", 2)
+    prop, name = _fund_key(e)
     for b in d["boxes"]:
-        PayoutBox.objects.filter(property_id=int(prop), fund=name,
+        PayoutBox.objects.filter(property_id=prop, fund=name,
                                  table_id=uuid.UUID(b["table_id"])).update(
             expected_cents=F("expected_cents") - b["expected_cents"])
 
@@ -326,16 +331,16 @@ def _discontinued(e: RecordedEvent) -> None:
     d = e.data
     _fund(e).update(discontinued=True, discontinued_to=d["transfer_to"],
                     transferred_out_cents=F("transferred_out_cents") + d["amount_cents"])
-    _, prop, _name = e.stream_id.split("-", 2)
-    Fund.objects.filter(property_id=int(prop), name=d["transfer_to"]).update(
+    prop, _name = _fund_key(e)
+    Fund.objects.filter(property_id=prop, name=d["transfer_to"]).update(
         transferred_in_cents=F("transferred_in_cents") + d["amount_cents"])
 
 
 def _display_checked(e: RecordedEvent) -> None:
     d = e.data
-    _, prop, name = e.stream_id.split("-", 2)
+    prop, name = _fund_key(e)
     DisplayCheck.objects.get_or_create(
-        property_id=int(prop), fund=name, gaming_day=date.fromisoformat(d["gaming_day"]),
+        property_id=prop, fund=name, gaming_day=date.fromisoformat(d["gaming_day"]),
         defaults=dict(passed=d["passed"], reason=d["reason"], detail=d["detail"],
                       displayed_cents=d["displayed_cents"], record_cents=d["record_cents"],
                       checked_at=e.recorded_at))

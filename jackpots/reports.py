@@ -14,10 +14,40 @@ from typing import Any
 from django.db.models import Count, Sum
 
 from casino.actors import Actor
+from casino.domain.errors import DomainError
 from casino.eventstore.models import Event
 from casino.scoping import property_rows
 from jackpots.models import FundDay
 from jackpots.selectors import fund
+
+#: the longest span one ledger read covers
+MAX_DAYS = 366
+
+
+class BadRange(DomainError):
+    code = "invalid_gaming_day"
+
+
+def gaming_day_span(params: Any, default: date) -> tuple[date, date]:
+    """The ``first`` and ``last`` gaming days asked for (YYYY-MM-DD; ``first`` defaults
+    to ``default``, ``last`` to ``first``): last on or after first, at most
+    :data:`MAX_DAYS` on; 400 ``invalid_gaming_day`` naming the field otherwise."""
+    def day(key: str, fallback: date) -> date:
+        text = params.get(key)
+        if not text:
+            return fallback
+        try:
+            return date.fromisoformat(text)
+        except (TypeError, ValueError):
+            raise BadRange(f"{key} is a date, YYYY-MM-DD", field=key) from None
+
+    first = day("first", default)
+    last = day("last", first)
+    if last < first or last - first > timedelta(days=MAX_DAYS):
+        raise BadRange(f"last is on or after first, at most {MAX_DAYS} days on",
+                       field="last")
+    return first, last
+
 
 COLUMNS = ["gaming_day", "opening_cents", "contributions_cents", "transfers_in_cents",
            "payouts_cents", "transfers_out_cents", "closing_cents", "counted_cents",

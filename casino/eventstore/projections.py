@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import ClassVar, Literal
 
 from django.db import connection, transaction
@@ -125,6 +126,19 @@ def set_catch_up_queue(queue: Callable[[float], None]) -> None:
     ``casino.tasks``, which imports this module)."""
     global _queue_catch_up
     _queue_catch_up = queue
+
+
+@contextmanager
+def no_wake() -> Iterator[None]:
+    """Appends inside queue no catch-up task (a benchmark that catches up itself); the
+    process's waker is put back after."""
+    global _queue_catch_up
+    saved = _queue_catch_up
+    _queue_catch_up = None
+    try:
+        yield
+    finally:
+        _queue_catch_up = saved
 
 
 def wake_async(events: Sequence[RecordedEvent]) -> None:

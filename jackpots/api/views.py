@@ -4,7 +4,6 @@ roles; inputs and outputs in :mod:`jackpots.api.serializers`."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -14,9 +13,9 @@ from rest_framework.views import APIView
 
 from casino.actors import actor_of
 from casino.api.commands import EmptyInput, command
-from casino.domain.errors import DomainError
 from casino.roles import Role, roles_required
 from jackpots import selectors, services
+from jackpots.reports import gaming_day_span
 from jackpots.api.serializers import (
     AwardPaidOut,
     AwardPayIn,
@@ -54,28 +53,10 @@ FUND_READERS = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.CASHIER,
                 Role.COUNT_TEAM, Role.FINANCE, Role.COMPLIANCE)
 
 
-#: the longest span one ledger read covers
-MAX_DAYS = 366
-
-
-class BadRange(DomainError):
-    code = "invalid_gaming_day"
-
-
 FIRST = OpenApiParameter("first", str, description="YYYY-MM-DD; default: today's gaming day")
 
 
 LAST = OpenApiParameter("last", str, description="YYYY-MM-DD; default: the first day")
-
-
-def _date(request: Request, key: str, default: date) -> date:
-    text = request.query_params.get(key)
-    if not text:
-        return default
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise BadRange(f"{key} is a date, YYYY-MM-DD", field=key) from None
 
 
 class Funds(APIView):
@@ -98,11 +79,7 @@ class FundLedger(APIView):
                    operation_id="jackpot_fund_ledger")
     def get(self, request: Request, name: str) -> Response:
         actor = actor_of(request.user)
-        first = _date(request, "first", actor.gaming_day())
-        last = _date(request, "last", first)
-        if last < first or last - first > timedelta(days=MAX_DAYS):
-            raise BadRange(f"last is on or after first, at most {MAX_DAYS} days on",
-                           field="last")
+        first, last = gaming_day_span(request.query_params, actor.gaming_day())
         rows: list[Any] = selectors.fund_ledger(actor, name, first, last)
         return Response(LedgerOut({"fund": name, "first": first, "last": last,
                                    "total_cents": sum(r.contributions_cents for r in rows),
@@ -293,11 +270,7 @@ class FundReport(APIView):
         from jackpots import reports
 
         actor = actor_of(request.user)
-        first = _date(request, "first", actor.gaming_day())
-        last = _date(request, "last", first)
-        if last < first or last - first > timedelta(days=MAX_DAYS):
-            raise BadRange(f"last is on or after first, at most {MAX_DAYS} days on",
-                           field="last")
+        first, last = gaming_day_span(request.query_params, actor.gaming_day())
         by_period = request.query_params.get("by") == "period"
         report = (reports.period_report if by_period else reports.fund_report)(
             actor, name, first, last)

@@ -25,13 +25,11 @@ board_page, board_data = board_views(
 def report_page(request: HttpRequest, name: str) -> HttpResponse:
     """The fund ledger report as a page to print (637a.15(e), 637a.16(e)): staff with a
     role that reads the funds, logged in."""
-    from datetime import date, timedelta
-
     from casino.actors import actor_of
     from casino.domain.errors import DomainError
     from casino.roles import has_role
     from jackpots import reports
-    from jackpots.api.views import FUND_READERS, MAX_DAYS
+    from jackpots.api.views import FUND_READERS
 
     user = request.user
     if not user.is_authenticated or getattr(user, "staff", None) is None \
@@ -41,16 +39,14 @@ def report_page(request: HttpRequest, name: str) -> HttpResponse:
         return render(request, "jackpots/board_refused.html", {"refused": r}, status=403)
     actor = actor_of(user)
     try:
-        first = date.fromisoformat(request.GET.get("first") or actor.gaming_day().isoformat())
-        last = date.fromisoformat(request.GET.get("last") or first.isoformat())
-        if last < first or last - first > timedelta(days=MAX_DAYS):
-            raise ValueError
+        first, last = reports.gaming_day_span(request.GET, actor.gaming_day())
         by_period = request.GET.get("by") == "period"
         report = (reports.period_report if by_period else reports.fund_report)(
             actor, name, first, last)
-    except (ValueError, DomainError):
+    except DomainError:
         r = Refused(400, "invalid_report", "first and last are dates (YYYY-MM-DD), last on "
-                    f"or after first, at most {MAX_DAYS} days on, of a fund that exists")
+                    f"or after first, at most {reports.MAX_DAYS} days on, of a fund that "
+                    "exists")
         return render(request, "jackpots/board_refused.html", {"refused": r}, status=400)
     return render(request, "jackpots/report_periods.html" if by_period
                   else "jackpots/report.html", {"report": report})

@@ -51,7 +51,7 @@ class AtFund:
         if self.row is None:
             raise NotFoundError(f"no fund {name}", code="fund_not_found")
         self.events = read_stream(self.row.stream_id)
-        self.state: FundState = fold((e.type, e.data, e.metadata) for e in self.events)
+        self.state: FundState = _folded(self.events)
 
     @property
     def available_cents(self) -> int:
@@ -84,10 +84,32 @@ def _run(actor: Actor, fund: Any, decide: Any) -> Fund:
     return at.row
 
 
-def _text(value: Any, field: str, most: int, *, required: bool = True) -> str:
+def _text(value: Any, field: str, most: int, *, required: bool = True,
+          code: str = "invalid_slip") -> str:
+    """``value`` stripped, as text of (1 or 0) to ``most`` characters; ``code`` otherwise."""
     if value is None and not required:
         return ""
     if not isinstance(value, str) or (required and not value.strip()) or len(value) > most:
         raise FundError(f"{field} is text of {'1' if required else '0'} to {most} characters",
-                        code="invalid_slip", field=field)
+                        code=code, field=field)
     return value.strip()
+
+
+def _folded(events: Any) -> FundState:
+    return fold((e.type, e.data, e.metadata) for e in events)
+
+
+def fund_state(row: Fund) -> FundState:
+    """A fund's state read without a lock (a beat task's look before it decides)."""
+    return _folded(read_stream(row.stream_id))
+
+
+def system_decision(actor: Actor, fund: str, decide: Any) -> int:
+    """One decision of a beat task on ``fund``, in its own transaction on the locked fund;
+    0 when another run (or a person) got there first and ``decide`` refused it."""
+    try:
+        with transaction.atomic():
+            decide(AtFund(actor, fund))
+        return 1
+    except ConflictError:
+        return 0

@@ -17,16 +17,21 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, NotFoundError
-from casino.eventstore.store import read_stream
 from casino.roles import Role
-from jackpots.domain.fund import fold
 from jackpots.models import BAD_BEAT, HIGH_HAND, Fund, PayoutBox
-from jackpots.services.common import AtFund, FundError, _caught_up, _run, _text
+from jackpots.services.common import (
+    AtFund,
+    FundError,
+    _caught_up,
+    _run,
+    _text,
+    fund_state,
+    system_decision,
+)
 
 TABLE, CAGE = "table", "cage"
 OPENING = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.FINANCE)
@@ -218,7 +223,7 @@ def variance_explain(*, actor: Actor, fund: Any, count_id: Any, explanation: Any
                      ) -> dict[str, Any]:
     """A count's variance explained by finance (the finance department keeps the
     official record, 637a.15(e), 637a.16(e))."""
-    text = _text(explanation, "explanation", 2000)
+    text = _text(explanation, "explanation", 2000, code="invalid_explanation")
 
     def check(at: AtFund, count: dict[str, Any]) -> None:
         _in_state(count, "verified", doing="explained")
@@ -252,7 +257,7 @@ def counts_due(now: datetime | None = None) -> dict[str, int]:
     done = {"opened": 0, "reminded": 0, "escalated": 0}
     _caught_up()
     for row in Fund.objects.select_related("property"):
-        state = fold((e.type, e.data, e.metadata) for e in read_stream(row.stream_id))
+        state = fund_state(row)
         actor = system_actor(row.property, "jackpot-counts")
         keys = {c["key"] for c in state.counts.values()}
         if row.kind == BAD_BEAT:
@@ -264,7 +269,7 @@ def counts_due(now: datetime | None = None) -> dict[str, int]:
         for key in due:
             if key in keys:
                 continue
-            done["opened"] += _system(actor, row.name, lambda at, k=key: _opened(
+            done["opened"] += system_decision(actor, row.name, lambda at, k=key: _opened(
                 at, CAGE, "daily" if row.kind == BAD_BEAT else "period_end", k, "system",
                 now))
         for count_id, c in state.counts.items():
@@ -272,11 +277,11 @@ def counts_due(now: datetime | None = None) -> dict[str, int]:
                 continue
             age = now - datetime.fromisoformat(c["opened_at"])
             if age >= escalate and not c["escalated"]:
-                done["escalated"] += _system(actor, row.name, lambda at, i=count_id: at.record(
+                done["escalated"] += system_decision(actor, row.name, lambda at, i=count_id: at.record(
                     "CountEscalated", {"count_id": i, "open_minutes": int(age / timedelta(
                         minutes=1))}, "system"))
             elif age >= remind * (c["reminded"] + 1):
-                done["reminded"] += _system(actor, row.name, lambda at, i=count_id, n=c[
+                done["reminded"] += system_decision(actor, row.name, lambda at, i=count_id, n=c[
                     "reminded"]: _remind(at, i, n))
     if any(done.values()):
         _caught_up()
@@ -287,14 +292,3 @@ def _remind(at: AtFund, count_id: str, seen: int) -> None:
     if at.state.counts[count_id]["reminded"] != seen:
         raise ConflictError("reminded meanwhile", code="reminded")
     at.record("CountReminded", {"count_id": count_id, "reminder": seen + 1}, "system")
-
-
-def _system(actor: Actor, fund: str, decide: Any) -> int:
-    """One decision of the beat task, in its own transaction; 0 when another run (or a
-    person) got there first."""
-    try:
-        with transaction.atomic():
-            decide(AtFund(actor, fund))
-        return 1
-    except ConflictError:
-        return 0

@@ -8,14 +8,11 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from casino.domain.errors import ConflictError
-from casino.eventstore.store import read_stream
-from jackpots.domain.fund import fold
 from jackpots.models import Fund
-from jackpots.services.common import AtFund, _caught_up
+from jackpots.services.common import AtFund, _caught_up, fund_state, system_decision
 
 
 def _verdict(at: AtFund, day: date) -> dict[str, Any]:
@@ -44,7 +41,7 @@ def display_checks_due(now: datetime | None = None) -> int:
         if row.first_contribution_at is None or actor.gaming_day(
                 row.first_contribution_at) >= day + timedelta(days=1):
             continue
-        state = fold((e.type, e.data, e.metadata) for e in read_stream(row.stream_id))
+        state = fund_state(row)
         if day.isoformat() in state.display_checks:
             continue
 
@@ -56,12 +53,7 @@ def display_checks_due(now: datetime | None = None) -> int:
                                          "record_cents": at.available_cents,
                                          **_verdict(at, d), "rule": "637a.15(h)(2)"},
                       "system")
-        try:
-            with transaction.atomic():
-                decide(AtFund(actor, row.name))
-            done += 1
-        except ConflictError:
-            continue
+        done += system_decision(actor, row.name, decide)
     if done:
         _caught_up()
     return done

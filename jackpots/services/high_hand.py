@@ -6,15 +6,21 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, DomainError, NotFoundError
-from casino.eventstore.store import read_stream
 from casino.roles import Role
-from jackpots.domain.fund import fold
 from jackpots.models import Fund
-from jackpots.services.common import PAYING, AtFund, FundError, _caught_up, _run, _text
+from jackpots.services.common import (
+    PAYING,
+    AtFund,
+    FundError,
+    _caught_up,
+    _run,
+    _text,
+    fund_state,
+    system_decision,
+)
 
 
 #: 637a.16(f): a floorperson or above verifies and records each higher hand
@@ -167,8 +173,9 @@ def high_hand_pay(*, actor: Actor, fund: Any, period: Any, slip: Any, name: Any,
     """637a.16(h): the award paid at the cage, against the player's valid identification
     ((b)(7)); the player need not have been present at the period's end ((b)(6))."""
     role = actor.require(*PAYING)
-    who = _text(name, "name", 120)
-    ident = _text(identification, "identification", 120, required=False)
+    who = _text(name, "name", 120, code="invalid_payee")
+    ident = _text(identification, "identification", 120, required=False,
+                  code="identification_required")
     if not ident:
         raise FundError("valid identification is required (637a.16(b)(7))",
                         code="identification_required", field="identification")
@@ -209,18 +216,13 @@ def high_hand_periods_close_due(now: Any = None) -> int:
     closed = 0
     _caught_up()
     for row in Fund.objects.filter(kind=HIGH_HAND).select_related("property"):
-        events = read_stream(row.stream_id)
-        state = fold((e.type, e.data, e.metadata) for e in events)
+        state = fund_state(row)
         due = [p for p, slips in state.slips.items() if p not in state.closed
                and datetime.fromisoformat(slips[0]["period_end"]) <= now]
+        actor = system_actor(row.property, "high-hand-periods")
         for period in sorted(due):
-            actor = system_actor(row.property, "high-hand-periods")
-            try:
-                with transaction.atomic():
-                    _close(AtFund(actor, row.name), period, None, now)
-                closed += 1
-            except ConflictError:
-                continue  # closed meanwhile by another run or a person
+            closed += system_decision(actor, row.name,
+                                      lambda at, p=period: _close(at, p, None, now))
     uncollected = _uncollected(now)
     if closed or uncollected:
         _caught_up()
@@ -237,7 +239,7 @@ def _uncollected(now: datetime) -> int:
 
     done = 0
     for row in Fund.objects.filter(kind=HIGH_HAND).select_related("property"):
-        state = fold((e.type, e.data, e.metadata) for e in read_stream(row.stream_id))
+        state = fund_state(row)
         for period, closed in state.closed.items():
             for a in closed["awards"]:
                 key = (period, a["slip"])
@@ -256,10 +258,5 @@ def _uncollected(now: datetime) -> int:
                     at.record("HighHandAwardUncollected", {
                         "period": p, "slip": award["slip"], "amount_cents": award["cents"],
                         "procedure": procedure, "rule": "637a.16(i)"}, "system")
-                try:
-                    with transaction.atomic():
-                        decide(AtFund(actor, row.name))
-                    done += 1
-                except ConflictError:
-                    continue
+                done += system_decision(actor, row.name, decide)
     return done

@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -20,7 +19,6 @@ from typing import Any
 
 import psycopg
 import pytest
-from celery.beat import EmbeddedService
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.db import connection
@@ -32,6 +30,7 @@ from casino.eventstore.store import NewEvent, append, read_stream
 from jackpots.models import Fund, FundCount
 from jackpots.services import high_hand_record
 from jackpots.tasks import counts_due, high_hand_periods_close
+from tests._beat import Beat
 from tests.poker_room._committed import poker_room
 
 pytestmark = [pytest.mark.celery, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
@@ -40,24 +39,6 @@ JACKPOT_BEAT = {
     "high-hand-periods": {"task": "jackpots.high_hand_periods_close", "schedule": 1.0},
     "jackpot-counts": {"task": "jackpots.counts_due", "schedule": 1.0},
 }
-
-
-class _Beat:
-    """Celery beat in a thread with only the jackpots' tasks, every second."""
-
-    def __enter__(self) -> EmbeddedService:
-        self.saved = app.conf.beat_schedule, app.conf.beat_schedule_filename
-        self.tmp = tempfile.TemporaryDirectory()
-        app.conf.beat_schedule = JACKPOT_BEAT
-        app.conf.beat_schedule_filename = f"{self.tmp.name}/beat"
-        self.service = EmbeddedService(app, max_interval=0.5, thread=True)
-        self.service.start()
-        return self.service
-
-    def __exit__(self, *exc: Any) -> None:
-        self.service.stop()
-        app.conf.beat_schedule, app.conf.beat_schedule_filename = self.saved
-        self.tmp.cleanup()
 
 
 @pytest.fixture
@@ -116,7 +97,7 @@ def test_the_beat_closes_the_period_and_opens_the_counts_once(ended_period, work
     """§ 637a.16(g)-(h): the period closed and its $3 awarded once; § 637a.16(d) and
     § 637a.15(d): the High Hand count of the period and the Bad Beat count of the day
     opened once each, however many times the beat fires."""
-    with _Beat():
+    with Beat(JACKPOT_BEAT):
         assert _wait(lambda: len(_closes(ended_period)) == 1 and
                      _counts(ended_period) == {"high-hand": 1, "bad-beat": 1})
         time.sleep(3)  # three more rounds of the beat
@@ -147,7 +128,7 @@ def test_a_count_due_while_the_broker_is_down_is_opened_by_the_next_sweep(
                                                                      "bad-beat": 0}
     app.control.purge()
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10), \
-            _Beat():
+            Beat(JACKPOT_BEAT):
         assert _wait(lambda: len(_closes(ended_period)) == 1 and
                      _counts(ended_period) == {"high-hand": 1, "bad-beat": 1})
         time.sleep(2)
@@ -201,7 +182,7 @@ def test_a_worker_killed_in_the_middle_of_a_close_leaves_it_to_the_next(ended_pe
     assert _closes(ended_period) == []
     app.control.purge()
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10), \
-            _Beat():
+            Beat(JACKPOT_BEAT):
         assert _wait(lambda: len(_closes(ended_period)) == 1)
         time.sleep(2)
     assert len(_closes(ended_period)) == 1

@@ -4,14 +4,12 @@ schedule's minute to a tenth of a second, as the product allows (a period is 2 s
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from celery.beat import EmbeddedService
 from celery.contrib.testing.worker import start_worker
 from django.utils import timezone
 
@@ -21,35 +19,20 @@ from poker_room.models import Seat, TimeChargePeriod
 from poker_room.services import seats
 from poker_room.services.time_charges import period_of
 from poker_room.tasks import time_charges_assess
+from tests._beat import Beat
 from tests.poker_room._committed import poker_room
 
 pytestmark = [pytest.mark.celery, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
 
 PERIOD = 2.0  # seconds: 20 minutes of 0.1 s
+#: only the time-charge sweep, every second
+TIME_CHARGE_BEAT = {"poker-time-charges": {"task": "poker_room.time_charges_sweep",
+                                           "schedule": 1.0}}
 
 
 @pytest.fixture
 def short_minutes(settings: Any) -> None:
     settings.TIME_CHARGE_MINUTE_SECONDS = PERIOD / 20
-
-
-class _Beat:
-    """Celery beat in a thread with only the time-charge sweep, every second."""
-
-    def __enter__(self) -> EmbeddedService:
-        self.saved = app.conf.beat_schedule, app.conf.beat_schedule_filename
-        self.tmp = tempfile.TemporaryDirectory()
-        app.conf.beat_schedule = {"poker-time-charges": {
-            "task": "poker_room.time_charges_sweep", "schedule": 1.0}}
-        app.conf.beat_schedule_filename = f"{self.tmp.name}/beat"
-        self.service = EmbeddedService(app, max_interval=0.5, thread=True)
-        self.service.start()
-        return self.service
-
-    def __exit__(self, *exc: Any) -> None:
-        self.service.stop()
-        app.conf.beat_schedule, app.conf.beat_schedule_filename = self.saved
-        self.tmp.cleanup()
 
 
 @pytest.fixture
@@ -93,7 +76,7 @@ def _first_period(table: Any) -> Any:
 def test_beat_assesses_each_period_once(seated_table, worker) -> None:
     """§ 637a.17(b)(3)(i)-(iii): $4 from each seated player every period, by the system,
     each period once, one after another."""
-    with _Beat():
+    with Beat(TIME_CHARGE_BEAT):
         assert _wait_for(lambda: len(_periods(seated_table)) >= 2)
     periods = _periods(seated_table)
     starts = [p.period_start for p in periods]
@@ -113,7 +96,7 @@ def test_periods_missed_while_the_worker_was_down_are_caught_by_the_sweep(seated
     time.sleep(PERIOD * 2.5)
     assert _periods(seated_table) == []
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10), \
-            _Beat():
+            Beat(TIME_CHARGE_BEAT):
         assert _wait_for(lambda: len(_periods(seated_table)) >= 2)
     assert _periods(seated_table)[0].period_start == _first_period(seated_table)
 

@@ -60,11 +60,9 @@ class Command(BaseCommand):
         people = _people(props[0])
         meta = people["dealer"].metadata(role="dealer", table=str(table.pk))
         print(f"{n} tables pay {pots} contributions each ...", file=sys.stderr)
-        waker = projections._queue_catch_up
-        projections.set_catch_up_queue(lambda countdown: None)  # the bench catches up
-        try:
+        with projections.no_wake():  # the bench catches up itself
             tables = [str(uuid.uuid4()) for _ in range(n)] + [str(table.pk)]
-            for k, t in enumerate(tables):
+            for t in tables:
                 hand = str(uuid.uuid4())
                 append(("round", f"round-{hand}"), 0, [NewEvent("JackpotContributed", {
                     "fund": "high-hand", "kind": "high_hand", "pot": 0, "amount_cents": 100,
@@ -75,8 +73,6 @@ class Command(BaseCommand):
                 actor=people["floor"], fund="high-hand", table_id=table.pk, seat=1,
                 cards=["Ks", "Kd", "Kh", "5c", "5d"], dealer=people["dealer"].username,
                 player={"name": "Bench Player", "phone": "555-0000"})
-        finally:
-            projections._queue_catch_up = waker
         from datetime import datetime
 
         after = datetime.fromisoformat(slip["period_end"]) + timedelta(seconds=1)

@@ -94,14 +94,8 @@ class Command(BaseCommand):
         print("catching up what is pending ...", file=sys.stderr)
         projections.catch_up(FOLLOWER, batch=batch)
         print(f"appending {n:,} contributions ...", file=sys.stderr)
-        # the bench catches up itself: no task is queued meanwhile (and the process's
-        # own waker is put back afterwards)
-        waker = projections._queue_catch_up
-        projections.set_catch_up_queue(lambda countdown: None)
-        try:
+        with projections.no_wake():  # the bench catches up itself
             first, last = _append(n, props[0].licence_number, day)
-        finally:
-            projections._queue_catch_up = waker
         print("the follower catches up ...", file=sys.stderr)
         t0 = time.perf_counter()
         applied = projections.catch_up(FOLLOWER, batch=batch)
