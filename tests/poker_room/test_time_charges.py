@@ -85,7 +85,9 @@ def test_floorperson_verifies_then_the_drop_box_expects_it(crew, poker_table, as
     r = floor.post(url, {"period_start": (start + timedelta(minutes=20)).isoformat()},
                    format="json")
     assert (r.status_code, r.json()["code"]) == (404, "time_charge_not_found")
-    ledger = floor.get(f"/api/v1/poker-tables/{table.pk}/rake-ledger/").json()
+    # the period's own gaming day: the first period may begin after the day's boundary
+    day = crew["floor"].gaming_day(start).isoformat()
+    ledger = floor.get(f"/api/v1/poker-tables/{table.pk}/rake-ledger/?gaming_day={day}").json()
     assert (ledger["time_charges_cents"], ledger["time_charges_pending_cents"],
             ledger["drop_box_expected_cents"]) == (1_200, 0, 1_200)
 
