@@ -237,7 +237,15 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Each fund's displayed amount checked once for the gaming day that ended (637a.15(h)).
     "jackpot-display-checks": {"task": "jackpots.display_checks",
                                "schedule": float(TIMER_SWEEP_SECONDS)},
+    # Each gaming day closed once it has ended and nothing is open (or held, with what is
+    # still open recorded), in each property's own time zone.
+    "finance-gaming-day-close": {"task": "finance.gaming_days_close",
+                                 "schedule": float(TIMER_SWEEP_SECONDS)},
 }
+# Finance: a variance (counted - expected) beyond this many cents either way is an
+# exception to explain and sign off; 0 makes every difference one.
+FINANCE_TOLERANCE_CENTS = env.env_int("FINANCE_TOLERANCE_CENTS", 0, minimum=0,
+                                      maximum=100_000_00)
 # A jackpot count still open is reminded every JACKPOT_COUNT_REMIND_MINUTES and escalated
 # to the supervisors once after JACKPOT_COUNT_ESCALATE_MINUTES.
 JACKPOT_COUNT_REMIND_MINUTES = env.env_int("JACKPOT_COUNT_REMIND_MINUTES", 60, minimum=1,

@@ -17,8 +17,10 @@ urlpatterns = [
     path("api/v1/", include("tables.api.urls")),
     path("api/v1/", include("poker_room.api.urls")),
     path("api/v1/", include("jackpots.api.urls")),
+    path("api/v1/", include("finance.api.urls")),
     path("poker/", include("poker_room.board.urls")),
     path("jackpots/", include("jackpots.board.urls")),
+    path("finance/", include("finance.urls")),
 ]
 
 handler404 = "casino.api.problems.not_found_view"

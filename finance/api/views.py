@@ -1,0 +1,161 @@
+"""The finance API: one view per command (each naming its roles), and the reads —
+a table's gaming day, the exceptions, a gaming day's reconciliation. Inputs and outputs
+in :mod:`finance.api.serializers`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.actors import actor_of
+from casino.api.commands import EmptyInput, command
+from casino.roles import roles_required
+from finance import selectors, services
+from finance.api.serializers import (
+    ChipSaleIn,
+    CloseIn,
+    CountIn,
+    DayIn,
+    ExceptionOut,
+    ExplainIn,
+    GamingDayOut,
+    InventoryIn,
+    InventorySignIn,
+    ReconciliationOut,
+    SlipIn,
+    SlipStepIn,
+    SlipVoidIn,
+    TableDayOut,
+)
+from finance.services.common import day_of
+from jackpots.reports import gaming_day_span
+
+TAG = "finance"
+FIRST = OpenApiParameter("first", str, description="YYYY-MM-DD; default: today's gaming day")
+LAST = OpenApiParameter("last", str, description="YYYY-MM-DD; default: the first day")
+
+
+def _table_command(service, roles, input, doc, created=False):  # type: ignore[no-untyped-def]
+    return command(service, roles=roles, input=input, output=TableDayOut, id_arg="table_id",
+                   tag=TAG, doc=doc, created=created)
+
+
+inventory_record_view = _table_command(
+    services.inventory_record, services.DEALING, InventoryIn,
+    "The dealer records the chip tray's opening or closing inventory by denomination.")
+inventory_sign_view = _table_command(
+    services.inventory_sign, services.FLOOR, InventorySignIn,
+    "A floorperson (not the dealer who recorded it) signs the inventory slip.")
+chips_sell_view = _table_command(
+    services.chips_sell, services.DEALING, ChipSaleIn,
+    "The dealer sells chips for cash at the table; the cash goes into the drop box.")
+slip_request_view = _table_command(
+    services.slip_request, services.FLOOR, SlipIn,
+    "A floorperson requests a fill or a credit, chips by denomination.", created=True)
+slip_prepare_view = _table_command(
+    services.slip_prepare, services.CAGE, SlipStepIn,
+    "The cashier prepares the fill or credit slip.")
+slip_carry_view = _table_command(
+    services.slip_carry, services.RUNNERS, SlipStepIn,
+    "The runner (security) signs for carrying the slip and the chips.")
+slip_complete_view = _table_command(
+    services.slip_complete, services.AT_TABLE, SlipStepIn,
+    "The dealer or floorperson signs at the table: the fill or credit is made.")
+slip_void_view = _table_command(
+    services.slip_void, services.VOIDING, SlipVoidIn,
+    "A slip not used is voided with its reason, so every slip is accounted for.")
+drop_remove_view = _table_command(
+    services.drop_remove, services.REMOVING, DayIn,
+    "Security removes the table's drop box at the end of the gaming day.")
+drop_count_view = _table_command(
+    services.drop_count, services.COUNTING, CountIn,
+    "One of the count team (who took no part at the table that day) enters the count.")
+drop_count_sign_view = _table_command(
+    services.drop_count_sign, services.COUNTING, DayIn,
+    "A second member of the count team signs the count.")
+drop_accept_view = _table_command(
+    services.drop_accept, services.CAGE, DayIn,
+    "A cashier accepts the signed count: the drop is final.")
+variance_explain_view = command(
+    services.variance_explain, roles=services.FINANCE, input=ExplainIn, output=ExceptionOut,
+    id_arg="exception_id", tag=TAG,
+    doc="Finance explains an exception (negative poker revenue: the investigation).")
+variance_sign_off_view = command(
+    services.variance_sign_off, roles=services.SIGNING_OFF, input=EmptyInput,
+    output=ExceptionOut, id_arg="exception_id", tag=TAG,
+    doc="A second person (finance or compliance) signs off an explained exception.")
+gaming_day_close_view = command(
+    services.gaming_day_close, roles=services.FINANCE, input=CloseIn, output=GamingDayOut,
+    id_arg=None, tag=TAG,
+    doc="Finance closes a gaming day that has ended; refused while items are open unless "
+        "closed with them listed.")
+
+
+class TableDayView(APIView):
+    """A table's gaming day: the tray slips, chip sales, fills and credits, the drop."""
+
+    permission_classes = [roles_required(*services.READERS)]
+
+    @extend_schema(responses={200: TableDayOut}, tags=[TAG], operation_id="finance_table_day")
+    def get(self, request: Request, pk: str, day: str) -> Response:
+        actor = actor_of(request.user)
+        return Response(TableDayOut(selectors.table_day(actor, pk, day_of(actor, day))).data)
+
+
+class Exceptions(APIView):
+    """Every exception of the span, open and closed, with its explanation and sign-off."""
+
+    permission_classes = [roles_required(*services.READERS)]
+
+    @extend_schema(parameters=[FIRST, LAST], responses={200: ExceptionOut(many=True)},
+                   tags=[TAG], operation_id="finance_exceptions")
+    def get(self, request: Request) -> Response:
+        actor = actor_of(request.user)
+        first, last = gaming_day_span(request.query_params, actor.gaming_day())
+        return Response(ExceptionOut(selectors.exceptions(actor, first, last), many=True).data)
+
+
+class Reconciliation(APIView):
+    """A gaming day's reconciliation: each table's figures (expected from the events,
+    counted), the exceptions, what is open; after the close, the adjustments since."""
+
+    permission_classes = [roles_required(*services.READERS)]
+
+    @extend_schema(responses={200: ReconciliationOut}, tags=[TAG],
+                   operation_id="finance_gaming_day")
+    def get(self, request: Request, day: str) -> Response:
+        actor = actor_of(request.user)
+        return Response(ReconciliationOut(
+            selectors.reconciliation(actor, day_of(actor, day))).data)
+
+
+AS = OpenApiParameter("as", str, description="csv: the report as a CSV download")
+
+
+class ReportView(APIView):
+    """A finance report for a span of gaming days (JSON, or CSV with ``?as=csv``); the
+    printable page is /finance/reports/{name}/. Names: master-game (``version``
+    preliminary or final), statistical, poker-revenue, jackpot-funds, exceptions."""
+
+    permission_classes = [roles_required(*services.READERS)]
+
+    @extend_schema(parameters=[FIRST, LAST, AS], responses={200: dict}, tags=[TAG],
+                   operation_id="finance_report")
+    def get(self, request: Request, name: str) -> Any:
+        from django.http import HttpResponse
+
+        from finance import reports
+
+        actor = actor_of(request.user)
+        first, last = gaming_day_span(request.query_params, actor.gaming_day())
+        report = reports.build(name, actor, first, last, request.query_params.dict())
+        if request.query_params.get("as") == "csv":
+            response = HttpResponse(reports.as_csv(report), content_type="text/csv")
+            response["Content-Disposition"] = (
+                f'attachment; filename="{name}-{first.isoformat()}-{last.isoformat()}.csv"')
+            return response
+        return Response(report.as_data())

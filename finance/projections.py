@@ -1,0 +1,117 @@
+"""Finance's read models as an inline projection of the finance events: each table day's
+row holds its stream folded (``finance.domain.table_day``) with the figures the reports
+read; each exception and each gaming day's close has its row. Inline: the rows commit with
+the events, so a command always decides on current rows; ``rebuild_projections`` replays
+them from the log."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import asdict
+from datetime import date
+
+from casino.eventstore.projections import Projection, register
+from casino.eventstore.store import RecordedEvent
+from finance.domain.table_day import CLOSER, CREDIT, FILL, OPENER, TableDayState, evolve
+from finance.models import FinanceException, GamingDay, TableDay
+
+TABLE_DAY_EVENTS = frozenset({
+    "InventorySlipRecorded", "InventorySlipSigned", "ChipsSold", "SlipRequested",
+    "SlipPrepared", "SlipCarried", "SlipCompleted", "SlipVoided", "DropBoxRemoved",
+    "DropCounted", "DropCountSigned", "DropCountAccepted", "VarianceRecorded",
+    "VarianceExplained", "VarianceSignedOff"})
+GAMING_DAY_EVENTS = frozenset({"GamingDayCloseHeld", "GamingDayClosed"})
+
+
+def _table_day_key(stream_id: str) -> tuple[uuid.UUID, date]:
+    """``finance_table_day-<table uuid>-<YYYY-MM-DD>``."""
+    rest = stream_id.removeprefix("finance_table_day-")
+    return uuid.UUID(rest[:36]), date.fromisoformat(rest[37:])
+
+
+def _gaming_day_key(stream_id: str) -> tuple[int, date]:
+    """``finance_gaming_day-<property id>-<YYYY-MM-DD>``."""
+    prop, day = stream_id.removeprefix("finance_gaming_day-").split("-", 1)
+    return int(prop), date.fromisoformat(day)
+
+
+def _state_of(row: TableDay) -> TableDayState:
+    s = row.state or {}
+    return TableDayState(**s) if s else TableDayState()
+
+
+def _table_day(e: RecordedEvent) -> None:
+    from tables.models import GameTable
+
+    table_id, day = _table_day_key(e.stream_id)
+    row = TableDay.objects.filter(table_id=table_id, gaming_day=day).first()
+    if row is None:
+        prop = GameTable.objects.filter(pk=table_id).values_list("property_id", flat=True)[0]
+        row = TableDay(property_id=prop, table_id=table_id, gaming_day=day)
+    state = evolve(_state_of(row), e.type, e.data, e.metadata)
+    row.state = asdict(state)
+    row.stream_version = e.version
+    row.opener_cents = state.inventory_cents(OPENER)
+    row.closer_cents = state.inventory_cents(CLOSER)
+    row.chip_sales_cents = state.chip_sales_cents
+    row.fills_cents = state.slips_cents(FILL)
+    row.credits_cents = state.slips_cents(CREDIT)
+    row.open_slips = len(state.open_slips())
+    row.drop_state = state.drop["state"]
+    row.drop_counted_cents = state.drop.get("counted_cents")
+    row.save()
+    _exception(row, e)
+
+
+def _exception(row: TableDay, e: RecordedEvent) -> None:
+    d, who = e.data, e.metadata.get("actor", "")
+    if e.type == "VarianceRecorded":
+        FinanceException.objects.create(
+            property_id=row.property_id, exception_id=d["exception_id"],
+            table_id=row.table_id, gaming_day=row.gaming_day, figure=d["figure"],
+            expected_cents=d["expected_cents"], counted_cents=d["counted_cents"],
+            variance_cents=d["variance_cents"], recorded_at=e.recorded_at,
+            after_close=bool(d.get("after_close")))
+    elif e.type == "VarianceExplained":
+        FinanceException.objects.filter(exception_id=d["exception_id"]).update(
+            state="explained", explanation=d["explanation"], explained_by=who,
+            explained_at=e.recorded_at)
+    elif e.type == "VarianceSignedOff":
+        FinanceException.objects.filter(exception_id=d["exception_id"]).update(
+            state="signed_off", signed_off_by=who, signed_off_at=e.recorded_at)
+
+
+def _gaming_day(e: RecordedEvent) -> None:
+    prop, day = _gaming_day_key(e.stream_id)
+    row, _ = GamingDay.objects.get_or_create(property_id=prop, gaming_day=day)
+    row.stream_version = e.version
+    row.open_items = e.data.get("open_items", [])
+    if e.type == "GamingDayCloseHeld":
+        row.state = "held"
+    else:
+        row.state = "closed"
+        row.figures = e.data["figures"]
+        row.closed_at = e.recorded_at
+        row.closed_by = e.metadata.get("actor", "")
+        row.with_open_items = bool(e.data.get("with_open_items"))
+    row.save()
+
+
+@register
+class FinanceProjection(Projection):
+    """Table days, exceptions and gaming days."""
+
+    name = "finance"
+    mode = "inline"
+    event_types = TABLE_DAY_EVENTS | GAMING_DAY_EVENTS
+
+    def apply(self, event: RecordedEvent) -> None:
+        if event.type in TABLE_DAY_EVENTS:
+            _table_day(event)
+        else:
+            _gaming_day(event)
+
+    def reset(self) -> None:
+        FinanceException.objects.all().delete()
+        TableDay.objects.all().delete()
+        GamingDay.objects.all().delete()

@@ -1,0 +1,108 @@
+"""The reports finance files, each a :class:`Report` built by one function registered
+here under its name (``master-game``, ``statistical``, ``poker-revenue``,
+``jackpot-funds``, ``exceptions``). One page template prints any of them, one CSV writer
+downloads any of them, one API view serves them as JSON: a new report is a function.
+
+Every figure is read from the read models and events; nothing is written. A row may name
+``behind``: the URL of the rounds and hands its figures come from.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from typing import Any
+
+from casino.actors import Actor
+from casino.domain.errors import NotFoundError
+
+#: how a column's values are shown: money (cents), percent, count, text, flag
+KINDS = ("money", "percent", "count", "text", "flag", "date")
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    kind: str = "money"
+
+
+@dataclass
+class Report:
+    """A report's figures: rows of ``{column key: value}`` (money in cents)."""
+
+    name: str
+    title: str
+    first: date
+    last: date
+    columns: list[Column]
+    rows: list[dict[str, Any]]
+    #: what the figures are and where they come from, for the reader (and the rules cited)
+    basis: str = ""
+    #: a variant of the report ("preliminary" or "final" for the Master Game Report)
+    version: str = ""
+    totals: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+    #: an optional chart: {"title", "unit", "points": [{"label", "value", "flag", "low",
+    #: "high"}]} drawn as an inline SVG by the page
+    chart: dict[str, Any] | None = None
+
+    def as_data(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["first"], out["last"] = self.first.isoformat(), self.last.isoformat()
+        return out
+
+
+Builder = Callable[[Actor, date, date, dict[str, str]], Report]
+_builders: dict[str, Builder] = {}
+
+
+def register(name: str) -> Callable[[Builder], Builder]:
+    def add(fn: Builder) -> Builder:
+        _builders[name] = fn
+        return fn
+    return add
+
+
+def names() -> list[str]:
+    _load()
+    return sorted(_builders)
+
+
+def build(name: str, actor: Actor, first: date, last: date,
+          params: dict[str, str] | None = None) -> Report:
+    """The report ``name`` for the span; 404 ``report_not_found`` for another name."""
+    _load()
+    builder = _builders.get(name)
+    if builder is None:
+        raise NotFoundError(f"no report {name!r}; the reports: {', '.join(sorted(_builders))}",
+                            code="report_not_found")
+    return builder(actor, first, last, dict(params or {}))
+
+
+def as_csv(report: Report) -> str:
+    """The rows (and totals, last) with the column keys as the header; money in cents."""
+    buf = io.StringIO()
+    keys = [c.key for c in report.columns]
+    w = csv.DictWriter(buf, fieldnames=keys, extrasaction="ignore", lineterminator="\n")
+    w.writeheader()
+    for row in report.rows:
+        w.writerow({k: "" if row.get(k) is None else row.get(k) for k in keys})
+    if report.totals:
+        w.writerow({k: "" if report.totals.get(k) is None else report.totals.get(k)
+                    for k in keys})
+    return buf.getvalue()
+
+
+def _load() -> None:
+    """Import the report modules (each registers itself)."""
+    from finance.reports import (  # noqa: F401
+        exceptions,
+        jackpot_funds,
+        master_game,
+        poker_revenue,
+        statistical,
+    )

@@ -1,0 +1,76 @@
+"""Finance's reads, each scoped to the caller's property: a table's gaming day, the
+exceptions, and a gaming day's reconciliation (the live figures beside what the close
+froze: what changed since is an adjustment, shown as such). Reads never write."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from casino.actors import Actor
+from casino.scoping import property_row, property_rows
+from finance.figures import frozen, table_day_figures
+from finance.models import FinanceException, GamingDay, TableDay
+from finance.services.close import open_items
+from tables.models import GameTable
+
+#: the figures an adjustment after the close is reported on
+ADJUSTABLE = ("opener_cents", "closer_cents", "fills_cents", "credits_cents",
+              "chip_sales_cents", "banked_win_cents", "rake_cents", "time_charges_cents",
+              "drop_counted_cents")
+
+
+def table_day(actor: Actor, table_id: Any, day: date) -> TableDay:
+    """The table's gaming day (an empty one before anything is recorded)."""
+    table = property_row(GameTable.objects.all(), actor, table_id, what="table")
+    row = TableDay.objects.filter(table=table, gaming_day=day).first()
+    return row or TableDay(property_id=table.property_id, table_id=table.pk, gaming_day=day)
+
+
+def exceptions(actor: Actor, first: date, last: date) -> list[FinanceException]:
+    return list(property_rows(FinanceException.objects.select_related("table"), actor)
+                .filter(gaming_day__gte=first, gaming_day__lte=last)
+                .order_by("gaming_day", "table__name", "recorded_at"))
+
+
+def gaming_day(actor: Actor, day: date) -> GamingDay:
+    row = property_rows(GamingDay.objects.all(), actor).filter(gaming_day=day).first()
+    return row or GamingDay(property=actor.property, gaming_day=day)
+
+
+def live_figures(actor: Actor, day: date) -> dict[str, dict[str, Any]]:
+    """``{table id: figures}`` as the events and counts say now."""
+    return {str(k): frozen(t, f) for k, (t, f) in
+            table_day_figures(actor.property, day).items()}
+
+
+def adjustments(closed: dict[str, dict[str, Any]], live: dict[str, dict[str, Any]]
+                ) -> list[dict[str, Any]]:
+    """Each figure that differs from what the close froze: ``{table, figure, at_close,
+    now, adjustment}`` (a table with no figures at the close starts from nothing)."""
+    out = []
+    for table_id in sorted(set(closed) | set(live),
+                           key=lambda k: (live.get(k) or closed.get(k) or {}).get("table", k)):
+        then, now = closed.get(table_id, {}), live.get(table_id, {})
+        for name in ADJUSTABLE:
+            a, b = then.get(name), now.get(name)
+            if a != b:
+                out.append({"table_id": table_id, "table": (now or then).get("table", ""),
+                            "figure": name, "at_close": a, "now": b,
+                            "adjustment": (b or 0) - (a or 0)})
+    return out
+
+
+def reconciliation(actor: Actor, day: date) -> dict[str, Any]:
+    """The gaming day's reconciliation: each table's figures, the exceptions, what is
+    open; once closed, the frozen figures and the adjustments since."""
+    row = gaming_day(actor, day)
+    live = live_figures(actor, day)
+    closed = row.state == "closed"
+    return {"gaming_day": day, "state": row.state,
+            "open_items": row.open_items if closed else open_items(actor.property, day),
+            "closed_at": row.closed_at, "closed_by": row.closed_by,
+            "with_open_items": row.with_open_items,
+            "tables": list((row.figures if closed else live).values()),
+            "exceptions": exceptions(actor, day, day),
+            "adjustments": adjustments(row.figures, live) if closed else []}

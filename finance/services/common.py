@@ -1,0 +1,126 @@
+"""What every finance command on a table's gaming day shares: the table of the actor's
+property, the table day's stream read and folded, the roles, and the one way to record a
+decision (an event in ``finance_table_day-<table>-<day>`` appended at the version the
+stream was read at, so two decisions on one table day never cross: a stale one is 409).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import Any
+
+from django.db import transaction
+
+from casino.actors import Actor
+from casino.domain.errors import ConflictError
+from casino.domain.gaming_day import gaming_day_bounds
+from casino.eventstore.models import Event
+from casino.eventstore.store import NewEvent, Stream, append, read_stream
+from casino.roles import Role
+from casino.scoping import property_row
+from finance.domain.table_day import FinanceError, TableDayState, fold
+from finance.models import TableDay, table_day_stream
+from tables.models import GameTable, Round
+
+#: the dealer records the tray's inventory slips and the chips sold for cash
+DEALING = (Role.DEALER,)
+#: a floorperson (or the poker shift supervisor) signs the inventory, requests fills and
+#: credits, and signs at the table for them when no dealer does
+FLOOR = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
+AT_TABLE = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
+CAGE = (Role.CASHIER,)
+RUNNERS = (Role.SECURITY,)
+VOIDING = (Role.CASHIER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
+#: security removes the drop boxes; the count team counts them; a cashier accepts
+REMOVING = (Role.SECURITY,)
+COUNTING = (Role.COUNT_TEAM,)
+#: finance reconciles, closes and explains; finance or compliance signs off
+FINANCE = (Role.FINANCE,)
+SIGNING_OFF = (Role.FINANCE, Role.COMPLIANCE)
+#: who reads table days, exceptions and reports
+READERS = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.CASHIER, Role.COUNT_TEAM,
+           Role.SECURITY, Role.FINANCE, Role.COMPLIANCE)
+
+
+def day_of(actor: Actor, value: Any, *, latest_back: int | None = None) -> date:
+    """The gaming day asked for (YYYY-MM-DD, default the current one): never one still to
+    come; with ``latest_back``, no more than that many days back (the floor's slips are
+    for the day being played, or the one just ended)."""
+    today = actor.gaming_day()
+    if value in (None, ""):
+        return today
+    if isinstance(value, date):
+        day = value
+    else:
+        try:
+            day = date.fromisoformat(str(value))
+        except ValueError:
+            raise FinanceError("gaming_day is a date, YYYY-MM-DD", code="invalid_gaming_day",
+                               field="gaming_day") from None
+    if day > today:
+        raise FinanceError(f"the gaming day {day} has not begun", code="invalid_gaming_day",
+                           field="gaming_day")
+    if latest_back is not None and day < today - timedelta(days=latest_back):
+        raise ConflictError(f"the gaming day {day} is over for the tables",
+                            code="gaming_day_over")
+    return day
+
+
+class AtTableDay:
+    """A table of the actor's property and its gaming day's finance stream, folded."""
+
+    def __init__(self, actor: Actor, table_id: Any, day: date):
+        self.actor = actor
+        self.table: GameTable = property_row(GameTable.objects.all(), actor, table_id,
+                                             what="table")
+        self.day = day
+        self.stream_id = table_day_stream(self.table.pk, day)
+        self.events = read_stream(self.stream_id)
+        self.state: TableDayState = fold((e.type, e.data, e.metadata) for e in self.events)
+
+    def record(self, decided: tuple[str, dict[str, Any]] | list[tuple[str, dict[str, Any]]],
+               role: str) -> None:
+        many = decided if isinstance(decided, list) else [decided]
+        append(Stream("finance_table_day", self.stream_id), len(self.events),
+               [NewEvent(t, d) for t, d in many],
+               self.actor.metadata(role=role, table=self.table.pk,
+                                   gaming_day=self.day.isoformat()),
+               savepoint=False)
+
+
+def run(actor: Actor, table_id: Any, day: date,
+        decide: Callable[[AtTableDay], None]) -> TableDay:
+    """``decide`` on the table day in one transaction; the table day's row after it."""
+    with transaction.atomic():
+        at = AtTableDay(actor, table_id, day)
+        decide(at)
+    return TableDay.objects.get(table_id=at.table.pk, gaming_day=day)
+
+
+def text(value: Any, field: str, most: int, *, code: str) -> str:
+    """``value`` stripped, as text of 1 to ``most`` characters; 400 ``code`` otherwise."""
+    if not isinstance(value, str) or not value.strip() or len(value) > most:
+        raise FinanceError(f"{field} is text of 1 to {most} characters", code=code,
+                           field=field)
+    return value.strip()
+
+
+def table_workers(table: GameTable, day: date) -> set[str]:
+    """Everyone who took part at ``table`` on gaming day ``day``: the people on its own
+    events and its rounds' or hands' events (dealers, floorpersons, supervisors), and on
+    its finance events at the table (inventory, chip sales, fills and credits)."""
+    prop = table.property
+    start, end = gaming_day_bounds(day, time_zone=prop.time_zone,
+                                   start_hour=prop.gaming_day_start_hour)
+    rounds = [f"round-{pk}" for pk in Round.objects.filter(
+        table=table, opened_at__gte=start, opened_at__lt=end).values_list("pk", flat=True)]
+    own = Event.objects.filter(stream_id__in=[table.stream_id, f"poker_table-{table.pk}"],
+                               recorded_at__gte=start, recorded_at__lt=end)
+    at_table = Event.objects.filter(stream_id=table_day_stream(table.pk, day), type__in=[
+        "InventorySlipRecorded", "InventorySlipSigned", "ChipsSold", "SlipRequested",
+        "SlipCompleted"])
+    names: set[str] = set()
+    for q in (own, at_table, Event.objects.filter(stream_id__in=rounds)):
+        names.update(a for a in q.values_list("metadata__actor", flat=True).distinct() if a)
+    return names

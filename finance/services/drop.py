@@ -1,0 +1,82 @@
+"""A table's drop box at the end of its gaming day: removed by security, counted by a
+count team of at least two people who took no part at that table that day (one enters
+the count by denomination, another signs it), accepted by a cashier. Each step an event.
+
+A count accepted after the gaming day was closed arrives as an adjustment: its variance,
+beyond the tolerance, is recorded then as an exception marked ``after_close``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from casino.actors import Actor
+from casino.domain.errors import ConflictError
+from finance.domain import table_day as td
+from finance.models import GamingDay, TableDay
+from finance.services.common import CAGE, COUNTING, REMOVING, AtTableDay, day_of, run, \
+    table_workers
+
+
+def _not_a_worker(at: AtTableDay) -> None:
+    """409 ``worked_the_table``: the count team took no part at the table that day."""
+    if at.actor.username in table_workers(at.table, at.day):
+        raise ConflictError(f"{at.actor.username} worked {at.table.name} on {at.day}; "
+                            "the count team counts only tables it took no part at",
+                            code="worked_the_table")
+
+
+def drop_remove(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> TableDay:
+    """Security removes the table's drop box at the end of the gaming day."""
+    role = actor.require(*REMOVING)
+
+    def decide(at: AtTableDay) -> None:
+        at.record(td.drop_step(at.state, "DropBoxRemoved", who=actor.username), role)
+    return run(actor, table_id, day_of(actor, gaming_day), decide)
+
+
+def drop_count(*, actor: Actor, table_id: Any, cash: Any = None, chips: Any = None,
+               gaming_day: Any = None) -> TableDay:
+    """One of the count team enters the box's contents by denomination: the currency,
+    and at a poker table the rake chips."""
+    role = actor.require(*COUNTING)
+
+    def decide(at: AtTableDay) -> None:
+        decided = td.drop_step(at.state, "DropCounted", who=actor.username, cash=cash,
+                               chips=chips)
+        _not_a_worker(at)
+        at.record(decided, role)
+    return run(actor, table_id, day_of(actor, gaming_day), decide)
+
+
+def drop_count_sign(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> TableDay:
+    """A second member of the count team signs the count."""
+    role = actor.require(*COUNTING)
+
+    def decide(at: AtTableDay) -> None:
+        decided = td.drop_step(at.state, "DropCountSigned", who=actor.username)
+        _not_a_worker(at)
+        at.record(decided, role)
+    return run(actor, table_id, day_of(actor, gaming_day), decide)
+
+
+def drop_accept(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> TableDay:
+    """A cashier accepts the signed count: the drop is final. After the gaming day's
+    close, a variance it shows is recorded at once (an adjustment)."""
+    from finance.services.close import variances_of  # the close's own reconciliation
+
+    role = actor.require(*CAGE)
+
+    def decide(at: AtTableDay) -> None:
+        decided = [td.drop_step(at.state, "DropCountAccepted", who=actor.username)]
+        closed = GamingDay.objects.filter(property_id=at.table.property_id,
+                                          gaming_day=at.day, state="closed").exists()
+        if closed:
+            counted = at.state.drop.get("counted_cents")
+            decided += variances_of(at.table, at.day, drop_counted_cents=counted,
+                                    tolerance_cents=settings.FINANCE_TOLERANCE_CENTS,
+                                    after_close=True)
+        at.record(decided, role)
+    return run(actor, table_id, day_of(actor, gaming_day), decide)

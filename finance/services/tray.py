@@ -1,0 +1,112 @@
+"""The chip tray of a table through its gaming day: the opening and closing inventory
+slips (recorded by the dealer, signed by a floorperson), the chips sold for cash (the
+cash goes into the drop box), and the fill and credit slips (requested by a floorperson,
+prepared by a cashier, signed by the runner who carries them and by the dealer or
+floorperson at the table; an unused or voided slip is voided with its reason, so every
+slip is accounted for). Each step an event with its person, role and credential.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from casino.actors import Actor
+from casino.domain.money import check_wager
+from finance.domain import table_day as td
+from finance.models import TableDay
+from finance.services.common import (
+    AT_TABLE,
+    CAGE,
+    DEALING,
+    FLOOR,
+    RUNNERS,
+    VOIDING,
+    AtTableDay,
+    day_of,
+    run,
+    text,
+)
+
+
+def inventory_record(*, actor: Actor, table_id: Any, slip: Any, pieces: Any,
+                     gaming_day: Any = None) -> TableDay:
+    """The dealer records the tray's opening (``opener``) or closing (``closer``) count,
+    chips by denomination; it counts once a floorperson has signed it."""
+    role = actor.require(*DEALING)
+
+    def decide(at: AtTableDay) -> None:
+        at.record(td.inventory_record(at.state, slip=slip, pieces=pieces,
+                                      who=actor.username), role)
+    return run(actor, table_id, day_of(actor, gaming_day, latest_back=1), decide)
+
+
+def inventory_sign(*, actor: Actor, table_id: Any, slip: Any,
+                   gaming_day: Any = None) -> TableDay:
+    """A floorperson who is not the dealer who recorded it signs the inventory slip."""
+    role = actor.require(*FLOOR)
+
+    def decide(at: AtTableDay) -> None:
+        at.record(td.inventory_sign(at.state, slip=slip, who=actor.username), role)
+    return run(actor, table_id, day_of(actor, gaming_day, latest_back=1), decide)
+
+
+def chips_sell(*, actor: Actor, table_id: Any, amount_cents: Any,
+               round_id: Any = None) -> TableDay:
+    """The dealer sells chips for cash at the table (in a round or between hands): the
+    chips leave the tray, the cash goes into the drop box."""
+    role = actor.require(*DEALING)
+    check_wager(amount_cents, what="amount sold")
+    data: dict[str, Any] = {"amount_cents": amount_cents}
+    if round_id is not None:
+        data["round_id"] = str(round_id)
+
+    def decide(at: AtTableDay) -> None:
+        at.record(("ChipsSold", data), role)
+    return run(actor, table_id, day_of(actor, None), decide)
+
+
+def slip_request(*, actor: Actor, table_id: Any, kind: Any, pieces: Any) -> TableDay:
+    """A floorperson requests a fill (chips to the table) or a credit (chips to the
+    cage) listing the chips by denomination."""
+    role = actor.require(*FLOOR)
+
+    def decide(at: AtTableDay) -> None:
+        at.record(td.slip_request(at.state, slip_id=str(uuid.uuid4()), kind=kind,
+                                  pieces=pieces), role)
+    return run(actor, table_id, day_of(actor, None), decide)
+
+
+def _slip_step(type_: str, roles: tuple[Any, ...]) -> Any:
+    def step(*, actor: Actor, table_id: Any, slip_id: Any, gaming_day: Any = None
+             ) -> TableDay:
+        role = actor.require(*roles)
+
+        def decide(at: AtTableDay) -> None:
+            at.record(td.slip_step(at.state, type_, slip_id=slip_id, who=actor.username),
+                      role)
+        return run(actor, table_id, day_of(actor, gaming_day, latest_back=1), decide)
+    return step
+
+
+slip_prepare = _slip_step("SlipPrepared", CAGE)
+slip_prepare.__name__ = "slip_prepare"
+slip_prepare.__doc__ = "The cashier prepares the fill or credit slip requested."
+slip_carry = _slip_step("SlipCarried", RUNNERS)
+slip_carry.__name__ = "slip_carry"
+slip_carry.__doc__ = "The runner (security) signs for carrying the chips and the slip."
+slip_complete = _slip_step("SlipCompleted", AT_TABLE)
+slip_complete.__name__ = "slip_complete"
+slip_complete.__doc__ = ("The dealer or floorperson at the table signs: the fill or credit "
+                         "is made and counts in the tray.")
+
+
+def slip_void(*, actor: Actor, table_id: Any, slip_id: Any, reason: Any,
+              gaming_day: Any = None) -> TableDay:
+    """A slip not used (or spoiled) is voided with its reason, so it is accounted for."""
+    role = actor.require(*VOIDING)
+    why = text(reason, "reason", 500, code="invalid_reason")
+
+    def decide(at: AtTableDay) -> None:
+        at.record(td.slip_void(at.state, slip_id=slip_id, reason=why), role)
+    return run(actor, table_id, day_of(actor, gaming_day, latest_back=1), decide)

@@ -1,0 +1,32 @@
+"""How a report's cell is shown on its page: money as dollars (the one money format,
+casino.domain.money), percents to two places, flags as a word a reader sees at a glance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from casino.domain.money import format_money
+
+register = template.Library()
+
+
+@register.filter
+def cell(row: dict[str, Any] | None, column: Any) -> str:
+    value = (row or {}).get(column.key)
+    if value is None or value == "":
+        return "—"
+    if column.kind == "money" and isinstance(value, int):
+        return format_money(value)
+    if column.kind == "percent":
+        return f"{value:.2f} %"
+    if column.kind == "flag":
+        return "OUTSIDE BAND" if value is True else ("" if value is False else str(value))
+    return str(value)
+
+
+@register.filter
+def negative(row: dict[str, Any] | None, column: Any) -> bool:
+    value = (row or {}).get(column.key)
+    return column.kind in ("money", "percent") and isinstance(value, int | float) and value < 0
