@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from casino.domain.money import format_money
+from finance.templatetags.finance_money import money
 
 register = template.Library()
 
@@ -17,8 +17,8 @@ def cell(row: dict[str, Any] | None, column: Any) -> str:
     value = (row or {}).get(column.key)
     if value is None or value == "":
         return "—"
-    if column.kind == "money" and isinstance(value, int):
-        return format_money(value)
+    if column.kind == "money":
+        return money(value)
     if column.kind == "percent":
         return f"{value:.2f} %"
     if column.kind == "flag":

@@ -35,9 +35,12 @@ class Command(BaseCommand):
                                  system="seed_demo")
         User = get_user_model()
         # A second compliance officer, so that a demo Rules Submission can be approved by
-        # someone other than its submitter (four eyes).
-        logins = [(f"demo_{r.value}", r) for r in Role] + [("demo_compliance_2",
-                                                            Role.COMPLIANCE)]
+        # someone other than its submitter (four eyes); a second count team member and a
+        # second finance employee, because a drop count is signed by a second counter and
+        # an exception explained by one finance employee is signed off by another.
+        logins = [(f"demo_{r.value}", r) for r in Role] + [
+            ("demo_compliance_2", Role.COMPLIANCE), ("demo_count_team_2", Role.COUNT_TEAM),
+            ("demo_finance_2", Role.FINANCE)]
         for n, (username, role) in enumerate(logins, start=1):
             if not User.objects.filter(username=username).exists():
                 saved[username] = secrets.token_urlsafe(9)
