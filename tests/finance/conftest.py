@@ -11,8 +11,10 @@ import pytest
 from tests.poker_room.conftest import as_actor, poker_table  # noqa: F401
 from tests.tables.conftest import (  # noqa: F401  the tables fixtures, shared
     crew,
+    deck_in_play,
     open_table,
     put_rules_in_effect,
+    ready_deck,
     staff,
 )
 
