@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 from casino.models import Property
-from finance.domain.reconcile import BANKED, POKER, TableDayFigures, hold_percent
+from finance.domain.reconcile import BANKED, POKER, TableDayFigures
 from finance.models import TableDay
 from poker_room.models import RakeDay
 from tables.domain.catalogue import POKER_GAMES
@@ -52,14 +52,14 @@ def table_day_figures(property: Property, day: date, *, table_ids: Any = None
 
 
 def frozen(table: GameTable, f: TableDayFigures) -> dict[str, Any]:
-    """One table's figures as ``GamingDayClosed`` freezes them (and the reports show)."""
+    """One table's figures as ``GamingDayClosed`` freezes them (and the reports show):
+    whole cents and names only (the event store holds no floats; a hold % is worked out
+    where it is shown, :func:`finance.domain.reconcile.hold_percent`)."""
     final, prelim = f.win_cents(final=True), f.win_cents(final=False)
     return {**asdict(f), "table_id": str(table.pk), "table": table.name, "game": table.game,
             "expected_drop_cents": f.expected_drop_cents,
             "expected_closer_cents": f.expected_closer_cents,
             "expected_win_cents": f.expected_win_cents,
             "win_cents": final, "preliminary_win_cents": prelim,
-            "hold_percent": hold_percent(final, f.drop_counted_cents),
-            "preliminary_hold_percent": hold_percent(prelim, f.expected_drop_cents),
             "drop_variance_cents": f.drop_variance_cents,
             "tray_variance_cents": f.tray_variance_cents}

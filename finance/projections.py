@@ -41,25 +41,27 @@ def _state_of(row: TableDay) -> TableDayState:
 
 
 def _table_day(e: RecordedEvent) -> None:
+    # Rows are written with create() or update(), never save(): outside a transaction the
+    # store runs inline projections in a pipeline on PostgreSQL, where save() cannot tell
+    # an UPDATE that found its row from one that did not.
     from tables.models import GameTable
 
     table_id, day = _table_day_key(e.stream_id)
     row = TableDay.objects.filter(table_id=table_id, gaming_day=day).first()
+    state = evolve(_state_of(row) if row else TableDayState(), e.type, e.data, e.metadata)
+    fields = {
+        "state": asdict(state), "stream_version": e.version,
+        "opener_cents": state.inventory_cents(OPENER),
+        "closer_cents": state.inventory_cents(CLOSER),
+        "chip_sales_cents": state.chip_sales_cents, "fills_cents": state.slips_cents(FILL),
+        "credits_cents": state.slips_cents(CREDIT), "open_slips": len(state.open_slips()),
+        "drop_state": state.drop["state"], "drop_counted_cents": state.drop.get("counted_cents")}
     if row is None:
         prop = GameTable.objects.filter(pk=table_id).values_list("property_id", flat=True)[0]
-        row = TableDay(property_id=prop, table_id=table_id, gaming_day=day)
-    state = evolve(_state_of(row), e.type, e.data, e.metadata)
-    row.state = asdict(state)
-    row.stream_version = e.version
-    row.opener_cents = state.inventory_cents(OPENER)
-    row.closer_cents = state.inventory_cents(CLOSER)
-    row.chip_sales_cents = state.chip_sales_cents
-    row.fills_cents = state.slips_cents(FILL)
-    row.credits_cents = state.slips_cents(CREDIT)
-    row.open_slips = len(state.open_slips())
-    row.drop_state = state.drop["state"]
-    row.drop_counted_cents = state.drop.get("counted_cents")
-    row.save()
+        row = TableDay.objects.create(property_id=prop, table_id=table_id, gaming_day=day,
+                                      **fields)
+    else:
+        TableDay.objects.filter(pk=row.pk).update(**fields)
     _exception(row, e)
 
 
@@ -83,18 +85,17 @@ def _exception(row: TableDay, e: RecordedEvent) -> None:
 
 def _gaming_day(e: RecordedEvent) -> None:
     prop, day = _gaming_day_key(e.stream_id)
-    row, _ = GamingDay.objects.get_or_create(property_id=prop, gaming_day=day)
-    row.stream_version = e.version
-    row.open_items = e.data.get("open_items", [])
+    fields: dict = {"stream_version": e.version, "open_items": e.data.get("open_items", [])}
     if e.type == "GamingDayCloseHeld":
-        row.state = "held"
+        fields["state"] = "held"
     else:
-        row.state = "closed"
-        row.figures = e.data["figures"]
-        row.closed_at = e.recorded_at
-        row.closed_by = e.metadata.get("actor", "")
-        row.with_open_items = bool(e.data.get("with_open_items"))
-    row.save()
+        fields.update(state="closed", figures=e.data["figures"], closed_at=e.recorded_at,
+                      closed_by=e.metadata.get("actor", ""),
+                      with_open_items=bool(e.data.get("with_open_items")))
+    if GamingDay.objects.filter(property_id=prop, gaming_day=day).exists():
+        GamingDay.objects.filter(property_id=prop, gaming_day=day).update(**fields)
+    else:
+        GamingDay.objects.create(property_id=prop, gaming_day=day, **fields)
 
 
 @register

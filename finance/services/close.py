@@ -92,13 +92,18 @@ def open_items(property: Property, day: date) -> list[dict[str, Any]]:
 
 def variances_of(table: GameTable, day: date, *, tolerance_cents: int,
                  drop_counted_cents: int | None = None, after_close: bool = False,
-                 figures: TableDayFigures | None = None, already: Any = ()
+                 figures: TableDayFigures | None = None, already: Any = None
                  ) -> list[tuple[str, dict[str, Any]]]:
     """The ``VarianceRecorded`` events for the table day's variances beyond the
-    tolerance (and negative poker revenue), leaving out the figures ``already`` found."""
+    tolerance (and negative poker revenue), leaving out the figures ``already`` found
+    (by default those the table day has recorded: a count accepted after the close
+    adds its own variance, not again the tray's the close recorded)."""
     f = figures or table_day_figures(table.property, day, table_ids=[table.pk])[table.pk][1]
     if drop_counted_cents is not None:
         f = TableDayFigures(**{**f.__dict__, "drop_counted_cents": drop_counted_cents})
+    if already is None:
+        already = _recorded_figures(TableDay.objects.filter(table=table, gaming_day=day)
+                                   .first())
     out = []
     for v in exceptions(f, tolerance_cents=tolerance_cents):
         if v.figure in already:
@@ -108,6 +113,12 @@ def variances_of(table: GameTable, day: date, *, tolerance_cents: int,
             data["after_close"] = True
         out.append(("VarianceRecorded", data))
     return out
+
+
+def _recorded_figures(row: TableDay | None) -> set[str]:
+    """The figures (drop, tray, poker_revenue) the table day has an exception on."""
+    variances = row.state.get("variances", {}) if row is not None else {}
+    return {v["figure"] for v in variances.values()}
 
 
 def _close(actor: Actor, day: date, *, with_open_items: bool, role: str | None
@@ -139,8 +150,7 @@ def _close(actor: Actor, day: date, *, with_open_items: bool, role: str | None
     found = 0
     for table_id, (table, f) in figures.items():
         td = days.get(table_id)
-        already = {v["figure"] for v in (td.state.get("variances", {}) if td else {}).values()}
-        decided = variances_of(table, day, figures=f, already=already,
+        decided = variances_of(table, day, figures=f, already=_recorded_figures(td),
                                tolerance_cents=settings.FINANCE_TOLERANCE_CENTS)
         if decided:
             found += len(decided)
@@ -174,7 +184,8 @@ def gaming_days_close_due(now: datetime | None = None) -> dict[str, int]:
     """The beat: for each property, every gaming day ended in the last week and not yet
     closed is closed when nothing is open, or held with what is still open (recorded
     once per change). Safe to run twice, or twice at once (the second append conflicts
-    and changes nothing)."""
+    and changes nothing). ``now``: the moment to look from (default the clock); returns
+    ``{"closed": days this run closed, "held": days it found held, still open}``."""
     now = now or timezone.now()
     closed = held = 0
     for prop in Property.objects.all():
@@ -200,7 +211,11 @@ def gaming_days_close_due(now: datetime | None = None) -> dict[str, int]:
 
 
 def _had_play(prop: Property, day: date) -> bool:
-    """A day with anything to close: a table's result, rake or finance record, or a day
-    the beat already held."""
-    return bool(table_day_figures(prop, day)) or GamingDay.objects.filter(
-        property=prop, gaming_day=day).exists()
+    """A day with anything to close: a table's result, rake or finance record, a round
+    or hand opened in it (one never settled has no result, and would otherwise leave
+    the day neither closed nor held), or a day the beat already held."""
+    start, end = gaming_day_bounds(day, time_zone=prop.time_zone,
+                                   start_hour=prop.gaming_day_start_hour)
+    return bool(table_day_figures(prop, day)) or Round.objects.filter(
+        table__property=prop, opened_at__gte=start, opened_at__lt=end).exists() \
+        or GamingDay.objects.filter(property=prop, gaming_day=day).exists()
