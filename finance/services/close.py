@@ -30,6 +30,7 @@ from finance.figures import frozen, table_day_figures
 from finance.models import GamingDay, TableDay, gaming_day_stream, table_day_stream
 from finance.services.common import FINANCE, day_of
 from jackpots.models import FundCount
+from tables.domain.catalogue import POKER_GAMES
 from tables.models import GameTable, Round
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,8 @@ def open_items(property: Property, day: date) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     for r in Round.objects.filter(table__property=property, state="open", opened_at__lt=end
                                   ).select_related("table").order_by("table__name", "number"):
-        items.append(_item("open_round", r.table, round_id=r.pk, number=r.number))
+        kind = "open_hand" if r.table.game in POKER_GAMES else "open_round"
+        items.append(_item(kind, r.table, round_id=r.pk, number=r.number))
     rows = {r.table_id: r for r in TableDay.objects.filter(property=property, gaming_day=day)}
     for table_id, (table, _f) in table_day_figures(property, day).items():
         items += _tray_items(table, rows.get(table_id))
