@@ -22,6 +22,7 @@ from django.utils import timezone
 from casino.actors import Actor, system_actor
 from casino.domain.errors import ConflictError
 from casino.domain.gaming_day import gaming_day_bounds, gaming_day_of
+from casino.eventstore import projections
 from casino.eventstore.errors import ConcurrencyError
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.models import Property
@@ -30,6 +31,7 @@ from finance.figures import frozen, table_day_figures
 from finance.models import GamingDay, TableDay, gaming_day_stream, table_day_stream
 from finance.services.common import FINANCE, day_of
 from jackpots.models import FundCount
+from jackpots.projections import FundsFollower
 from tables.domain.catalogue import POKER_GAMES
 from tables.models import GameTable, Round
 
@@ -76,8 +78,8 @@ def _tray_items(table: GameTable, row: TableDay | None) -> list[dict[str, Any]]:
 
 def open_items(property: Property, day: date) -> list[dict[str, Any]]:
     """What is still open for the gaming day, in table order."""
-    _, end = gaming_day_bounds(day, time_zone=property.time_zone,
-                               start_hour=property.gaming_day_start_hour)
+    start, end = gaming_day_bounds(day, time_zone=property.time_zone,
+                                   start_hour=property.gaming_day_start_hour)
     items: list[dict[str, Any]] = []
     for r in Round.objects.filter(table__property=property, state="open", opened_at__lt=end
                                   ).select_related("table").order_by("table__name", "number"):
@@ -86,7 +88,11 @@ def open_items(property: Property, day: date) -> list[dict[str, Any]]:
     rows = {r.table_id: r for r in TableDay.objects.filter(property=property, gaming_day=day)}
     for table_id, (table, _f) in table_day_figures(property, day).items():
         items += _tray_items(table, rows.get(table_id))
-    for c in FundCount.objects.filter(property=property, opened_at__lt=end,
+    # The jackpot box counts of the day: opened during it (a High Hand period's) or during
+    # the next (the daily Bad Beat count of the day's boxes opens at the next day's start);
+    # an older count still open is the older day's item, not this one's.
+    for c in FundCount.objects.filter(property=property, opened_at__gte=start,
+                                      opened_at__lt=end + timedelta(days=1),
                                       state__in=_JACKPOT_COUNT_OPEN).order_by("opened_at"):
         items.append(_item("jackpot_count_open", fund=c.fund, count_id=c.count_id))
     return items
@@ -167,6 +173,12 @@ def _close(actor: Actor, day: date, *, with_open_items: bool, role: str | None
     return GamingDay.objects.get(property=prop, gaming_day=day), True
 
 
+def _jackpot_counts_current() -> None:
+    """The jackpots' follower at the head before a close reads their counts' states (it
+    is async: a count verified a moment ago must not show as open)."""
+    projections.catch_up(FundsFollower.name)
+
+
 def gaming_day_close(*, actor: Actor, gaming_day: Any = None,
                      with_open_items: Any = False) -> GamingDay:
     """Finance closes a gaming day that has ended (default: the one just ended). 409
@@ -176,6 +188,7 @@ def gaming_day_close(*, actor: Actor, gaming_day: Any = None,
     day = day_of(actor, gaming_day or (actor.gaming_day() - timedelta(days=1)))
     if day >= actor.gaming_day():
         raise ConflictError(f"the gaming day {day} has not ended", code="gaming_day_not_ended")
+    _jackpot_counts_current()
     with transaction.atomic():
         row, _ = _close(actor, day, with_open_items=bool(with_open_items), role=role)
     assert row is not None
@@ -189,6 +202,7 @@ def gaming_days_close_due(now: datetime | None = None) -> dict[str, int]:
     and changes nothing). ``now``: the moment to look from (default the clock); returns
     ``{"closed": days this run closed, "held": days it found held, still open}``."""
     now = now or timezone.now()
+    _jackpot_counts_current()
     closed = held = 0
     for prop in Property.objects.all():
         today = gaming_day_of(now, time_zone=prop.time_zone,
