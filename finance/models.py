@@ -33,6 +33,10 @@ class TableDay(models.Model):
     open_slips = models.PositiveIntegerField(default=0)
     drop_state = models.CharField(max_length=20, default="in_play")
     drop_counted_cents = models.BigIntegerField(null=True)
+    #: the figures the gaming day's close froze (finance.figures.frozen), and what of
+    #: this table was still open then
+    frozen = models.JSONField(null=True)
+    open_at_close = models.JSONField(default=list)
     #: the folded state (finance.domain.table_day.TableDayState) at ``stream_version``
     state = models.JSONField(default=dict)
     stream_version = models.PositiveIntegerField(default=0)

@@ -19,7 +19,7 @@ TABLE_DAY_EVENTS = frozenset({
     "InventorySlipRecorded", "InventorySlipSigned", "ChipsSold", "SlipRequested",
     "SlipPrepared", "SlipCarried", "SlipCompleted", "SlipVoided", "DropBoxRemoved",
     "DropCounted", "DropCountSigned", "DropCountAccepted", "VarianceRecorded",
-    "VarianceExplained", "VarianceSignedOff"})
+    "VarianceExplained", "VarianceSignedOff", "TableDayClosed"})
 GAMING_DAY_EVENTS = frozenset({"GamingDayCloseHeld", "GamingDayClosed"})
 
 
@@ -56,6 +56,8 @@ def _table_day(e: RecordedEvent) -> None:
         "chip_sales_cents": state.chip_sales_cents, "fills_cents": state.slips_cents(FILL),
         "credits_cents": state.slips_cents(CREDIT), "open_slips": len(state.open_slips()),
         "drop_state": state.drop["state"], "drop_counted_cents": state.drop.get("counted_cents")}
+    if e.type == "TableDayClosed":
+        fields.update(frozen=e.data["figures"], open_at_close=e.data["open_items"])
     if row is None:
         prop = GameTable.objects.filter(pk=table_id).values_list("property_id", flat=True)[0]
         row = TableDay.objects.create(property_id=prop, table_id=table_id, gaming_day=day,
@@ -89,9 +91,15 @@ def _gaming_day(e: RecordedEvent) -> None:
     if e.type == "GamingDayCloseHeld":
         fields["state"] = "held"
     else:
-        fields.update(state="closed", figures=e.data["figures"], closed_at=e.recorded_at,
+        # each table's figures were frozen in its own stream just before (TableDayClosed)
+        tables = TableDay.objects.filter(property_id=prop, gaming_day=day,
+                                         frozen__isnull=False).order_by("pk")
+        fields.update(state="closed", closed_at=e.recorded_at,
                       closed_by=e.metadata.get("actor", ""),
-                      with_open_items=bool(e.data.get("with_open_items")))
+                      with_open_items=bool(e.data.get("with_open_items")),
+                      figures={str(t.table_id): t.frozen for t in tables},
+                      open_items=[i for t in tables for i in t.open_at_close]
+                      + e.data.get("open_items", []))
     if GamingDay.objects.filter(property_id=prop, gaming_day=day).exists():
         GamingDay.objects.filter(property_id=prop, gaming_day=day).update(**fields)
     else:

@@ -10,6 +10,8 @@ appends nothing.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import uuid
 from datetime import date, datetime, timedelta
@@ -24,6 +26,7 @@ from casino.domain.errors import ConflictError
 from casino.domain.gaming_day import gaming_day_bounds, gaming_day_of
 from casino.eventstore import projections
 from casino.eventstore.errors import ConcurrencyError
+from casino.eventstore.models import Event
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.models import Property
 from finance.domain.reconcile import TableDayFigures, exceptions
@@ -41,6 +44,8 @@ log = logging.getLogger(__name__)
 _JACKPOT_COUNT_OPEN = ("open", "reminded", "witnessed", "accounted", "at_cage", "counted")
 #: how many ended gaming days back the beat looks for one still to close
 CLOSE_LOOKBACK_DAYS = 7
+#: how many open items a held close lists (it counts them all by kind)
+HELD_LISTED = 200
 
 
 def _item(kind: str, table: GameTable | None = None, **more: Any) -> dict[str, Any]:
@@ -129,9 +134,29 @@ def _recorded_figures(row: TableDay | None) -> set[str]:
     return {v["figure"] for v in variances.values()}
 
 
+def _held(stream_id: str, items: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """``GamingDayCloseHeld``'s data, or None when the last one recorded the same items.
+    The event lists the first :data:`HELD_LISTED` items and counts them all by kind (a
+    room's every box is open at the boundary: the list can outgrow an event)."""
+    digest = hashlib.sha256(json.dumps(items, sort_keys=True).encode()).hexdigest()
+    last = Event.objects.filter(stream_id=stream_id, type="GamingDayCloseHeld"
+                                ).order_by("-version").values_list("data", flat=True).first()
+    if last is not None and last.get("digest") == digest:
+        return None
+    by_item: dict[str, int] = {}
+    for i in items:
+        by_item[i["item"]] = by_item.get(i["item"], 0) + 1
+    return {"open_items": items[:HELD_LISTED], "count": len(items), "by_item": by_item,
+            "digest": digest}
+
+
 def _close(actor: Actor, day: date, *, with_open_items: bool, role: str | None
            ) -> tuple[GamingDay | None, bool]:
-    """One transaction: (the gaming day's row, whether this call closed it)."""
+    """One transaction: (the gaming day's row, whether this call closed it).
+
+    Each table's figures are frozen in its own table day's stream (``TableDayClosed``,
+    with the exceptions found on it and its open items); ``GamingDayClosed`` then closes
+    the day with the items of no table (jackpot counts): a room of any size fits."""
     prop = actor.property
     row = GamingDay.objects.filter(property=prop, gaming_day=day).first()
     if row is not None and row.state == "closed":
@@ -142,9 +167,10 @@ def _close(actor: Actor, day: date, *, with_open_items: bool, role: str | None
     items = open_items(prop, day)
     if items and not with_open_items:
         if actor.system:
-            if row is None or row.open_items != items:
-                append(stream, version, [NewEvent("GamingDayCloseHeld", {"open_items": items})],
-                       meta, savepoint=False)
+            held = _held(stream.id, items)
+            if held is not None:
+                append(stream, version, [NewEvent("GamingDayCloseHeld", held)], meta,
+                       savepoint=False)
             return GamingDay.objects.filter(property=prop, gaming_day=day).first(), False
         raise ConflictError(
             f"{len(items)} item(s) still open for {day}: "
@@ -160,16 +186,17 @@ def _close(actor: Actor, day: date, *, with_open_items: bool, role: str | None
         td = days.get(table_id)
         decided = variances_of(table, day, figures=f, already=_recorded_figures(td),
                                tolerance_cents=settings.FINANCE_TOLERANCE_CENTS)
-        if decided:
-            found += len(decided)
-            append(Stream("finance_table_day", table_day_stream(table_id, day)),
-                   td.stream_version if td else 0, [NewEvent(t, d) for t, d in decided],
-                   actor.metadata(role=role, table=table_id, gaming_day=day.isoformat()),
-                   savepoint=False)
+        found += len(decided)
+        own = [i for i in items if i.get("table_id") == str(table_id)]
+        decided.append(("TableDayClosed", {"figures": frozen(table, f), "open_items": own}))
+        append(Stream("finance_table_day", table_day_stream(table_id, day)),
+               td.stream_version if td else 0, [NewEvent(t, d) for t, d in decided],
+               actor.metadata(role=role, table=table_id, gaming_day=day.isoformat()),
+               savepoint=False)
     append(stream, version, [NewEvent("GamingDayClosed", {
-        "open_items": items, "with_open_items": bool(items), "exceptions": found,
-        "figures": {str(k): frozen(t, f) for k, (t, f) in figures.items()}})],
-        meta, savepoint=False)
+        "open_items": [i for i in items if "table_id" not in i],
+        "with_open_items": bool(items), "open_count": len(items), "exceptions": found,
+        "tables": len(figures)})], meta, savepoint=False)
     return GamingDay.objects.get(property=prop, gaming_day=day), True
 
 

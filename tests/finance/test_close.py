@@ -284,14 +284,16 @@ def test_finance_close_is_refused_while_a_count_is_unsigned(team, banked, yester
 
 def test_finance_closes_with_the_open_items_listed(team, banked, yesterday) -> None:
     """Finance may close with what is still open listed in the close: the unsigned count
-    is in ``GamingDayClosed`` and on the closed day, which says it closed with open
-    items; the frozen figures have no counted drop (the count is not accepted)."""
+    is in the table's ``TableDayClosed`` and on the closed day, which says it closed with
+    open items; the frozen figures have no counted drop (the count is not accepted)."""
     TableDayAt(team, banked, yesterday).balanced(drop_upto="counted")
     row = services.gaming_day_close(actor=team["finance"], gaming_day=yesterday,
                                     with_open_items=True)
     (closed,) = read_stream(gaming_day_stream(banked.property_id, yesterday))
-    assert closed.type == "GamingDayClosed"
-    assert [i["item"] for i in closed.data["open_items"]] == ["count_unsigned"]
+    assert (closed.type, closed.data["open_count"]) == ("GamingDayClosed", 1)
+    table_closed = read_stream(table_day_stream(banked.pk, yesterday))[-1]
+    assert table_closed.type == "TableDayClosed"
+    assert [i["item"] for i in table_closed.data["open_items"]] == ["count_unsigned"]
     assert (row.state, row.with_open_items, row.closed_by) == (
         "closed", True, team["finance"].username)
     assert [i["item"] for i in row.open_items] == ["count_unsigned"]

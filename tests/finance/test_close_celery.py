@@ -238,7 +238,9 @@ def test_the_beat_closes_the_daylight_saving_day_once_at_its_end(change, worker_
     assert closed.type == "GamingDayClosed"
     assert closed.metadata["actor"] == "system:gaming-day-close"
     assert closed.metadata["gaming_day"] == day.isoformat()
-    frozen = closed.data["figures"][str(crew["table"].pk)]
+    table_closed = read_stream(table_day_stream(crew["table"].pk, day))[-1]
+    assert table_closed.type == "TableDayClosed"
+    frozen = table_closed.data["figures"]
     assert (frozen["opener_cents"], frozen["closer_cents"], frozen["chip_sales_cents"],
             frozen["drop_counted_cents"], frozen["win_cents"]) == (150_000, 120_000, 30_000,
                                                                    30_000, 0)
