@@ -4,6 +4,8 @@ role that reads finance; a bad span or an unknown report is a page that says why
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
@@ -41,7 +43,8 @@ def report_list(request: HttpRequest) -> HttpResponse:
     actor = actor_of(request.user)
     day = actor.gaming_day()
     return render(request, "finance/reports.html", {
-        "names": reports.names(), "today": day.isoformat()})
+        "names": reports.names(), "today": day.isoformat(),
+        "yesterday": (day - timedelta(days=1)).isoformat()})
 
 
 @never_cache
@@ -63,3 +66,23 @@ def report_page(request: HttpRequest, name: str) -> HttpResponse:
     return render(request, "finance/report.html", {
         "report": report, "chart": mark_safe(svg(report.chart)),  # noqa: S308  built here
         "csv": f"/api/v1/finance/reports/{name}/?{query.urlencode()}"})
+
+
+@never_cache
+def behind_page(request: HttpRequest, table_id: str, day: str) -> HttpResponse:
+    """The rounds and hands behind a table's gaming-day figures, printable
+    (:mod:`finance.behind`)."""
+    refused = _reader(request)
+    if refused:
+        return refused
+    from casino.actors import actor_of
+    from finance.behind import table_day_behind
+    from finance.services.common import day_of
+
+    actor = actor_of(request.user)
+    try:
+        behind = table_day_behind(actor, table_id, day_of(actor, day))
+    except DomainError as e:
+        r = Refused(e.status, e.code, e.message)
+        return render(request, REFUSED, {"refused": r}, status=e.status)
+    return render(request, "finance/behind.html", {"b": behind})
