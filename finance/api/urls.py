@@ -10,6 +10,8 @@ T = "finance/tables/<str:pk>/"
 
 urlpatterns: list = [
     path(T + "days/<str:day>/", v.TableDayView.as_view(), name="finance-table-day"),
+    path(T + "days/<str:day>/behind/", v.TableDayBehind.as_view(),
+         name="finance-table-day-behind"),
     path(T + "inventory/", v.inventory_record_view.as_view(), name="finance-inventory"),
     path(T + "inventory/sign/", v.inventory_sign_view.as_view(),
          name="finance-inventory-sign"),

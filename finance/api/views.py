@@ -159,3 +159,22 @@ class ReportView(APIView):
                 f'attachment; filename="{name}-{first.isoformat()}-{last.isoformat()}.csv"')
             return response
         return Response(report.as_data())
+
+
+class TableDayBehind(APIView):
+    """The rounds and hands behind a table's gaming-day figures (each with its amounts and
+    a link to its reconstruction), the time charges, and the table day's finance events
+    (inventory slips, chip sales, fills and credits with their signatures, the drop count),
+    with totals beside the figures the reports print. The printable page is
+    /finance/behind/{table}/{day}/."""
+
+    permission_classes = [roles_required(*services.READERS)]
+    #: a day in the path that is not a date, or one still to come
+    problem_codes = {400: ["invalid_gaming_day"]}
+
+    @extend_schema(responses={200: dict}, tags=[TAG], operation_id="finance_table_day_behind")
+    def get(self, request: Request, pk: str, day: str) -> Response:
+        from finance.behind import table_day_behind
+
+        actor = actor_of(request.user)
+        return Response(table_day_behind(actor, pk, day_of(actor, day)))
