@@ -65,14 +65,6 @@ def _day_options(table: GameTable, day: date) -> list[dict[str, Any]]:
     return [rs.options for rs in q]
 
 
-def _paytable(game: str, options: list[dict[str, Any]], wager: str) -> str | None:
-    """The one paytable the day's rules name for ``wager``. Two versions naming different
-    ones (a change of paytable mid-day): the results do not split the amounts by version,
-    so the wager gets no figures rather than the wrong ones."""
-    names = {exact_paytable(game, o, wager) for o in options} - {None}
-    return names.pop() if len(names) == 1 else None
-
-
 def table_day_band(table: GameTable, gaming_day: date, z: float = DEFAULT_Z
                    ) -> dict[str, Any] | None:
     """The expected house win and its band for a banked table's gaming day, over the wager
@@ -96,15 +88,25 @@ def table_day_band(table: GameTable, gaming_day: date, z: float = DEFAULT_Z
     if TableResult.ALL not in rows:
         return None
     rows.pop(TableResult.ALL)
-    options = _day_options(table, gaming_day) if rows else []
+    return band_from_results(table.game, rows, _day_options(table, gaming_day) if rows else [],
+                             z)
+
+
+def band_from_results(game: str, rows: dict[str, TableResult],
+                      versions: list[dict[str, Any]], z: float = DEFAULT_Z) -> dict[str, Any]:
+    """:func:`table_day_band`'s answer from a day's result rows by wager (``all`` left
+    out) and the options of the rules versions its rounds were played under (the
+    statistical report reads these for the whole room at once)."""
     covered: dict[str, str] = {}
     without: list[str] = []
     for wager in sorted(rows):
-        name = _paytable(table.game, options, wager)
-        if name is None:
-            without.append(wager)
+        # two versions naming different paytables (a change mid-day): the results do not
+        # split the amounts by version, so the wager gets no figures rather than wrong ones
+        names = {exact_paytable(game, o, wager) for o in versions} - {None}
+        if len(names) == 1:
+            covered[wager] = names.pop()
         else:
-            covered[wager] = name
+            without.append(wager)
     out: dict[str, Any] = {"expected_win_cents": None, "low_cents": None, "high_cents": None,
                            "wagers": list(covered), "without_figures": without,
                            "paytables": covered, "z": z,
@@ -114,7 +116,7 @@ def table_day_band(table: GameTable, gaming_day: date, z: float = DEFAULT_Z
         return out
     bands = {w: wager_band(unit_for(p), wagered_cents=rows[w].wagered, wagers=rows[w].rounds,
                            z=z) for w, p in covered.items()}
-    same = SAME_HANDS.get(table.game, frozenset()) & set(bands)
+    same = SAME_HANDS.get(game, frozenset()) & set(bands)
     # why: wagers on the same hands move together; their sds add before the independent
     # wager types are combined by variance
     parts: list[Band] = [combine([bands[w] for w in sorted(same)], same_hands=True)] \

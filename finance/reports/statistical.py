@@ -34,18 +34,10 @@ from typing import Any
 from casino.actors import Actor
 from casino.domain.gaming_day import gaming_day_bounds
 from casino.models import Property
-from finance.domain.hold_band import (
-    DEFAULT_Z,
-    SAME_HANDS,
-    Band,
-    combine,
-    exact_paytable,
-    outside,
-    wager_band,
-)
+from finance.domain.hold_band import DEFAULT_Z
 from finance.domain.reconcile import BANKED, hold_percent
 from finance.figures import frozen, table_day_figures
-from finance.hold_band import unit_for
+from finance.hold_band import band_from_results
 from finance.models import GamingDay, TableDay
 from finance.reports import Column, Report, register
 from poker_room.models import RakeDay
@@ -167,40 +159,7 @@ def day_bands(prop: Property, tables: dict[str, GameTable], day: date,
             out[key] = None
             continue
         versions = [options[i] for i in used[key]] if used.get(key) else in_effect[table.game]
-        out[key] = _band_of(table.game, rows, versions, z)
-    return out
-
-
-def _band_of(game: str, rows: dict[str, TableResult], versions: list[dict[str, Any]],
-             z: float) -> dict[str, Any]:
-    """table_day_band's answer from the day's result rows (wager ``all`` left out) and the
-    options of the rules versions the rounds were played under."""
-    covered: dict[str, str] = {}
-    without: list[str] = []
-    for wager in sorted(rows):
-        # two versions naming different paytables: the results do not split the amounts
-        # by version, so the wager gets no figures rather than the wrong ones
-        names = {exact_paytable(game, o, wager) for o in versions} - {None}
-        if len(names) == 1:
-            covered[wager] = names.pop()
-        else:
-            without.append(wager)
-    out: dict[str, Any] = {"expected_win_cents": None, "low_cents": None, "high_cents": None,
-                           "wagers": list(covered), "without_figures": without,
-                           "paytables": covered, "z": z,
-                           "win_cents": sum(rows[w].house_win for w in covered),
-                           "outside": False}
-    if not covered:
-        return out
-    bands = {w: wager_band(unit_for(p), wagered_cents=rows[w].wagered, wagers=rows[w].rounds,
-                           z=z) for w, p in covered.items()}
-    same = SAME_HANDS.get(game, frozenset()) & set(bands)
-    parts: list[Band] = [combine([bands[w] for w in sorted(same)], same_hands=True)] \
-        if same else []
-    parts += [b for w, b in bands.items() if w not in same]
-    band = combine(parts)
-    out.update(expected_win_cents=band.expected_win_cents, low_cents=band.low_cents,
-               high_cents=band.high_cents, outside=outside(out["win_cents"], band))
+        out[key] = band_from_results(table.game, rows, versions, z)
     return out
 
 
