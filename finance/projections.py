@@ -47,6 +47,13 @@ def _table_day(e: RecordedEvent) -> None:
     from tables.models import GameTable
 
     table_id, day = _table_day_key(e.stream_id)
+    this_day = TableDay.objects.filter(table_id=table_id, gaming_day=day)
+    if e.type == "TableDayClosed" and this_day.exists():
+        # the close changes no figure of the day: no fold, one UPDATE (a room closes at
+        # once); exists() first, as update() counts no rows in the store's pipeline
+        this_day.update(frozen=e.data["figures"], open_at_close=e.data["open_items"],
+                        stream_version=e.version)
+        return
     row = TableDay.objects.filter(table_id=table_id, gaming_day=day).first()
     state = evolve(_state_of(row) if row else TableDayState(), e.type, e.data, e.metadata)
     fields = {
