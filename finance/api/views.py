@@ -99,6 +99,8 @@ class TableDayView(APIView):
     """A table's gaming day: the tray slips, chip sales, fills and credits, the drop."""
 
     permission_classes = [roles_required(*services.READERS)]
+    #: a day in the path that is not a date, or one still to come
+    problem_codes = {400: ["invalid_gaming_day"]}
 
     @extend_schema(responses={200: TableDayOut}, tags=[TAG], operation_id="finance_table_day")
     def get(self, request: Request, pk: str, day: str) -> Response:
@@ -124,6 +126,8 @@ class Reconciliation(APIView):
     counted), the exceptions, what is open; after the close, the adjustments since."""
 
     permission_classes = [roles_required(*services.READERS)]
+    #: a day in the path that is not a date, or one still to come
+    problem_codes = {400: ["invalid_gaming_day"]}
 
     @extend_schema(responses={200: ReconciliationOut}, tags=[TAG],
                    operation_id="finance_gaming_day")

@@ -24,6 +24,12 @@ FILL, CREDIT = "fill", "credit"
 
 #: a drop box's way from the table to the cage's books
 DROP_STEPS = ("in_play", "removed", "counted", "signed", "accepted")
+#: the most pieces of one denomination a slip or a count lists: more is a typing error
+#: (100,000 chips of $5,000 is $500 million), and it keeps every total within the
+#: database's 64-bit integers
+MAX_PIECES = 100_000
+#: the most one chip sale may be: a million dollars in cash at a table is a typing error
+MAX_SALE_CENTS = 100_000_000
 #: a fill or credit slip's way: requested by the floor, prepared by the cage, signed by the
 #: runner who carries it and by the dealer or floorperson at the table (or voided)
 SLIP_STEPS = ("requested", "prepared", "carried", "completed")
@@ -35,9 +41,12 @@ class FinanceError(DomainError):
 
 def denominations(value: Any, *, allowed: tuple[int, ...], field: str) -> dict[str, int]:
     """``{"2500": 4, ...}`` checked: known denominations (cents, as text or numbers),
-    whole non-negative counts, at least one piece; keys normalised to text.
+    whole non-negative counts of at most :data:`MAX_PIECES`, at least one denomination
+    listed; keys normalised to text.
 
-    400 ``negative_count`` for a count below zero, ``invalid_denomination`` otherwise."""
+    400 ``negative_count`` for a count below zero, ``invalid_count`` for a count that is
+    not a whole number or is past :data:`MAX_PIECES`, ``invalid_denomination`` for a
+    denomination not in ``allowed`` (or no listing at all)."""
     if not isinstance(value, dict) or not value:
         raise FinanceError(f"{field} lists pieces by denomination in cents, "
                            f'e.g. {{"2500": 4}}', code="invalid_denomination", field=field)
@@ -53,11 +62,16 @@ def denominations(value: Any, *, allowed: tuple[int, ...], field: str) -> dict[s
                                code="invalid_denomination", field=field)
         if not isinstance(count, int) or isinstance(count, bool):
             raise FinanceError(f"{field}: the count of {denom} is a whole number",
-                               code="invalid_denomination", field=field)
+                               code="invalid_count", field=field)
         if count < 0:
             raise FinanceError(f"{field}: the count of {denom} is {count}; a count is never "
                                "negative", code="negative_count", field=field)
-        out[str(denom)] = out.get(str(denom), 0) + count
+        # "25" and "025" name one denomination: their pieces add up, within the limit
+        count += out.get(str(denom), 0)
+        if count > MAX_PIECES:
+            raise FinanceError(f"{field}: {count} pieces of {denom} is more than "
+                               f"{MAX_PIECES:,}", code="invalid_count", field=field)
+        out[str(denom)] = count
     return out
 
 
@@ -200,6 +214,35 @@ def inventory_sign(state: TableDayState, *, slip: Any, who: str) -> tuple[str, d
     return "InventorySlipSigned", {"slip": slip}
 
 
+def _table_day_open(state: TableDayState, doing: str) -> None:
+    """409 ``table_day_closed`` once the closing inventory is recorded: the tray is
+    counted, nothing more moves in or out of it that gaming day."""
+    if CLOSER in state.inventories:
+        raise ConflictError(f"the table's closing inventory is recorded: no more {doing} "
+                            "today", code="table_day_closed")
+
+
+def chips_sell(state: TableDayState, *, amount_cents: Any,
+               round_id: str | None = None) -> tuple[str, dict[str, Any]]:
+    """Chips sold for cash at the table: a whole number of cents, 1 to
+    :data:`MAX_SALE_CENTS` (400 ``invalid_amount``); the chips leave the tray, so not after
+    the closing inventory (409 ``table_day_closed``), and the cash goes into the drop box,
+    so not once the box is removed (409 ``drop_removed``)."""
+    whole = isinstance(amount_cents, int) and not isinstance(amount_cents, bool)
+    if not whole or not 0 < amount_cents <= MAX_SALE_CENTS:
+        raise FinanceError(f"amount_cents is a whole number of cents, 1 to "
+                           f"{MAX_SALE_CENTS:,}, not {amount_cents!r}", code="invalid_amount",
+                           field="amount_cents")
+    _table_day_open(state, "chip sales")
+    if state.drop["state"] != "in_play":
+        raise ConflictError("the drop box is removed: the cash of a chip sale has no box "
+                            "to go into", code="drop_removed")
+    data: dict[str, Any] = {"amount_cents": amount_cents}
+    if round_id is not None:
+        data["round_id"] = str(round_id)
+    return "ChipsSold", data
+
+
 def slip_request(state: TableDayState, *, slip_id: str, kind: Any,
                  pieces: Any) -> tuple[str, dict[str, Any]]:
     if kind not in (FILL, CREDIT):
@@ -209,9 +252,7 @@ def slip_request(state: TableDayState, *, slip_id: str, kind: Any,
     if total <= 0:
         raise FinanceError("a fill or credit moves at least one chip", code="invalid_slip",
                            field="pieces")
-    if state.inventory_cents(CLOSER) is not None or CLOSER in state.inventories:
-        raise ConflictError("the table's closing inventory is recorded: no more slips today",
-                            code="table_day_closed")
+    _table_day_open(state, "fill or credit slips")
     return "SlipRequested", {"slip_id": slip_id, "kind": kind, "pieces": counted,
                              "total_cents": total}
 
@@ -249,8 +290,11 @@ def drop_step(state: TableDayState, type_: str, *, who: str,
     check_signer(state.drop["signers"], who, step)
     if type_ != "DropCounted":
         return type_, {}
-    cash_n = denominations(cash, allowed=CASH_DENOMINATIONS, field="cash") if cash else {}
-    chips_n = denominations(chips, allowed=CHIP_DENOMINATIONS, field="chips") if chips else {}
+    # an empty box is counted as nothing ({} or left out); anything else is a listing
+    cash_n = {} if cash is None or cash == {} else \
+        denominations(cash, allowed=CASH_DENOMINATIONS, field="cash")
+    chips_n = {} if chips is None or chips == {} else \
+        denominations(chips, allowed=CHIP_DENOMINATIONS, field="chips")
     return type_, {"cash": cash_n, "chips": chips_n,
                    "counted_cents": total_cents(cash_n) + total_cents(chips_n)}
 
@@ -276,7 +320,8 @@ def variance_sign_off(state: TableDayState, *, exception_id: Any,
     if v["state"] == "open":
         raise ConflictError("the exception is not explained yet", code="exception_unexplained")
     _step(v, "explained", "signed off", "exception_signed_off")
-    if v.get("explained_by") == who:
+    # Whoever explained it — the last explainer or one before — does not sign it off.
+    if v.get("explained_by") == who or v["signers"].get(who) == "explained":
         raise ConflictError("the person who explained an exception does not sign it off",
                             code="same_person")
     return "VarianceSignedOff", {"exception_id": str(exception_id)}

@@ -21,7 +21,7 @@ from casino.roles import Role
 from casino.scoping import property_row
 from finance.domain.table_day import FinanceError, TableDayState, fold
 from finance.models import TableDay, table_day_stream
-from tables.models import GameTable, Round
+from tables.models import Deck, GameTable, Round
 
 #: the dealer records the tray's inventory slips and the chips sold for cash
 DEALING = (Role.DEALER,)
@@ -99,28 +99,42 @@ def run(actor: Actor, table_id: Any, day: date,
 
 
 def text(value: Any, field: str, most: int, *, code: str) -> str:
-    """``value`` stripped, as text of 1 to ``most`` characters; 400 ``code`` otherwise."""
-    if not isinstance(value, str) or not value.strip() or len(value) > most:
+    """``value`` stripped, as text of 1 to ``most`` characters without NUL characters
+    (which the event log cannot hold); 400 ``code`` otherwise."""
+    if not isinstance(value, str) or not value.strip() or len(value) > most \
+            or "\x00" in value:
         raise FinanceError(f"{field} is text of 1 to {most} characters", code=code,
                            field=field)
     return value.strip()
 
 
+#: the finance steps taken at the table (or bringing chips to it): whoever took one
+#: worked the table that day. The cage's preparing of a slip, the box's removal and the
+#: count itself are not work at the table.
+AT_TABLE_STEPS = ("InventorySlipRecorded", "InventorySlipSigned", "ChipsSold",
+                  "SlipRequested", "SlipCarried", "SlipCompleted")
+
+
 def table_workers(table: GameTable, day: date) -> set[str]:
     """Everyone who took part at ``table`` on gaming day ``day``: the people on its own
-    events and its rounds' or hands' events (dealers, floorpersons, supervisors), and on
-    its finance events at the table (inventory, chip sales, fills and credits)."""
+    events, its decks' and its rounds' or hands' events (dealers, floorpersons,
+    supervisors), and on its finance steps at the table (the inventory, chip sales, the
+    fills and credits, their runners included)."""
     prop = table.property
     start, end = gaming_day_bounds(day, time_zone=prop.time_zone,
                                    start_hour=prop.gaming_day_start_hour)
     rounds = [f"round-{pk}" for pk in Round.objects.filter(
         table=table, opened_at__gte=start, opened_at__lt=end).values_list("pk", flat=True)]
-    own = Event.objects.filter(stream_id__in=[table.stream_id, f"poker_table-{table.pk}"],
-                               recorded_at__gte=start, recorded_at__lt=end)
-    at_table = Event.objects.filter(stream_id=table_day_stream(table.pk, day), type__in=[
-        "InventorySlipRecorded", "InventorySlipSigned", "ChipsSold", "SlipRequested",
-        "SlipCompleted"])
+    # a deck received after the day ended took no part in it
+    decks = [f"deck-{pk}" for pk in Deck.objects.filter(table=table, received_at__lt=end)
+             .values_list("pk", flat=True)]
+    own = Event.objects.filter(
+        stream_id__in=[table.stream_id, f"poker_table-{table.pk}", *decks],
+        recorded_at__gte=start, recorded_at__lt=end)
+    at_table = Event.objects.filter(stream_id=table_day_stream(table.pk, day),
+                                    type__in=AT_TABLE_STEPS)
     names: set[str] = set()
     for q in (own, at_table, Event.objects.filter(stream_id__in=rounds)):
-        names.update(a for a in q.values_list("metadata__actor", flat=True).distinct() if a)
+        names.update(a for a in q.order_by().values_list("metadata__actor", flat=True).distinct()
+                     if a)
     return names

@@ -29,12 +29,14 @@ def _not_a_worker(at: AtTableDay) -> None:
 
 
 def drop_remove(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> TableDay:
-    """Security removes the table's drop box at the end of the gaming day."""
+    """Security removes the table's drop box at the end of the gaming day (that day's
+    or the one just ended: 409 ``gaming_day_over`` further back). The later steps need a
+    removed box, so no step of the count starts a table day long gone."""
     role = actor.require(*REMOVING)
 
     def decide(at: AtTableDay) -> None:
         at.record(td.drop_step(at.state, "DropBoxRemoved", who=actor.username), role)
-    return run(actor, table_id, day_of(actor, gaming_day), decide)
+    return run(actor, table_id, day_of(actor, gaming_day, latest_back=1), decide)
 
 
 def drop_count(*, actor: Actor, table_id: Any, cash: Any = None, chips: Any = None,

@@ -12,7 +12,8 @@ import uuid
 from typing import Any
 
 from casino.actors import Actor
-from casino.domain.money import check_wager
+from casino.domain.errors import NotFoundError
+from casino.scoping import parse_key
 from finance.domain import table_day as td
 from finance.models import TableDay
 from finance.services.common import (
@@ -27,6 +28,7 @@ from finance.services.common import (
     run,
     text,
 )
+from tables.models import Round
 
 
 def inventory_record(*, actor: Actor, table_id: Any, slip: Any, pieces: Any,
@@ -54,16 +56,26 @@ def inventory_sign(*, actor: Actor, table_id: Any, slip: Any,
 def chips_sell(*, actor: Actor, table_id: Any, amount_cents: Any,
                round_id: Any = None) -> TableDay:
     """The dealer sells chips for cash at the table (in a round or between hands): the
-    chips leave the tray, the cash goes into the drop box."""
+    chips leave the tray, the cash goes into the drop box (§ 579.7(a), § 589.7(a):
+    wagers are made with chips, cash is not wagered). ``round_id`` names the round or
+    hand it was sold in, one of this table's (404 ``round_not_found`` otherwise)."""
     role = actor.require(*DEALING)
-    check_wager(amount_cents, what="amount sold")
-    data: dict[str, Any] = {"amount_cents": amount_cents}
-    if round_id is not None:
-        data["round_id"] = str(round_id)
 
     def decide(at: AtTableDay) -> None:
-        at.record(("ChipsSold", data), role)
+        decided = td.chips_sell(at.state, amount_cents=amount_cents)
+        if round_id is not None:
+            decided[1]["round_id"] = str(_round_at(at, round_id))
+        at.record(decided, role)
     return run(actor, table_id, day_of(actor, None), decide)
+
+
+def _round_at(at: AtTableDay, round_id: Any) -> Any:
+    """The key of ``round_id``, a round or hand of the table; 404 ``round_not_found``."""
+    key = parse_key(round_id, what="round")
+    if not Round.objects.filter(pk=key, table=at.table).exists():
+        raise NotFoundError(f"no round or hand {round_id} at {at.table.name}",
+                            code="round_not_found")
+    return key
 
 
 def slip_request(*, actor: Actor, table_id: Any, kind: Any, pieces: Any) -> TableDay:
