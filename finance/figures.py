@@ -51,6 +51,18 @@ def table_day_figures(property: Property, day: date, *, table_ids: Any = None
     return out
 
 
+def days_with_play(property: Property, first: date, last: date) -> set[date]:
+    """The gaming days in ``first..last`` with a banked result, rake or finance record
+    (three queries, whatever the span: a report over a year skips the empty days)."""
+    found: set[date] = set()
+    for model, more in ((TableResult, {"wager": TableResult.ALL}), (RakeDay, {}),
+                        (TableDay, {})):
+        found |= set(model.objects.filter(property=property, gaming_day__gte=first,
+                                          gaming_day__lte=last, **more)
+                     .order_by().values_list("gaming_day", flat=True).distinct())
+    return found
+
+
 def frozen(table: GameTable, f: TableDayFigures) -> dict[str, Any]:
     """One table's figures as ``GamingDayClosed`` freezes them (and the reports show):
     whole cents and names only (the event store holds no floats; a hold % is worked out

@@ -16,7 +16,7 @@ columns. Read only; every read is the caller's property.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from casino.actors import Actor
@@ -24,6 +24,7 @@ from casino.domain.money import format_money
 from casino.scoping import property_rows
 from finance.domain.reconcile import hold_percent
 from finance.domain.table_day import FinanceError
+from finance.figures import days_with_play
 from finance.models import GamingDay, TableDay
 from finance.reports import Column, Report, register
 from finance.selectors import adjustments, live_figures
@@ -166,8 +167,8 @@ def master_game(actor: Actor, first: date, last: date, params: dict[str, str]) -
                    .values_list("table_id", "gaming_day", "drop_state")}
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
-    day = first
-    while day <= last:
+    played = days_with_play(actor.property, first, last) | set(days)
+    for day in sorted(d for d in played if first <= d <= last):
         g = days.get(day)
         rows += _day_rows(actor, day, version, g, drop_states)
         if g is not None and g.state == "closed":
@@ -175,7 +176,6 @@ def master_game(actor: Actor, first: date, last: date, params: dict[str, str]) -
                          + (" with items still open" if g.with_open_items else "")
                          + ": its rows are the figures the close froze; what changed since "
                          "is shown as adjustments.")
-        day += timedelta(days=1)
     notes.append("Totals add the figures shown (a blank adds nothing); the total hold % is "
                  "over the rows with both a win and a drop.")
     return Report(name="master-game", title="Master Game Report", first=first, last=last,

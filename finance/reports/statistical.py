@@ -36,11 +36,10 @@ from casino.domain.gaming_day import gaming_day_bounds
 from casino.models import Property
 from finance.domain.hold_band import DEFAULT_Z
 from finance.domain.reconcile import BANKED, hold_percent
-from finance.figures import frozen, table_day_figures
+from finance.figures import days_with_play, frozen, table_day_figures
 from finance.hold_band import band_from_results
-from finance.models import GamingDay, TableDay
+from finance.models import GamingDay
 from finance.reports import Column, Report, register
-from poker_room.models import RakeDay
 from tables.models import GameTable, Round, RulesState, RulesSubmission, TableResult
 
 COLUMNS = [
@@ -99,17 +98,6 @@ def drop_and_win(fz: dict[str, Any]) -> tuple[int, int, bool]:
     return drop, fz["expected_win_cents"], counted is not None
 
 
-def _days_with_play(prop: Property, first: date, last: date) -> set[date]:
-    """The gaming days in ``first..last`` with a banked result, rake or finance record."""
-    found: set[date] = set()
-    for model, more in ((TableResult, {"wager": TableResult.ALL}), (RakeDay, {}),
-                        (TableDay, {})):
-        found |= set(model.objects.filter(property=prop, gaming_day__gte=first,
-                                          gaming_day__lte=last, **more)
-                     .order_by().values_list("gaming_day", flat=True).distinct())
-    return found
-
-
 def figures_by_day(prop: Property, first: date, last: date
                    ) -> dict[date, dict[str, dict[str, Any]]]:
     """``{day: {table id: frozen figures}}`` for every day of ``first..last`` with any:
@@ -119,7 +107,7 @@ def figures_by_day(prop: Property, first: date, last: date
     out: dict[date, dict[str, dict[str, Any]]] = {
         g.gaming_day: g.figures for g in GamingDay.objects.filter(
             property=prop, state="closed", gaming_day__gte=first, gaming_day__lte=last)}
-    for day in sorted(_days_with_play(prop, first, last) - set(out)):
+    for day in sorted(days_with_play(prop, first, last) - set(out)):
         out[day] = {str(k): frozen(t, f) for k, (t, f) in table_day_figures(prop, day).items()}
     return {d: v for d, v in sorted(out.items()) if v}
 
