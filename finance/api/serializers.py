@@ -4,10 +4,32 @@ taken as JSON and checked by the domain, so a bad count answers with its own cod
 
 from __future__ import annotations
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 PIECES = "chips by denomination in cents, e.g. {\"2500\": 40, \"500\": 100}"
 DAY = "YYYY-MM-DD; default: the current gaming day"
+
+
+# The schema says what a client should send; the field takes any JSON so that the domain
+# answers a wrong one with its own code (negative_count, invalid_amount ...). A typed
+# schema also keeps the API's fuzzing to inputs of the right shape and its wrong ones.
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "integer",
+                                                                 "minimum": 0},
+                      "example": {"2500": 40, "500": 100}})
+class PiecesField(serializers.JSONField):
+    """Pieces by denomination in cents."""
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class CentsField(serializers.JSONField):
+    """A whole number of cents."""
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class WordsField(serializers.JSONField):
+    """Text in words."""
 
 
 class DayIn(serializers.Serializer):
@@ -16,7 +38,7 @@ class DayIn(serializers.Serializer):
 
 class InventoryIn(DayIn):
     slip = serializers.CharField(help_text="opener or closer")
-    pieces = serializers.JSONField(help_text=PIECES)
+    pieces = PiecesField(help_text=PIECES)
 
 
 class InventorySignIn(DayIn):
@@ -24,14 +46,14 @@ class InventorySignIn(DayIn):
 
 
 class ChipSaleIn(serializers.Serializer):
-    amount_cents = serializers.JSONField(help_text="cash taken for chips, in cents")
+    amount_cents = CentsField(help_text="cash taken for chips, in cents")
     round_id = serializers.UUIDField(required=False,
                                      help_text="the round or hand it was sold in, if any")
 
 
 class SlipIn(serializers.Serializer):
     kind = serializers.CharField(help_text="fill (chips to the table) or credit (to the cage)")
-    pieces = serializers.JSONField(help_text=PIECES)
+    pieces = PiecesField(help_text=PIECES)
 
 
 class SlipStepIn(DayIn):
@@ -39,16 +61,16 @@ class SlipStepIn(DayIn):
 
 
 class SlipVoidIn(SlipStepIn):
-    reason = serializers.JSONField(help_text="why the slip is voided or was not used")
+    reason = WordsField(help_text="why the slip is voided or was not used")
 
 
 class CountIn(DayIn):
-    cash = serializers.JSONField(required=False, help_text="currency by denomination in cents")
-    chips = serializers.JSONField(required=False, help_text="rake chips by denomination")
+    cash = PiecesField(required=False, help_text="currency by denomination in cents")
+    chips = PiecesField(required=False, help_text="rake chips by denomination")
 
 
 class ExplainIn(serializers.Serializer):
-    explanation = serializers.JSONField(help_text="the explanation or investigation, in words")
+    explanation = WordsField(help_text="the explanation or investigation, in words")
 
 
 class CloseIn(serializers.Serializer):
