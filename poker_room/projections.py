@@ -32,8 +32,10 @@ TABLE_EVENTS = frozenset({
     "PlayerSeated", "ChipsAdded", "PlayerSatOut", "PlayerSatIn", "PlayerSteppedAway",
     "PlayerReturned", "PlayerLeft", "PlayerRemoved", "MinimumBetRaised", "HandDealtAtTable",
     "HandSettled", "TimeChargeAssessed", "TimeChargeVerified"})
-#: the hand events the rake ledger follows (in a round stream)
-HAND_LEDGER_EVENTS = frozenset({"RakeTaken", "JackpotContributed", "HandCompleted"})
+#: the hand events the rake ledger follows (in a round stream): a misdeal or a void
+#: gives back the rake taken so far (637a.18(g), (i))
+HAND_LEDGER_EVENTS = frozenset({"RakeTaken", "JackpotContributed", "HandCompleted",
+                                "MisdealDeclared", "HandVoided"})
 #: and the time charges (in a poker table's stream)
 TIME_LEDGER_EVENTS = frozenset({"TimeChargeAssessed", "TimeChargeVerified"})
 
@@ -179,8 +181,9 @@ class PokerTableProjection(Projection):
 @register
 class RakeLedgerProjection(Projection):
     """The rake ledger per table and gaming day: the pot rake and the contributions from
-    the hands (637a.17(b)(1)-(2), 637a.15(c), 637a.16(c)), the time charges as they are
-    assessed and verified (637a.17(b)(3)(iv)-(v)). The events of one append are added up
+    the hands (637a.17(b)(1)-(2), 637a.15(c), 637a.16(c)) less the rake a misdealt or
+    voided hand gives back (637a.18(g), (i)), the time charges as they are assessed and
+    verified (637a.17(b)(3)(iv)-(v)). The events of one append are added up
     and written as one upsert per row (a hand's end is one append)."""
 
     name = "poker_rake_ledger"
@@ -207,8 +210,11 @@ class RakeLedgerProjection(Projection):
                 continue
             row = days.setdefault(key, dict.fromkeys(_LEDGER_COLUMNS, 0))
             if e.type == "RakeTaken":
-                kind = "incremental" if d.get("kind") == "incremental" else "percentage"
-                row[f"{kind}_rake_cents"] += d["amount"]
+                row[_rake_column(d.get("kind"))] += d["amount"]
+            elif e.type in ("MisdealDeclared", "HandVoided"):
+                # 637a.18(g), (i): every chip goes back to the players, the rake taken
+                # as play progressed too; it never reaches the drop box
+                row[_rake_column(d.get("rake_kind"))] -= d.get("rake_returned", 0)
             elif e.type == "JackpotContributed":
                 fund = (*key, d["fund"])
                 funds[fund] = funds.get(fund, 0) + d["amount_cents"]
@@ -227,6 +233,13 @@ class RakeLedgerProjection(Projection):
     def reset(self) -> None:
         FundContributionDay.objects.all().delete()
         RakeDay.objects.all().delete()
+
+
+def _rake_column(kind: str | None) -> str:
+    """The column of a pot rake of ``kind`` (``RakeTaken.kind``; a misdeal's or a void's
+    ``rake_kind``). A void recorded before ``rake_kind`` existed counts as percentage,
+    as a ``RakeTaken`` without a kind does: the drop box total stays right."""
+    return "incremental_rake_cents" if kind == "incremental" else "percentage_rake_cents"
 
 
 _LEDGER_COLUMNS = ("hands", "percentage_rake_cents", "incremental_rake_cents",

@@ -110,11 +110,17 @@ class IrregularitiesMixin:
 
     def _return_all(self, type_: str, reason: str) -> list[dict[str, Any]]:
         """637a.18(g), (i): every chip put in the pot goes back to the player who put it
-        there, the rake taken so far included (it had not left the table)."""
+        there, the rake taken so far included (it had not left the table). That rake is
+        whatever ``RakeTaken`` took as play progressed (637a.17(b)(1)(i), (2)(i)), of
+        the one pot-rake kind of the hand's rules, named as ``RakeTaken`` names it so the
+        rake ledger can take it back from the right column; a rake taken at the end of
+        the round (637a.17(b)(1)(ii), (2)(ii)) is never taken before a void."""
         mark = len(self.events)
         returned = [[s, c] for s, c in zip(self._seats, self._contrib) if c]
+        rake = self.rules.rake
         self._emit(type_, reason=reason, returned=returned,
-                       rake_returned=self._rake_taken)
+                       rake_returned=self._rake_taken,
+                       rake_kind=rake.kind if rake is not None else None)
         self._emit("HandCompleted", pot=0, rake=0, contributions=[],
                        stacks=[[s, v] for s, v in zip(self._seats, self._stacks)],
                        winners=[], kill_next=self.kill_active, voided=True)
