@@ -25,6 +25,7 @@ from typing import Any
 from casino.eventstore.digests import gaming_day_end
 from finance.domain.hold_band import (
     DEFAULT_Z,
+    KEPT_UNITS,
     SAME_HANDS,
     Band,
     UnitFigures,
@@ -40,8 +41,15 @@ from tables.models import GameTable, Round, RulesState, RulesSubmission, TableRe
 
 @lru_cache(maxsize=32)
 def unit_for(paytable: str) -> UnitFigures:
-    """Per-unit house edge and variance of a stand-alone paytable, computed once per
-    process (there are six such paytables)."""
+    """Per-unit house edge and variance of a stand-alone paytable: the kept figures
+    (``KEPT_UNITS``), or worked out once per process for a paytable not kept."""
+    if paytable in KEPT_UNITS:
+        return KEPT_UNITS[paytable]
+    return computed_unit(paytable)
+
+
+def computed_unit(paytable: str) -> UnitFigures:
+    """The figures worked out from every hand (``tables.domain.paytable_math``)."""
     # why the late import: paytable_math loads numpy and enumerates hands; a process that
     # never asks for a band should not pay for it at start-up
     from tables.domain.paytable_math import exact_figures

@@ -237,3 +237,17 @@ def combine(bands: Sequence[Band], *, same_hands: bool = False) -> Band:
 def outside(win_cents: int, band: Band) -> bool:
     """Whether the house win lies outside the band (its ends count as inside)."""
     return not band.low_cents <= win_cents <= band.high_cents
+
+
+#: Each stand-alone paytable's exact figures, as :func:`unit_figures_of` works them out
+#: from ``tables.domain.paytable_math`` (every one of the 2,598,960 hands): kept here so a
+#: report does not enumerate the hands in each new process (about 2.5 s); the exhaustive
+#: test ``test_the_kept_unit_figures_are_the_paytable_maths`` works them out again.
+KEPT_UNITS: dict[str, UnitFigures] = {u.paytable: u for u in (
+    UnitFigures("589-super-A", Fraction(-105699, 216580), Fraction(2393269643099, 46906896400)),
+    UnitFigures("589-super-B", Fraction(-84323, 216580), Fraction(2346405798491, 46906896400)),
+    UnitFigures("589-super-C", Fraction(-101123, 216580), Fraction(2379350009371, 46906896400)),
+    UnitFigures("671a-super", Fraction(2731, 49980), Fraction(1420068197927, 32474005200)),
+    UnitFigures("579-poker-bonus-A", Fraction(2341, 30940), Fraction(2801789899, 957283600)),
+    UnitFigures("579-poker-bonus-B", Fraction(1203, 30940), Fraction(3050655611, 957283600)),
+)}

@@ -255,3 +255,15 @@ def test_hilo_day_band_covers_the_poker_bonus_only_579_12_d(crew, open_table,
     # z = 0.01: 75.66 ± 17.11 → 59 .. 93, and the house won 1,000
     assert table_day_band(table, day, z=0.01)["outside"] is True
     assert table_day_band(table, day - timedelta(days=1)) is None  # no rounds that day
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paytable", ["589-super-A", "589-super-B", "589-super-C",
+                                      "671a-super", "579-poker-bonus-A", "579-poker-bonus-B"])
+def test_the_kept_unit_figures_are_the_paytable_maths(paytable: str) -> None:
+    """§ 589.11, § 671a.11, § 579.12: the figures a report reads without enumerating the
+    hands are exactly those worked out from every one of the 2,598,960 hands."""
+    from finance.domain.hold_band import KEPT_UNITS
+    from finance.hold_band import computed_unit
+
+    assert KEPT_UNITS[paytable] == computed_unit(paytable)
