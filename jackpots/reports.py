@@ -17,7 +17,7 @@ from casino.actors import Actor
 from casino.domain.errors import DomainError
 from casino.eventstore.models import Event
 from casino.scoping import property_rows
-from jackpots.models import FundDay
+from jackpots.models import Fund, FundDay
 from jackpots.selectors import fund
 
 #: the longest span one ledger read covers
@@ -72,8 +72,10 @@ def fund_report(actor: Actor, name: str, first: date, last: date) -> dict[str, A
                    "amount_cents")
     out_ = _by_day([e for e in own if e.type == "FundDiscontinued"], "amount_cents")
     counted = _by_day([e for e in own if e.type == "CountVerified"], "counted_cents")
-    incoming = Event.objects.filter(type="FundDiscontinued",
-                                    stream_id__startswith=f"jackpot_fund-{row.property_id}-")
+    # the property's fund streams by name (an index lookup each: a prefix match scans
+    # the whole log where the database's collation is not C)
+    streams = [f.stream_id for f in Fund.objects.filter(property_id=row.property_id)]
+    incoming = Event.objects.filter(type="FundDiscontinued", stream_id__in=streams)
     in_ = _by_day([e for e in incoming if e.data.get("transfer_to") == name], "amount_cents")
     days = property_rows(FundDay.objects.all(), actor).filter(fund=name)
     contributed = {d["gaming_day"].isoformat(): d["cents"] for d in
