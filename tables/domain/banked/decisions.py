@@ -224,7 +224,8 @@ def _check_setting(state: RoundState, p: Position, cmd: dict[str, Any]) -> Setti
         low = read_cards(cmd.get("low") or [], "low")
         setting = validate_setting(p.dealt, high, low)
     except HiLoSettingError as e:
-        err = bad("invalid_setting", f"579.11(d): {e.message}", field="high")
+        # validate_setting's messages already cite 579.11(d); cite it once.
+        err = bad("invalid_setting", e.message, field="high")
         err.reason = e.code  # the rule broken: hilo_two_aces_low, hilo_cards_not_dealt, ...
         raise err from None
     first = must_set_before(state, p)

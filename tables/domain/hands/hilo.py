@@ -76,7 +76,8 @@ def _five(cards: Sequence[Card]) -> list[Card]:
 def _hand_cards(cards: object, which: str) -> list[Card]:
     """A player's high or low hand as a list; each card must be a card number (0-51)."""
     if isinstance(cards, (str, bytes, Mapping)) or not isinstance(cards, Iterable):
-        raise HiLoSettingError(f"the {which} hand must be a list of cards, not {cards!r}",
+        raise HiLoSettingError(f"579.11(d): the {which} hand must be a list of cards, "
+                               f"not {cards!r}",
                                code="hilo_wrong_hand_sizes")
     out = list(cards)
     for c in out:
@@ -93,6 +94,8 @@ def _canonical(high: Sequence[Card], low: Sequence[Card]) -> Setting:
 def validate_setting(dealt: Sequence[Card], high: Sequence[Card],
                      low: Sequence[Card]) -> Setting:
     """Check a player's setting against 579.11(d) and return it.
+
+    Every message starts with its citation, "579.11(d): ", once; callers show it as is.
 
     Errors (``HiLoSettingError.code``):
 
@@ -112,7 +115,8 @@ def validate_setting(dealt: Sequence[Card], high: Sequence[Card],
             f"579.11(d): the high hand is three cards and the low hand two, "
             f"not {len(high)} and {len(low)}", code="hilo_wrong_hand_sizes")
     if sorted(list(high) + list(low)) != sorted(dealt):
-        raise HiLoSettingError("the high and low hands must be exactly the five cards dealt "
+        raise HiLoSettingError("579.11(d): the high and low hands must be exactly the five "
+                               "cards dealt "
                                f"({format_cards(sorted(dealt, reverse=True), ' ')})",
                                code="hilo_cards_not_dealt")
     if sum(1 for c in low if c >> 2 == ACE) > 1:

@@ -168,3 +168,17 @@ def test_dealer_sets_aces_high_579_11_e() -> None:
     dealer = next(e["data"] for e in t.events if e["type"] == "DealerHandsSet")
     assert sorted(dealer["high"]) == sorted(cards("Ah Ad 4s"))
     assert (dealer["high_total"], dealer["low_total"]) == (26, 5)
+
+
+def test_an_invalid_setting_cites_579_11_d_once() -> None:
+    """§ 579.11(d): the refusal names its subsection once ("579.11(d): 579.11(d): …" was
+    shown before), whichever part of the rule the setting breaks."""
+    t = _round({1: "As Ad Kc 9h 2s"}, "Kd Kh Qs 2d 3h")
+    t.decide(1, "play")
+    for high, low in ((["Kc", "9h", "2s"], ["As", "Ad"]),           # two aces low
+                      (["As", "Ad", "2s"], ["Kc", "9h"]),           # a low card above a high
+                      (["As", "Ad", "Kc"], ["9h", "3h"]),           # cards not dealt
+                      (["As", "Ad"], ["Kc", "9h", "2s"])):          # wrong sizes
+        err = t.refuse("invalid_setting", "set_hands", position=1, high=high, low=low)
+        assert err.message.count("579.11(d)") == 1, err.message
+        assert err.message.startswith("579.11(d): ")
