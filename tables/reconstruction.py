@@ -16,7 +16,7 @@ from casino.domain.cards import format_card
 from casino.eventstore.store import RecordedEvent
 from tables.domain.banked.script import result
 from tables.domain.banked.state import RoundState
-from tables.domain.banked.visibility import Audience, dealer_cards, event_data
+from tables.domain.banked.visibility import Audience, dealer_cards, event_data, reported_phase
 
 _CARD_FIELDS = ("hands", "dealer", "cards", "discard", "high", "low", "card",
                 "dealer_up_card", "hand_cards")
@@ -139,7 +139,8 @@ def reconstruct(state: RoundState, recorded: list[RecordedEvent],
                       "setting": ({"high": [format_card(c) for c in pos.setting[0]],
                                    "low": [format_card(c) for c in pos.setting[1]]}
                                   if pos.setting else None)})
-    return {"game": state.game, "phase": state.phase.value, "steps": steps, "hands": hands,
+    return {"game": state.game, "phase": reported_phase(state).value, "steps": steps,
+            "hands": hands,
             "dealer": [format_card(c) for c in dealer_cards(state, audience)],
             "lines": settlement["lines"], "void": settlement["void"],
             "wagered_cents": settlement["wagered_cents"],

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from casino.api.digest_views import DigestSerializer
 from casino.domain.cards import format_card
 from tables import selectors
+from tables.domain.banked.visibility import reported_phase
 from tables.domain.catalogue import GAMES
 from tables.domain.decks import DealingMethod, RemovalReason, Shuffler
 from tables.models import GAME_CHOICES, Deck, DeckStep, GameTable, Round, RulesSubmission
@@ -423,8 +424,9 @@ class BankedRoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     game = serializers.CharField()
     state = serializers.CharField(help_text="open / closed (the round gate)")
-    phase = serializers.CharField(help_text="the domain's phase: betting, dealing, "
-                                  "decisions, drawing, forcing, dealer_draw, showdown, closed")
+    phase = serializers.CharField(help_text="where the round is: betting, dealing, "
+                                  "decisions, drawing, forcing, dealer_draw, showdown, "
+                                  "settled (every wager settled: close the round), closed")
     settled = serializers.BooleanField(help_text="every wager settled: the round may close")
     version = serializers.IntegerField()
     positions = BankedPositionSerializer(many=True)
@@ -441,7 +443,7 @@ class BankedRoundSerializer(serializers.Serializer):
         rnd = b.round  # type: ignore[attr-defined]
         return {
             "id": str(rnd.pk), "table": str(rnd.table_id), "number": rnd.number,
-            "game": st.game, "state": rnd.state, "phase": st.phase.value,
+            "game": st.game, "state": rnd.state, "phase": reported_phase(st).value,
             "settled": b.settled, "version": b.version,  # type: ignore[attr-defined]
             "positions": [{"position": n, "player": p.player, "wagered": dict(p.wagered),
                            "returned": dict(p.returned),

@@ -418,3 +418,26 @@ def test_settled_is_exactly_where_the_domain_closes(path: Path) -> None:
     if not any(e["type"] == "RoundVoided" for e in events):
         locked = next(i for i, e in enumerate(events) if e["type"] == "DecisionsLocked")
         assert not any(awaiting_close(rebuild(events[:k])) for k in range(1, locked + 1))
+
+
+def test_after_no_force_the_round_answers_settled_589_11_e_2(at_table) -> None:
+    """§ 589.11(e)(2)(i), § 589.11(f): the dealer's Q-J-7-5-4 does not qualify (ace-king or
+    better is needed); the player with a pair of nines does not force, so the Ante is paid
+    1 to 1 (10.00 + 10.00 = 20.00) and the Bet of 20.00 is returned. Every wager is then
+    settled: the answer says "settled", not "forcing" beside ``settled: true``."""
+    dealer, floor, rid, _ = at_table("lunar-poker-589")
+    _post(dealer, rid, "wagers/", {"position": 1, "wager": "ante", "amount": 1000})
+    _post(dealer, rid, "no-more-bets/")
+    _post(dealer, rid, "deal/", {"hands": {"1": ["9h", "9d", "Kc", "6h", "3s"]},
+                                 "dealer": ["Qh", "Js", "4h", "5s", "7d"]})
+    _post(dealer, rid, "decisions/", {"position": 1, "decision": "bet"})
+    offered = _post(dealer, rid, "lock/")
+    assert (offered["phase"], offered["settled"]) == ("forcing", False)
+    r = _post(dealer, rid, "decisions/", {"position": 1, "decision": "no_force"})
+    assert r["positions"][0]["returned"] == {"ante": 2000, "bet": 2000}
+    assert (r["phase"], r["settled"]) == ("settled", True)
+    play = _ok(dealer.get(f"{V1}/rounds/{rid}/play/"))
+    assert (play["phase"], play["settled"]) == ("settled", True)
+    assert _ok(floor.get(f"{V1}/rounds/{rid}/reconstruction"))["phase"] == "settled"
+    _ok(dealer.post(f"{V1}/rounds/{rid}/close/"))
+    assert _ok(floor.get(f"{V1}/rounds/{rid}/reconstruction"))["phase"] == "closed"

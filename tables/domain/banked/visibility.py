@@ -54,6 +54,14 @@ def settled(state: RoundState) -> bool:
             and not any(p.unsettled() for p in state.positions.values()))
 
 
+def reported_phase(state: RoundState) -> Phase:
+    """The phase a round is shown in: ``settled`` once every wager is settled and the
+    close is all that is left (589.11(f), 579.11(l)) — a 589 round whose players all
+    declined to force the dealer (589.11(e)(2)(i)) is no longer "forcing" — otherwise
+    the state's own phase."""
+    return Phase.SETTLED if settled(state) else state.phase
+
+
 def round_over(state: RoundState) -> bool:
     """Settled, void or closed: nothing about the cards is secret any more."""
     return state.phase is Phase.CLOSED or state.void is not None or settled(state)
