@@ -9,136 +9,20 @@ from __future__ import annotations
 
 import csv
 import io
-import threading
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from django.core.handlers.wsgi import WSGIHandler
-from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
 from django.db import connections
-from rest_framework.test import APIClient
 
-from casino.actors import Actor, actor_of
-from casino.eventstore import projections
-from casino.services import property_register, staff_bootstrap
 from finance import reports
-from jackpots.services import counts
-from tables.demo import deck_ready
-from tables.domain.catalogue import get_table_game
-from tables.domain.rules_options import example_options
-from tables.services import rules, tables
 from tests.finance import _day
-from tests.finance._day import SmallDay, small_day
+from tests.finance._day import SmallDay
+from tests.finance._live import PASSWORD, server  # noqa: F401  server: the live-server fixture
+from tests.finance._live import caught_up as _caught_up
+from tests.finance._live import committed_day as _committed_day
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
-
-PASSWORD = "browser-pass-123"
-LICENCE = "PA-FIN-BROWSER"
-#: the people of the small day, each a different person (tests/finance/conftest.py ``team``)
-TEAM = {"admin": "admin", "compliance": "compliance", "approver": "compliance",
-        "floor": "floorperson", "dealer": "dealer", "security": "security",
-        "cashier": "cashier", "runner": "security", "counter": "count_team",
-        "counter2": "count_team", "finance": "finance", "finance2": "finance",
-        "auditor": "compliance"}
-
-
-class _Quiet(WSGIRequestHandler):
-    # one request per connection: no request thread outlives the server with a session
-    protocol_version = "HTTP/1.0"
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture
-def server() -> Iterator[str]:
-    """The product on a free port, in a thread (it sees what the test commits)."""
-    handler = WSGIHandler()
-
-    def app(environ: dict, start_response: Any) -> list[bytes]:
-        try:
-            return list(handler(environ, start_response))
-        finally:
-            connections.close_all()  # this request's thread ends with it
-
-    httpd = ThreadedWSGIServer(("127.0.0.1", 0), _Quiet)
-    httpd.set_app(app)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-def _caught_up(name: str) -> None:
-    """The jackpots' follower brought up to date by rebuilding it from the log under the
-    append lock (``rebuild_projections`` does the same). Its catch-up reads only settled
-    events, below the oldest transaction in flight anywhere on the PostgreSQL server, so
-    another test run's open transaction would hold this test's contributions back."""
-    projections.rebuild(name)
-
-
-def _committed_day() -> SmallDay:
-    """The small day of tests/finance/_day.py at a property of its own, committed (the
-    server's threads read it), made with the same steps as the finance fixtures; and a
-    Bad Beat box counted 0.10 short at the cage, so the exception report has a row."""
-    prop = property_register(licence_number=LICENCE, name="Browser Casino",
-                             system="test")
-    team: dict[str, Actor] = {}
-    for n, (name, role) in enumerate(TEAM.items()):
-        team[name] = actor_of(staff_bootstrap(
-            property=prop, username=f"fb-{name}", password=PASSWORD,
-            credential_number=f"FB-{n:03d}", roles=[role], system="test").user)
-
-    def rules_in_effect(game: str, **changes: Any) -> None:
-        rs = rules.rules_draft(actor=team["compliance"], game=game,
-                               options={**example_options(game), **changes})
-        rules.rules_submit(actor=team["compliance"], rules_id=rs.pk)
-        rules.rules_approve(actor=team["approver"], rules_id=rs.pk)
-
-    def open_table(game: str) -> Any:
-        g = get_table_game(game)
-        rules_in_effect(game)
-        t = tables.table_configure(
-            actor=team["admin"], name=f"{game[:12]}-B", game=game, positions=g.max_positions,
-            dealing_method="hand" if g.is_poker else "automated-shoe", shuffler="automated")
-        tables.table_assign_dealer(actor=team["floor"], table_id=t.pk,
-                                   dealer=team["dealer"].username)
-        return tables.table_open(actor=team["floor"], table_id=t.pk)
-
-    def deck_in_play(table: Any) -> Any:
-        return deck_ready(table, team["dealer"], team["floor"], "red", batch="red")
-
-    def poker_table(game: str, **changes: Any) -> dict[str, Any]:
-        table = open_table(game)
-        rules_in_effect(game, **changes)
-        for colour in ("red", "blue"):
-            deck_ready(table, team["dealer"], team["floor"], colour, batch=colour)
-        return {"table": table}
-
-    def as_actor(actor: Actor) -> APIClient:
-        from django.contrib.auth import get_user_model
-
-        client = APIClient()
-        client.force_authenticate(get_user_model().objects.get(pk=actor.user_id))
-        return client
-
-    d = small_day(team, open_table=open_table, deck_in_play=deck_in_play,
-                  poker_table=poker_table, as_actor=as_actor)
-    fund = "bad-beat"
-    c = counts.count_open(actor=team["floor"], fund=fund, place="cage")["count_id"]
-    counts.count_account(actor=team["floor"], fund=fund, count_id=c)
-    counts.count_carry(actor=team["runner"], fund=fund, count_id=c)
-    counts.count_box(actor=team["cashier"], fund=fund, count_id=c, table_id=d.poker.pk,
-                     counted_cents=190)
-    counts.count_verify(actor=team["cashier"], fund=fund, count_id=c, counted_cents=190)
-    _caught_up("jackpot_funds")  # the count's rows are the follower's
-    return d
-
 
 def test_every_report_renders_and_downloads_its_csv(server, browser, monkeypatch) -> None:
     monkeypatch.setattr(_day, "projections", SimpleNamespace(catch_up=_caught_up))
