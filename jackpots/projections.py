@@ -29,7 +29,7 @@ from django.db.models import F
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
 from casino.models import Property
-from jackpots.domain.fund import COUNT_EVENTS
+from jackpots.domain.fund import COUNT_EVENTS, leaves_display_pending
 from jackpots.models import (
     BadBeatHit,
     DisplayCheck,
@@ -92,6 +92,8 @@ class FundsFollower(Projection):
                 _qualified(e)
             else:
                 _FUND_STEPS[e.type](e)
+                if leaves_display_pending(e.type, e.data):
+                    _fund(e).update(display_pending=True)
         if run:
             self._contributions(run)
 
@@ -212,8 +214,7 @@ def _verified(e: RecordedEvent) -> None:
     d = e.data
     _hit(e).update(state="verified", amount_cents=d["amount_cents"], shares=d["shares"],
                    verified_by=e.metadata.get("actor", ""), decided_at=e.recorded_at)
-    _fund(e).update(committed_cents=F("committed_cents") + d["amount_cents"],
-                    display_pending=True)
+    _fund(e).update(committed_cents=F("committed_cents") + d["amount_cents"])
 
 
 def _rejected(e: RecordedEvent) -> None:

@@ -1,6 +1,6 @@
 """The jackpot board's data (637a.15(b), 637a.16(b): the current amounts displayed to
 patrons): every fund of a property with the amount finance last adjusted the display to,
-and whether it is pending adjustment after a verified Bad Beat (637a.15(f)(1)). Never a
+and whether it is pending adjustment after a payout (637a.15(f)(1), 637a.16(g)). Never a
 player's name or phone: the board is for the room's screens."""
 
 from __future__ import annotations

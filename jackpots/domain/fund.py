@@ -24,7 +24,8 @@ class FundState:
     displayed_cents: int | None = None
     #: an adjustment begun by finance, waiting for its witness: {"amount_cents", "by"}
     adjusting: dict[str, Any] | None = None
-    #: 637a.15(f)(1): a Bad Beat verified and the display not yet adjusted
+    #: 637a.15(f)(1), 637a.16(g): a payout fixed or paid and the display not yet adjusted
+    #: (:func:`leaves_display_pending`)
     display_pending: bool = False
     #: High Hand period key -> the slips recorded in it, in order (637a.16(f))
     slips: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
@@ -62,16 +63,34 @@ class FundState:
         return contributions_cents - self.paid_cents - self.committed_cents
 
 
+#: the events by which money is owed or paid out of a fund: a Bad Beat verified or paid,
+#: a High Hand period closed with its awards, an award paid
+PAYOUT_EVENTS = frozenset({"BadBeatVerified", "BadBeatPaid", "HighHandPeriodClosed",
+                           "HighHandPaid"})
+
+
+def leaves_display_pending(type_: str, data: Mapping[str, Any]) -> bool:
+    """637a.15(f)(1), 637a.16(g): the amount displayed must be the fund's; after any payout
+    out of a fund (fixed or paid) the display shows it pending adjustment until finance
+    adjusts it. A High Hand period closed without a winner pays nothing (637a.16(h):
+    rolled over), so it leaves the display as it was. The one rule, for the fold and for
+    the follower's rows alike."""
+    if type_ == "HighHandPeriodClosed":
+        return any(a.get("cents", 0) > 0 for a in data.get("awards") or ())
+    return type_ in PAYOUT_EVENTS
+
+
 def fold(events: Iterable[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> FundState:
     """``(type, data, metadata)`` of the fund's events in order -> its state."""
     state = FundState()
     for type_, d, meta in events:
+        if leaves_display_pending(type_, d):
+            state.display_pending = True
         if type_ == "BadBeatVerified":
             state.hits[d["hand_id"]] = VERIFIED
             state.verified[d["hand_id"]] = {"amount_cents": d["amount_cents"],
                                             "shares": d["shares"]}
             state.verified_by[d["hand_id"]] = meta.get("actor", "")
-            state.display_pending = True
         elif type_ == "BadBeatRejected":
             state.hits[d["hand_id"]] = REJECTED
         elif type_ == "BadBeatPaid":

@@ -190,3 +190,51 @@ def test_the_fund_ledger_by_period(room) -> None:
     page.force_login(get_user_model().objects.get(username=room["crew"]["floor"].username))
     html = page.get(f"/jackpots/report/high-hand/?by=period&first={day}").content.decode()
     assert "High Hand periods: high-hand" in html and "Four of a kind, nines" in html
+
+
+def test_a_paid_award_leaves_the_display_pending_until_finance_adjusts_it(
+        room, settings) -> None:
+    """§ 637a.16(g): the amount displayed is the fund's. The display shows the $2 the
+    fund held; the period closes with the $2 awarded (the record is $0): the display is
+    pending adjustment. Finance adjusts it to $0 with a floorperson; the award is then
+    paid: a payout again, pending again until the next adjustment. The board and the
+    fund's answer say so, the day's display check (§ 637a.15(h)(2)) flags it, and the
+    follower's row agrees with a fold of the fund's stream."""
+    from django.test import Client
+
+    from jackpots.models import DisplayCheck
+    from jackpots.services.common import fund_state
+    from jackpots.services.display_check import display_checks_due
+
+    finance, floor = room["finance"], room["floor"]
+    settings.JACKPOT_BOARD_DISPLAY_KEYS = {"hh-screen-key-0123456": "PA-TEST-1"}
+    screen = Client()
+
+    def pending() -> tuple[str, bool, bool]:
+        board = screen.get("/jackpots/board/data?key=hh-screen-key-0123456").json()
+        shown = next(f for f in board["funds"] if f["fund"] == "high-hand")
+        fund = next(f for f in finance.get("/api/v1/jackpot-funds/").json()
+                    if f["fund"] == "high-hand")
+        return shown["displayed"], shown["pending_adjustment"], fund["display_pending"]
+
+    def adjust() -> None:
+        assert finance.post(URL + "display/adjust/").status_code == 200
+        assert floor.post(URL + "display/witness/").status_code == 200
+
+    adjust()
+    assert pending() == ("$2.00", False, False)
+    r = _slip(room, ["9c", "9s", "9h", "9d", "2h"], seat=2)
+    period, end = r.json()["period"], datetime.fromisoformat(r.json()["period_end"])
+    services.high_hand_periods_close_due(now=end + timedelta(seconds=1))
+    assert pending() == ("$2.00", True, True)
+    adjust()
+    assert pending() == ("$0.00", False, False)
+    r = finance.post(URL + "high-hands/pay/", {"period": period, "slip": 1, "name": "P2",
+                                               "identification": "PA DL 2"}, format="json")
+    assert r.status_code == 200, r.json()
+    assert pending() == ("$0.00", True, True)
+    row = Fund.objects.get(name="high-hand")
+    assert fund_state(row).display_pending is True
+    display_checks_due(datetime.now().astimezone() + timedelta(days=1))
+    check = DisplayCheck.objects.get(fund="high-hand")
+    assert (check.passed, check.reason) == (False, "pending_not_adjusted")
