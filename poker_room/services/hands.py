@@ -249,7 +249,7 @@ def hand_command(*, actor: Actor, round_id: Any, commands: Any,
                     exc.field = f"commands[{i}].{exc.field}"
                 raise
         if hand.is_complete:
-            events += _contributed(events, table, actor)
+            events += _contributed(events, table, actor, hand.hand_id)
             events += _bad_beat(hand, table, actor)
         return Decision(hand, [NewEvent(e["type"], e["data"]) for e in events], role,
                         {"table": str(table.pk)})
@@ -266,12 +266,13 @@ def hand_command(*, actor: Actor, round_id: Any, commands: Any,
                      out.version, closed, out.events)
 
 
-def _contributed(events: list[dict[str, Any]], table: TableSeen, actor: Actor
-                 ) -> list[dict[str, Any]]:
+def _contributed(events: list[dict[str, Any]], table: TableSeen, actor: Actor,
+                 hand_id: Any) -> list[dict[str, Any]]:
     """637a.15(c), 637a.16(c): one ``JackpotContributed`` per fund per pot, the public
-    record the jackpots app follows (it reads these, never the engine's events)."""
+    record the jackpots app follows (it reads these, never the engine's events). Each
+    names its hand: the hand's own id (the hand started in an earlier command, so its
+    ``HandStarted`` is not among the events of the command that ends it)."""
     day = actor.gaming_day().isoformat()
-    hand_id = next((e["data"]["hand_id"] for e in events if e["type"] == "HandStarted"), None)
     return [{"type": "JackpotContributed", "data": {
         "fund": e["data"]["fund_name"], "kind": e["data"]["fund"], "pot": e["data"]["pot"],
         "amount_cents": e["data"]["amount"], "table_id": str(table.pk), "gaming_day": day,

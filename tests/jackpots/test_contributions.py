@@ -57,6 +57,23 @@ def test_each_pot_contribution_reaches_its_fund_once(crew, poker_table: Callable
     assert _rows() == expected
 
 
+def test_each_contribution_names_its_hand(crew, poker_table: Callable,
+                                         as_actor: Callable) -> None:
+    """§ 637a.15(c), § 637a.16(c): each pot's contribution is the record of a hand: both
+    funds' ``JackpotContributed`` of each of two hands carry that hand's id (the hand
+    started by an earlier command than the one that ended it)."""
+    from casino.eventstore.models import Event
+
+    setup = poker_table("holdem")
+    dealer = as_actor(crew["dealer"])
+    seat_three(dealer, setup["table"])
+    hands = [play_hand(dealer, setup["table"])["round_id"] for _ in range(2)]
+    named = sorted((e.stream_id, e.data["fund"], e.data["hand_id"])
+                   for e in Event.objects.filter(type="JackpotContributed"))
+    assert named == sorted((f"round-{h}", fund, str(h)) for h in hands
+                           for fund in ("bad-beat", "high-hand"))
+
+
 def test_a_batch_of_many_contributions_is_added_up_exactly(crew, poker_table: Callable,
                                                            as_actor: Callable) -> None:
     """§ 637a.15(e): five hands caught up in batches of three events: every cent once."""
