@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from casino.domain.cards import format_card
+from casino.domain.money import format_money
 from casino.eventstore.store import RecordedEvent
 from tables.domain.banked.script import result
 from tables.domain.banked.state import RoundState
@@ -46,7 +47,8 @@ def cards_as_text(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _money(cents: int) -> str:
-    return f"{cents / 100:.2f}" if cents % 100 else f"{cents // 100}"
+    """Dollars with the sign and two decimals (issue 22: a person never guesses the unit)."""
+    return format_money(cents)
 
 
 def _cards(cards: list[int]) -> str:

@@ -411,8 +411,10 @@ class DomainEventSerializer(serializers.Serializer):
 class BankedPositionSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     player = serializers.CharField(allow_null=True)
-    wagered = serializers.DictField(child=serializers.IntegerField())
-    returned = serializers.DictField(child=serializers.IntegerField())
+    wagered_cents = serializers.DictField(child=serializers.IntegerField(),
+                                          help_text="cents wagered, by wager")
+    returned_cents = serializers.DictField(child=serializers.IntegerField(),
+                                           help_text="cents returned to the player, by wager")
     cards = serializers.ListField(child=serializers.CharField())
     decision = serializers.CharField(allow_null=True)
     final = serializers.CharField(allow_null=True)
@@ -445,8 +447,8 @@ class BankedRoundSerializer(serializers.Serializer):
             "id": str(rnd.pk), "table": str(rnd.table_id), "number": rnd.number,
             "game": st.game, "state": rnd.state, "phase": reported_phase(st).value,
             "settled": b.settled, "version": b.version,  # type: ignore[attr-defined]
-            "positions": [{"position": n, "player": p.player, "wagered": dict(p.wagered),
-                           "returned": dict(p.returned),
+            "positions": [{"position": n, "player": p.player, "wagered_cents": dict(p.wagered),
+                           "returned_cents": dict(p.returned),
                            "cards": [format_card(c) for c in p.cards],
                            "decision": p.decision, "final": p.final}
                           for n, p in sorted(st.positions.items())],
@@ -460,8 +462,8 @@ class BankedRoundSerializer(serializers.Serializer):
 class SettlementLineSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     wager = serializers.CharField()
-    wagered = serializers.IntegerField()
-    returned = serializers.IntegerField()
+    wagered_cents = serializers.IntegerField()
+    returned_cents = serializers.IntegerField()
     outcome = serializers.CharField()
     why = serializers.CharField()
 
@@ -495,7 +497,8 @@ class ReconstructionSerializer(serializers.Serializer):
 
 class SettlementSerializer(serializers.Serializer):
     lines = SettlementLineSerializer(many=True)
-    returned = serializers.JSONField(help_text='{"1": {"ante": 2000, ...}}')
+    returned_by_position_cents = serializers.JSONField(
+        help_text='cents returned, by position and wager: {"1": {"ante": 2000, ...}}')
     wagered_cents = serializers.IntegerField()
     returned_cents = serializers.IntegerField()
     house_win_cents = serializers.IntegerField()
@@ -508,9 +511,9 @@ class SettlementSerializer(serializers.Serializer):
 
 class TableResultRowSerializer(serializers.Serializer):
     wager = serializers.CharField()
-    wagered = serializers.IntegerField()
-    returned = serializers.IntegerField()
-    house_win = serializers.IntegerField()
+    wagered_cents = serializers.IntegerField(source="wagered")
+    returned_cents = serializers.IntegerField(source="returned")
+    house_win_cents = serializers.IntegerField(source="house_win")
     rounds = serializers.IntegerField()
 
 

@@ -493,7 +493,7 @@ def agrees_with_expected(script: Any, result: dict[str, Any]) -> bool | None:
     expected = script.get("expected") if isinstance(script, dict) else None
     if not (isinstance(expected, dict) and "returned" in expected):
         return None
-    return (result["returned"] == expected.get("returned")
+    return (result["returned_by_position_cents"] == expected.get("returned")
             and result["house_win_cents"] == expected.get("house_win_cents"))
 
 

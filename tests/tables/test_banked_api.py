@@ -65,13 +65,14 @@ def _hilo_dealt(c: APIClient, rid: str, tie: int | None = None) -> None:
 def _returned(reconstruction: dict) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for line in reconstruction["lines"]:
-        out.setdefault(str(line["position"]), {})[line["wager"]] = line["returned"]
+        out.setdefault(str(line["position"]), {})[line["wager"]] = line["returned_cents"]
     return out
 
 
 def _results(client: APIClient, table_id: str) -> dict[str, dict]:
     body = _ok(client.get(f"{V1}/tables/{table_id}/results/"))
-    return {r["wager"]: {k: r[k] for k in ("wagered", "returned", "house_win", "rounds")}
+    return {r["wager"]: {k: r[k] for k in ("wagered_cents", "returned_cents",
+                                            "house_win_cents", "rounds")}
             for r in body["rows"]}
 
 
@@ -98,7 +99,7 @@ def test_lunar_589_exchange_of_five_makes_a_straight(at_table, staff) -> None:
     _post(dealer, rid, "draws/", {"position": 1, "discard": ["2c", "3d", "7h", "9s", "Qc"],
                                   "cards": ["6h", "7d", "8c", "9d", "Ts"]})
     r = _post(dealer, rid, "decisions/", {"position": 1, "decision": "bet"})
-    assert r["settled"] and r["positions"][0]["returned"] == {
+    assert r["settled"] and r["positions"][0]["returned_cents"] == {
         "ante": 1000, "options_fee": 0, "bet": 10000}
     closed = _ok(dealer.post(f"{V1}/rounds/{rid}/close/"))
     assert closed["state"] == "closed"
@@ -110,7 +111,7 @@ def test_lunar_589_exchange_of_five_makes_a_straight(at_table, staff) -> None:
     assert rec["house_win_cents"] == -7000 and rec["phase"] == "closed"
     assert rec["hands"][0]["cards"] == ["6h", "7d", "8c", "9d", "Ts"]
     assert _results(_client(staff("finance")), tid)["all"] == {
-        "wagered": 4000, "returned": 11000, "house_win": -7000, "rounds": 1}
+        "wagered_cents": 4000, "returned_cents": 11000, "house_win_cents": -7000, "rounds": 1}
 
 
 def test_lunar_671a_pair_wins_pair_loses_and_fold(at_table, staff) -> None:
@@ -142,10 +143,14 @@ def test_lunar_671a_pair_wins_pair_loses_and_fold(at_table, staff) -> None:
                               "3": {"ante": 0, "super": 0}}
     assert rec["house_win_cents"] == 5000
     assert _results(_client(staff("compliance")), tid) == {
-        "ante": {"wagered": 3000, "returned": 1000, "house_win": 2000, "rounds": 1},
-        "bet": {"wagered": 4000, "returned": 4000, "house_win": 0, "rounds": 1},
-        "super": {"wagered": 3000, "returned": 0, "house_win": 3000, "rounds": 1},
-        "all": {"wagered": 10000, "returned": 5000, "house_win": 5000, "rounds": 1}}
+        "ante": {"wagered_cents": 3000, "returned_cents": 1000, "house_win_cents": 2000,
+                 "rounds": 1},
+        "bet": {"wagered_cents": 4000, "returned_cents": 4000, "house_win_cents": 0,
+                "rounds": 1},
+        "super": {"wagered_cents": 3000, "returned_cents": 0, "house_win_cents": 3000,
+                  "rounds": 1},
+        "all": {"wagered_cents": 10000, "returned_cents": 5000, "house_win_cents": 5000,
+                "rounds": 1}}
 
 
 def test_hilo_player_wins_both_hands(at_table) -> None:
@@ -162,14 +167,14 @@ def test_hilo_player_wins_both_hands(at_table) -> None:
     r = _post(dealer, rid, "hands/", {"position": 1, "high": ["Ks", "Qd", "9c"],
                                       "low": ["3h", "2d"]})
     r = _post(dealer, rid, "lock/", {"expected_version": r["version"]})
-    assert r["positions"][0]["returned"] == {"ante": 2000, "tie": 0, "play": 2000}
+    assert r["positions"][0]["returned_cents"] == {"ante": 2000, "tie": 0, "play": 2000}
     _ok(dealer.post(f"{V1}/rounds/{rid}/close/"))
     rec = _ok(floor.get(f"{V1}/rounds/{rid}/reconstruction"))
     assert rec["house_win_cents"] == -1500
     texts = [s["text"] for s in rec["steps"]]
     assert texts[0].startswith("round 1 opened: five-card-hi-lo")
     assert "position 1 set high Ks Qd 9c (29) and low 3h 2d (5)" in texts
-    assert texts[-1] == "round closed: wagered 25, returned 40, house win -15"
+    assert texts[-1] == "round closed: wagered $25.00, returned $40.00, house win -$15.00"
     steps = [s["event"] for s in rec["steps"]]
     assert steps.index("CardsDealt") < steps.index("DecisionMade") < steps.index(
         "DecisionsLocked") < steps.index("WagerSettled")
@@ -314,7 +319,7 @@ def test_roles_are_checked(lunar_dealt, staff) -> None:
              {"position": 1, "decision": "fold"}, 403, "not_assigned_to_table")
     _refused(dealer, rid, "irregularities/", {"kind": "shoe_jam"}, 403, "role_required")
     r = _post(floor, rid, "irregularities/", {"kind": "shoe_jam"})
-    assert r["settled"] and r["positions"][0]["returned"] == {"ante": 1000}
+    assert r["settled"] and r["positions"][0]["returned_cents"] == {"ante": 1000}
 
 
 def test_a_bad_hilo_setting_is_refused(at_table) -> None:
@@ -370,7 +375,7 @@ def test_dispute_calculator_settles_a_script_and_records_nothing(api_as) -> None
     before = head()
     body = _ok(supervisor.post(f"{V1}/rounds/settle-script/", script, format="json"))
     assert head() == before
-    assert body["returned"] == {"1": {"ante": 1000, "bet": 4000},
+    assert body["returned_by_position_cents"] == {"1": {"ante": 1000, "bet": 4000},
                                 "2": {"ante": 2500, "bet": 10000}}
     assert (body["house_win_cents"], body["matches_expected"]) == (-7000, True)
     assert body["events"][0]["type"] == "RoundOpened"
@@ -399,8 +404,8 @@ def test_table_results_rebuild_from_the_events(at_table, staff) -> None:
     assert len(rows) == 2  # ante and all
     projections.rebuild("tables")
     assert _result_rows() == rows
-    assert _results(floor, tid)["ante"] == {"wagered": 1000, "returned": 0,
-                                            "house_win": 1000, "rounds": 1}
+    assert _results(floor, tid)["ante"] == {"wagered_cents": 1000, "returned_cents": 0,
+                                            "house_win_cents": 1000, "rounds": 1}
     _problem(_client(staff("dealer")).get(f"{V1}/tables/{tid}/results/"), 403,
              "role_required")
 
@@ -434,7 +439,7 @@ def test_after_no_force_the_round_answers_settled_589_11_e_2(at_table) -> None:
     offered = _post(dealer, rid, "lock/")
     assert (offered["phase"], offered["settled"]) == ("forcing", False)
     r = _post(dealer, rid, "decisions/", {"position": 1, "decision": "no_force"})
-    assert r["positions"][0]["returned"] == {"ante": 2000, "bet": 2000}
+    assert r["positions"][0]["returned_cents"] == {"ante": 2000, "bet": 2000}
     assert (r["phase"], r["settled"]) == ("settled", True)
     play = _ok(dealer.get(f"{V1}/rounds/{rid}/play/"))
     assert (play["phase"], play["settled"]) == ("settled", True)

@@ -85,7 +85,7 @@ def test_hilo_play_and_setting_sent_with_lock(at_table) -> None:
     r = _post(dealer, rid, "lock/", {"decisions": [
         {"position": 1, "decision": "play"},
         {"position": 1, "high": ["Ks", "Qd", "9c"], "low": ["3h", "2d"]}]})
-    assert r["positions"][0]["returned"] == {"ante": 2000, "tie": 0, "play": 2000}
+    assert r["positions"][0]["returned_cents"] == {"ante": 2000, "tie": 0, "play": 2000}
 
 
 def _refused(client: Any, rid: str, path: str, body: dict, status: int, code: str) -> None:

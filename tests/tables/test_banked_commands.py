@@ -35,7 +35,7 @@ def test_settle_round_reproduces_the_hand_worked_fixture(path: Path) -> None:
     """§ 589.12, § 671a.12, § 579.12: each fixture's amounts were worked out by hand."""
     expected = json.loads(path.read_text())["expected"]
     result = run("settle_round", str(path))
-    assert result["returned"] == expected["returned"]
+    assert result["returned_by_position_cents"] == expected["returned"]
     assert result["house_win_cents"] == expected["house_win_cents"]
     assert result["expected_agrees"] is True
     assert all(line["why"] for line in result["lines"] if line["outcome"] != "open")

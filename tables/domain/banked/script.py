@@ -28,9 +28,11 @@ the runner asks clockwise (579.11(b)) and sets hands in the order of 579.7(f).
 point of the round: ``at`` is ``before_deal``, ``after_deal``, ``after_decisions`` or
 ``after_lock``; other keys (``card``, ``position``, ``misdealt``) go to the command.
 
-:func:`settle_script` returns ``{"lines": [{"position", "wager", "wagered", "returned",
-"outcome", "why"}], "returned": {"1": {"ante": ..., ...}}, "house_win_cents",
-"wagered_cents", "returned_cents", "void", "events"}``. "returned" per line is what goes
+:func:`settle_script` returns ``{"lines": [{"position", "wager", "wagered_cents",
+"returned_cents", "outcome", "why"}], "returned_by_position_cents": {"1": {"ante": ...,
+...}}, "house_win_cents", "wagered_cents", "returned_cents", "void", "events"}`` (money in
+integer cents, in fields named ``…_cents``; the script's own ``expected.returned`` keeps its
+name). "returned_cents" per line is what goes
 back to the player on that line, the Ante Bonus (579.11(h)) included on the Ante line and
 a second Bet combination on the Bet line. A bad script raises the coded DomainError the
 command it leads to raises.
@@ -283,10 +285,12 @@ def result(state: RoundState, events: list[Event]) -> dict[str, Any]:
                 out, text = "void", f"round void: {state.void['reason']} ({state.void['cite']})"
             else:
                 out, text = outcome.get(key, "open"), "; ".join(why.get(key, []))
-            lines.append({"position": n, "wager": w, "wagered": p.wagered[w],
-                          "returned": p.returned.get(w, 0), "outcome": out, "why": text})
+            lines.append({"position": n, "wager": w, "wagered_cents": p.wagered[w],
+                          "returned_cents": p.returned.get(w, 0), "outcome": out,
+                          "why": text})
             mine[w] = p.returned.get(w, 0)
     totals = state.totals or {"wagered": 0, "returned": 0, "house_win": 0}
-    return {"lines": lines, "returned": returned, "house_win_cents": totals["house_win"],
+    return {"lines": lines, "returned_by_position_cents": returned,
+            "house_win_cents": totals["house_win"],
             "wagered_cents": totals["wagered"], "returned_cents": totals["returned"],
             "void": state.void, "events": events}

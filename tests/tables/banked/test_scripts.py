@@ -59,7 +59,7 @@ def test_script_settles_as_worked_by_hand(path: Path) -> None:
     script = _load(path)
     result = settle_script(script)
     expected = script["expected"]
-    assert _nonzero(result["returned"]) == _nonzero(expected["returned"])
+    assert _nonzero(result["returned_by_position_cents"]) == _nonzero(expected["returned"])
     assert result["house_win_cents"] == expected["house_win_cents"]
     assert result["wagered_cents"] == result["returned_cents"] + result["house_win_cents"]
     assert rebuild(result["events"]).totals["house_win"] == expected["house_win_cents"]
@@ -96,7 +96,7 @@ def _refused(script: dict[str, Any], code: str) -> None:
 def test_a_plain_script_settles() -> None:
     """§ 589.11(e)(1)(ii): a pair of 2s beats the dealer's ace-king; Bet 1 to 1."""
     result = settle_script(_base())
-    assert result["returned"] == {"1": {"ante": 1000, "bet": 4000}}
+    assert result["returned_by_position_cents"] == {"1": {"ante": 1000, "bet": 4000}}
     assert [line["outcome"] for line in result["lines"]] == ["push", "won"]
 
 
@@ -190,7 +190,7 @@ def test_script_irregularity_voids_the_round_589_13_f() -> None:
     s = _base()
     s["irregularities"] = [{"kind": "shoe_jam", "at": "after_deal"}]
     result = settle_script(s)
-    assert result["returned"] == {"1": {"ante": 1000}}
+    assert result["returned_by_position_cents"] == {"1": {"ante": 1000}}
     assert result["house_win_cents"] == 0
     assert result["void"] == {"reason": "shoe_jam", "cite": "589.13(f)"}
     assert result["lines"][0]["outcome"] == "void"
