@@ -46,8 +46,8 @@ class Report:
     version: str = ""
     totals: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
-    #: an optional chart: {"title", "unit", "points": [{"label", "value", "flag", "low",
-    #: "high"}]} drawn as an inline SVG by the page
+    #: an optional chart: {"title", "unit", "axis" (the value axis's name), "points":
+    #: [{"label", "value", "flag", "low", "high"}]} drawn as an inline SVG by the page
     chart: dict[str, Any] | None = None
 
     def as_data(self) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """A report's chart drawn as an inline SVG on the server (pages have no front-end build):
 one point per label, a line through them, the expected band shaded where the points carry
-one, and a point outside its band drawn in red."""
+one, a point outside its band drawn in red, and the value axis labelled with its name
+(``axis``) and its unit (``unit``) on every tick."""
 
 from __future__ import annotations
 
@@ -50,6 +51,10 @@ def svg(chart: dict[str, Any] | None) -> str:
         if len(pts) <= 31:
             parts.append(f'<text x="{x(i):.1f}" y="{H - 8}" font-size="9" '
                          f'text-anchor="middle">{escape(str(p["label"])[-5:])}</text>')
-    parts.append(f'<text x="4" y="{y(hi) + 4:.1f}" font-size="10">{hi:.1f}</text>'
-                 f'<text x="4" y="{y(lo) + 4:.1f}" font-size="10">{lo:.1f}</text></svg>')
+    # the axis says its unit: a bare "12.5" read as dollars or a count as easily as a %
+    unit = f" {escape(chart['unit'])}" if chart.get("unit") else ""
+    if chart.get("axis"):
+        parts.append(f'<text x="4" y="12" font-size="10">{escape(chart["axis"])}</text>')
+    parts.append(f'<text x="4" y="{y(hi) + 4:.1f}" font-size="10">{hi:.1f}{unit}</text>'
+                 f'<text x="4" y="{y(lo) + 4:.1f}" font-size="10">{lo:.1f}{unit}</text></svg>')
     return "".join(parts)

@@ -284,6 +284,6 @@ def statistical(actor: Actor, first: date, last: date, params: dict[str, str]) -
                 **span_total.cells()} if span_total.parts else None,
         notes=_notes(month_start, year_start, last, poker_seen=poker_seen,
                      without_band=without_band, flagged=flagged),
-        chart={"title": "Hold % by gaming day (all tables)", "unit": "%",
+        chart={"title": "Hold % by gaming day (all tables)", "unit": "%", "axis": "Hold %",
                "points": points} if points else None)
 

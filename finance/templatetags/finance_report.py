@@ -15,14 +15,17 @@ register = template.Library()
 @register.filter
 def cell(row: dict[str, Any] | None, column: Any) -> str:
     value = (row or {}).get(column.key)
+    if column.kind == "flag":
+        # no flag where no band is defined (a poker table, a game's or the property's
+        # row): nothing, not a dash in the flag's red
+        return "OUTSIDE BAND" if value is True else ("" if value in (None, False, "")
+                                                     else str(value))
     if value is None or value == "":
         return "—"
     if column.kind == "money":
         return money(value)
     if column.kind == "percent":
         return f"{value:.2f} %"
-    if column.kind == "flag":
-        return "OUTSIDE BAND" if value is True else ("" if value is False else str(value))
     return str(value)
 
 

@@ -7,11 +7,14 @@ figure worked by hand in the docstrings.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
 
 from casino.actors import Actor
 from finance import reports, selectors
@@ -123,6 +126,35 @@ def test_the_chart_plots_the_propertys_hold_by_day(day) -> None:
     assert chart is not None
     assert [(p["label"], p["value"], p["flag"]) for p in chart["points"]] == [
         (d.day.isoformat(), -3.19, False)]
+
+
+def _page(d: SmallDay, name: str) -> str:
+    client = Client()
+    client.force_login(get_user_model().objects.get(pk=d.team["finance"].user_id))
+    r = client.get(f"/finance/reports/{name}/?first={d.day.isoformat()}")
+    assert r.status_code == 200
+    return r.content.decode()
+
+
+def test_the_page_shows_no_flag_where_no_band_is_defined(day) -> None:
+    """A poker table's win is its rake and time charges (§ 637a.17(b)): no band, so its
+    flag cell is empty, as are the game and property rows' (they have no band either); a
+    red "—" was shown in each. The Hi-Lo table has no Poker Bonus Wager (§ 579.12(d)), so
+    no band either."""
+    d = day()
+    html = _page(d, "statistical")
+    flags = re.findall(r'<td class="flag[^"]*">(.*?)</td>', html, re.S)
+    assert len(flags) >= 3  # the two tables, their games, the property and the totals
+    assert {f.strip() for f in flags} == {""}
+
+
+def test_the_charts_hold_axis_is_labelled_in_percent(day) -> None:
+    """The property's hold for the day is −3.19 % (above); the axis's labels carry "%":
+    the top is 0.0 % (the axis always takes in zero) and the bottom −3.2 %."""
+    d = day()
+    svg = re.search(r"<svg.*?</svg>", _page(d, "statistical"), re.S).group(0)
+    labels = re.findall(r'<text x="4"[^>]*>(.*?)</text>', svg)
+    assert labels == ["Hold %", "0.0 %", "-3.2 %"]  # the axis's name, then its ticks
 
 
 # --- the band -----------------------------------------------------------------------------------
