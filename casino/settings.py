@@ -8,6 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from casino import env
+from casino.api.reference.tags import TAGS as API_TAGS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env.env_str("CASINO_VAR_DIR", str(BASE_DIR / "var")))
@@ -136,8 +137,9 @@ REST_FRAMEWORK = {
     ],
     # Deny by default: every view must name the roles it admits (casino.roles).
     "DEFAULT_PERMISSION_CLASSES": ["casino.roles.DenyAll"],
-    # drf-spectacular's AutoSchema plus the problem+json errors each operation can give.
-    "DEFAULT_SCHEMA_CLASS": "casino.api.schema.ProblemAutoSchema",
+    # drf-spectacular's AutoSchema plus the problem+json errors each operation can give and
+    # the reference (tags, summaries, example requests: casino.api.reference).
+    "DEFAULT_SCHEMA_CLASS": "casino.api.reference.auto_schema.ReferenceAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "casino.api.problems.problem_exception_handler",
     "DEFAULT_PARSER_CLASSES": [
@@ -161,12 +163,17 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The reference (casino.api.reference): tags in order with their one line, and a URL
+    # served with and without its trailing slash documented once.
+    "TAGS": API_TAGS,
+    "PREPROCESSING_HOOKS": ["casino.api.reference.auto_schema.documented_once"],
     "ENUM_NAME_OVERRIDES": {
         "RulesStateEnum": "tables.models.RulesState",
         "OpenClosedEnum": "tables.models.TableStatus",
         "DeckStateEnum": "tables.models.DeckState",
         "GameEnum": "tables.models.GAME_CHOICES",
         "RemovalReasonEnum": "tables.api.serializers.REMOVAL_REASONS",
+        "PlaceEnum": "jackpots.services.common.PLACES",
     },
 }
 

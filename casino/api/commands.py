@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
+from casino.api.reference.summaries import first_sentence
 from casino.roles import Role, roles_required
 
 
@@ -60,6 +61,6 @@ def command(service: Callable[..., Any], *, roles: tuple[Role, ...], input: type
 
     # A function of its own per view: extend_schema annotates the function object.
     view.post = extend_schema(request=input, responses={201 if created else 200: output},
-                              tags=[tag], summary=doc.split(".")[0],
+                              tags=[tag], summary=first_sentence(doc),
                               operation_id=service.__name__)(post)
     return view

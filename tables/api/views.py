@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from casino.actors import actor_of
 from casino.api.commands import Command, command
 from casino.api.pagination import KEYSET_PAGING_PARAMETERS, page_response, parse_paging
+from casino.api.reference.summaries import first_sentence
 from casino.api.serializers import EventPageSerializer
 from casino.domain.errors import DomainError
 from casino.eventstore import selectors as event_selectors
@@ -55,7 +56,7 @@ def write_via(cmd: type[Command], *, method: str = "post") -> Callable[..., Resp
     return extend_schema(request=cmd.input,
                          responses={201 if cmd.created else 200: cmd.output},
                          operation_id=f"{cmd.__name__.removesuffix('_view')}_{method}",
-                         summary=(cmd.__doc__ or "").split(".")[0])(handler)
+                         summary=first_sentence(cmd.__doc__ or ""))(handler)
 
 
 def _property_rows(view: Any, qs: QuerySet, via: str = "property") -> QuerySet:
