@@ -1,0 +1,156 @@
+"""The documentation's walk-throughs stay true.
+
+A fresh demo is started the way ``bin/run`` starts it — migrate, ``seed_demo``,
+``seed_demo_tables``, ``seed_demo_players``, ``simulate_gaming_day``, then gunicorn on a
+free loopback port, a Celery worker and Celery beat — on the embedded default (SQLite and
+the file broker) in a var directory of its own. Then each page of ``docs/walkthroughs/``
+runs, in the order of the site's index (the jackpots page follows the poker hands), as
+one bash process: its set-up block, then every ``bash`` block, each one's output compared
+line by line with the page's **Expected output** (``tests/docs/walkthrough.py``). A stale
+figure fails naming the page and the line. The servers are stopped and the var directory
+removed at the end.
+
+The pages walk through 589.11(f) (the reconstruction), 589.11(e) and 589.12(c) (a
+settled Lunar round), 637a.11(c) (the button), 637a.17 (the rake ledger), 637a.18(a)
+(histories and the dispute calculator), 637a.15(d)-(h) (a Bad Beat verified, displayed,
+paid and its boxes counted) and 637a.16(f) (the Tracking Slip).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.docs import walkthrough
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES_DIR = ROOT / "docs" / "walkthroughs"
+# The order of docs/walkthroughs/index.md: jackpots.md needs poker-hands.md before it.
+PAGES = ["banked-round.md", "poker-hands.md", "jackpots.md", "finance-day.md",
+         "staff-and-rules.md"]
+SEED_TIMEOUT = 600  # seconds for the whole seeding, the simulated day included
+PAGE_TIMEOUT = 300  # seconds for one page (the Bad Beat count waits for the beat)
+
+pytestmark = pytest.mark.celery  # runs a real Celery worker and beat (on the file broker)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _demo_env(var_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "SECRET_KEY", "DEBUG"}}
+    env.update(CASINO_VAR_DIR=str(var_dir), PYTHONPATH=str(ROOT),
+               # the beat's sweeps every 5 s, so the day's Bad Beat count opens at once
+               TIMER_SWEEP_SECONDS="5")
+    return env
+
+
+def _get_json(url: str, token: str | None = None, body: dict | None = None) -> object:
+    request = urllib.request.Request(url, data=json.dumps(body).encode() if body else None,
+                                     headers={"Content-Type": "application/json"})
+    if token:
+        request.add_header("Authorization", f"Token {token}")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
+
+
+def _wait_for(check, what: str, seconds: float) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except OSError:
+            pass
+        time.sleep(1)
+    raise AssertionError(f"the demo never got ready: {what} after {seconds:.0f} s")
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[dict[str, str]]:
+    """A fresh demo as ``bin/run`` starts it; yields the environment the pages run in."""
+    var_dir = Path(tempfile.mkdtemp(prefix="casino-walkthroughs-"))
+    env = _demo_env(var_dir)
+    python = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").is_dir() else sys.executable
+    bindir = Path(python).parent
+    processes: list[subprocess.Popen] = []
+    try:
+        started = time.monotonic()
+        port = _free_port()
+        for step in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"],
+                     ["seed_demo"], ["seed_demo_tables"], ["seed_demo_players"],
+                     ["simulate_gaming_day", "--if-empty", "--no-progress"]):
+            left = SEED_TIMEOUT - (time.monotonic() - started)
+            done = subprocess.run([python, "manage.py", *step], cwd=ROOT, env=env,
+                                  capture_output=True, text=True, timeout=max(left, 1))
+            assert done.returncode == 0, f"manage.py {step[0]} failed:\n{done.stdout}\n{done.stderr}"
+        logs = var_dir / "logs"
+        logs.mkdir()
+        for name, argv in (
+                ("gunicorn", [str(bindir / "gunicorn"), "casino.wsgi:application", "--bind",
+                              f"127.0.0.1:{port}", "--workers", "2", "--log-level", "warning"]),
+                ("worker", [str(bindir / "celery"), "-A", "casino", "worker", "--loglevel=WARNING",
+                            "--concurrency=1", f"--hostname=walkthroughs-{port}@%h"]),
+                ("beat", [str(bindir / "celery"), "-A", "casino", "beat", "--loglevel=WARNING",
+                          "--schedule", str(var_dir / "celerybeat-schedule")])):
+            out = open(logs / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
+            processes.append(subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out,
+                                              stderr=subprocess.STDOUT, start_new_session=True))
+        api = f"http://127.0.0.1:{port}/api/v1"
+        _wait_for(lambda: _get_json(f"http://127.0.0.1:{port}/health").get("status") == "ok",
+                  "/health", 60)
+        # As after `make run`: the beat opens the day's Bad Beat count within its first
+        # sweeps, before anyone deals (the jackpots page counts that count's boxes).
+        logins = dict(line.split(" ", 1) for line in
+                      (var_dir / "demo_logins.txt").read_text().splitlines())
+        cashier = _get_json(f"{api}/auth/token/", body={
+            "username": "demo_cashier", "password": logins["demo_cashier"]})["token"]
+        _wait_for(lambda: bool(_get_json(f"{api}/jackpot-funds/bad-beat/counts/", cashier)),
+                  "the beat's Bad Beat count", 90)
+        yield dict(env, API=api, LOGINS=str(var_dir / "demo_logins.txt"))
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        shutil.rmtree(var_dir, ignore_errors=True)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_walkthrough_prints_what_its_page_promises(demo: dict[str, str], page: str) -> None:
+    """Every bash block of the page runs, and prints its Expected output."""
+    path = PAGES_DIR / page
+    page_blocks, done = walkthrough.run(path, demo, ROOT, PAGE_TIMEOUT)
+    problems = walkthrough.mismatches(path, page_blocks, done.stdout, ROOT)
+    if done.returncode != 0:
+        problems.append(f"bash exited {done.returncode}; its errors:\n{done.stderr[-4000:]}")
+    assert not problems, "the walk-through no longer holds:\n" + "\n".join(problems)
+
+
+def test_the_pages_are_the_index_and_every_page_is_tested() -> None:
+    """Each walk-through page is in PAGES (so it is run) and in the site's index."""
+    on_disk = {p.name for p in PAGES_DIR.glob("*.md")} - {"index.md"}
+    assert on_disk == set(PAGES)
+    index = (PAGES_DIR / "index.md").read_text(encoding="utf-8")
+    assert [p for p in PAGES if f"({p})" in index] == PAGES
