@@ -241,7 +241,7 @@ def _finance(table: GameTable, day: date) -> dict[str, Any]:
     totals = {
         "opener_cents": state.inventory_cents(OPENER),
         "closer_cents": state.inventory_cents(CLOSER),
-        "chip_sales_cents": state.chip_sales_cents, "chip_sales": state.chip_sales,
+        "chip_sales_cents": state.chip_sales_cents, "chip_sales_count": state.chip_sales,
         "fills_cents": state.slips_cents(FILL), "credits_cents": state.slips_cents(CREDIT),
         "drop_counted_cents": state.drop.get("counted_cents")
         if state.drop["state"] == "accepted" else None}

@@ -8,6 +8,7 @@ from typing import Any
 from casino.actors import Actor
 from casino.domain.errors import NotFoundError
 from casino.scoping import property_rows
+from jackpots.domain.periods import period_key
 from jackpots.models import (
     BadBeatHit,
     DisplayCheck,
@@ -54,6 +55,8 @@ def slips(actor: Actor, name: str, period: str | None = None) -> list[HighHandSl
     """The fund's High Hand Tracking Slips, one period or all (637a.16(f))."""
     fund(actor, name)
     rows = property_rows(HighHandSlip.objects.all(), actor).filter(fund=name)
+    if period:  # as the answers name it (with its offset) or by its key
+        period = period_key(period, time_zone=actor.property.time_zone)
     return list(rows.filter(period=period) if period else rows)
 
 

@@ -37,7 +37,9 @@ class Command(APIView):
         body = self.input(data=request.data)
         body.is_valid(raise_exception=True)
         result = self.run(actor_of(request.user), pk, dict(body.validated_data))
-        return Response(self.output(result).data,
+        # the request in the context: what the answer shows on the caller's property's
+        # clock (casino.api.fields) reads its zone
+        return Response(self.output(result, context={"request": request}).data,
                         status=status.HTTP_201_CREATED if self.created else status.HTTP_200_OK)
 
 

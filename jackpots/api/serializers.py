@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
+from casino.api.fields import LocalDateTimeField, caller_time_zone
 from jackpots import services
+from jackpots.domain.periods import period_name
 from jackpots.services import counts
+
+
+class PeriodField(serializers.CharField):
+    """A High Hand qualifying period (637a.16(b)(1)) named by its local start with the
+    property's offset, ``2026-11-25T20:00:00-05:00`` (never a naive local string); the
+    inputs take it so, or by the local start alone as before."""
+
+    def to_representation(self, value: Any) -> str:
+        return period_name(str(value), time_zone=caller_time_zone(self.context))
+
+
+PERIOD_HELP = ("the qualifying period, named by its local start with the property's offset "
+               "(as the period inputs take it)")
 
 
 class BoxOut(serializers.Serializer):
@@ -123,9 +140,9 @@ class PayIn(HandIn):
 
 
 class SlipOut(serializers.Serializer):
-    period = serializers.CharField()
-    period_start = serializers.DateTimeField()
-    period_end = serializers.DateTimeField()
+    period = PeriodField(help_text=PERIOD_HELP)
+    period_start = LocalDateTimeField(help_text="the period's start, local with its offset")
+    period_end = LocalDateTimeField(help_text="the period's end, local with its offset")
     slip = serializers.IntegerField()
     table = serializers.UUIDField(source="table_id")
     table_name = serializers.CharField()
@@ -162,8 +179,8 @@ class RecordIn(serializers.Serializer):
 
 
 class RecordOut(serializers.Serializer):
-    period = serializers.CharField()
-    period_end = serializers.DateTimeField()
+    period = PeriodField(help_text=PERIOD_HELP)
+    period_end = LocalDateTimeField(help_text="the period's end, local with its offset")
     slip = serializers.IntegerField()
     table = serializers.CharField()
     seat = serializers.IntegerField()
@@ -171,11 +188,14 @@ class RecordOut(serializers.Serializer):
 
 
 class CloseIn(serializers.Serializer):
-    period = serializers.CharField(max_length=20)
+    period = serializers.CharField(
+        max_length=32, help_text="the period as the slips name it (its local start with the "
+                                 "offset, 2026-11-25T20:00:00-05:00) or its local start "
+                                 "alone (2026-11-25T20:00)")
 
 
 class CloseOut(serializers.Serializer):
-    period = serializers.CharField()
+    period = PeriodField(help_text=PERIOD_HELP)
     amount_cents = serializers.IntegerField()
     hand = serializers.CharField()
     awards = serializers.ListField(child=serializers.DictField())
@@ -188,7 +208,7 @@ class AwardPayIn(CloseIn):
 
 
 class AwardPaidOut(serializers.Serializer):
-    period = serializers.CharField()
+    period = PeriodField(help_text=PERIOD_HELP)
     slip = serializers.IntegerField()
     amount_cents = serializers.IntegerField()
     name = serializers.CharField()
@@ -275,3 +295,25 @@ class ReportOut(serializers.Serializer):
     last = serializers.DateField()
     displayed_cents = serializers.IntegerField(allow_null=True)
     rows = ReportRowOut(many=True)
+
+
+class PeriodLineOut(serializers.Serializer):
+    """A High Hand period's line of the ledger by period (637a.16(g)-(i))."""
+
+    period = PeriodField(help_text=PERIOD_HELP)
+    period_start = LocalDateTimeField(allow_null=True)
+    period_end = LocalDateTimeField(allow_null=True)
+    hand = serializers.CharField()
+    pooled_cents = serializers.IntegerField()
+    awarded_cents = serializers.IntegerField()
+    paid_cents = serializers.IntegerField()
+    uncollected_cents = serializers.IntegerField()
+    counted_cents = serializers.IntegerField()
+
+
+class PeriodReportOut(serializers.Serializer):
+    fund = serializers.CharField()
+    kind = serializers.CharField()
+    first = serializers.DateField()
+    last = serializers.DateField()
+    rows = PeriodLineOut(many=True)

@@ -34,6 +34,7 @@ from jackpots.api.serializers import (
     HitOut,
     LedgerOut,
     PayIn,
+    PeriodReportOut,
     RecordIn,
     RecordOut,
     RejectIn,
@@ -142,7 +143,7 @@ class Slips(APIView):
                    operation_id="high_hand_slips_list")
     def get(self, request: Request, name: str) -> Response:
         rows = selectors.slips(actor_of(request.user), name, request.query_params.get("period"))
-        return Response(SlipOut(rows, many=True).data)
+        return Response(SlipOut(rows, many=True, context={"request": request}).data)
 
 
 high_hand_record_view = command(
@@ -281,5 +282,5 @@ class FundReport(APIView):
                 f'attachment; filename="{name}-{first.isoformat()}-{last.isoformat()}.csv"')
             return response
         if by_period:
-            return Response(report)
+            return Response(PeriodReportOut(report, context={"request": request}).data)
         return Response(ReportOut(report).data)

@@ -68,3 +68,24 @@ def periods_between(first: datetime, last: datetime, *, time_zone: str,
         p = period_at(p.end, time_zone=time_zone, day_start_hour=day_start_hour,
                       minutes=minutes)
     return out
+
+
+def period_name(key: str, *, time_zone: str) -> str:
+    """How an answer names a period: its local start with the property's offset
+    (``2026-11-01T01:00`` → ``2026-11-01T01:00:00-04:00``; a start lived twice, when the
+    clocks go back, is its first instant). Never a naive local string (issue 22)."""
+    wall = datetime.fromisoformat(key)
+    return wall.replace(tzinfo=ZoneInfo(time_zone), fold=0).isoformat()
+
+
+def period_key(text: str, *, time_zone: str) -> str:
+    """A period as an input names it — as the answers do (its local start with its offset)
+    or by its key (the local start, ``2026-11-25T20:00``) — as its key. Text that is
+    neither is returned as given: no period has it, and the service says so."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return text
+    if moment.tzinfo is None:
+        return text
+    return moment.astimezone(ZoneInfo(time_zone)).strftime("%Y-%m-%dT%H:%M")

@@ -50,6 +50,14 @@ def _period(actor: Actor, minutes: int, at: Any = None) -> Any:
                      day_start_hour=prop.gaming_day_start_hour, minutes=minutes)
 
 
+def _period_key(actor: Actor, period: Any) -> str:
+    """The period as the answers name it (its local start with the offset) or by its key,
+    as its key (jackpots.domain.periods.period_key)."""
+    from jackpots.domain.periods import period_key
+
+    return period_key(str(period), time_zone=actor.property.time_zone)
+
+
 def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards: Any,
                      player: Any, dealer: Any, hand_id: Any = None,
                      made_at: datetime | None = None) -> dict[str, Any]:
@@ -164,7 +172,8 @@ def high_hand_period_close(*, actor: Actor, fund: Any, period: Any) -> dict[str,
     equal hands sharing it as posted; the awards are owed until paid at the cage."""
     role = actor.require(*CLOSING)
     out: dict[str, Any] = {}
-    _run(actor, fund, lambda at: out.update(_close(at, str(period), role)))
+    key = _period_key(actor, period)
+    _run(actor, fund, lambda at: out.update(_close(at, key, role)))
     return out
 
 
@@ -180,6 +189,7 @@ def high_hand_pay(*, actor: Actor, fund: Any, period: Any, slip: Any, name: Any,
         raise FundError("valid identification is required (637a.16(b)(7))",
                         code="identification_required", field="identification")
     out: dict[str, Any] = {}
+    period = _period_key(actor, period)
 
     def decide(at: AtFund) -> None:
         closed = at.state.closed.get(str(period))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from casino.domain.cards import RANK_PLURALS, RANKS
 from casino.domain.money import format_money
 from tables.domain.paytables import OddsKind, Paytable, get_paytable
 from tables.domain.catalogue import Family, get_table_game
@@ -179,25 +180,35 @@ def _rake(r: dict[str, Any]) -> dict[str, Any]:
     return _section("Rake", *lines, source="637a.17(c)")
 
 
+def qualifying_bad_beat(q: dict[str, Any]) -> str:
+    """637a.15(b)(3): the posted qualifying hand in words, "or better" said once: "a
+    losing hand of four of a kind, eights or better; both hole cards must play; at least
+    4 players dealt in" (the rank, where posted, is the least the category may hold)."""
+    hand = q["losing_hand_at_least"].replace("-", " ")
+    if q.get("rank_at_least"):
+        hand += f", {RANK_PLURALS[RANKS.index(q['rank_at_least'])]} or better"
+    else:
+        hand += " or better"
+    return (f"a losing hand of {hand}"
+            + ("; both hole cards must play" if q["both_hole_cards_must_play"] else "")
+            + f"; at least {q['minimum_players_dealt']} players dealt in")
+
+
 def _bad_beat(b: dict[str, Any]) -> dict[str, Any]:
     q = b["qualifying_hand"]
-    hand = q["losing_hand_at_least"].replace("-", " ")
-    if q["rank_at_least"]:
-        hand += f" of {q['rank_at_least']}s or better"
     lines: list[tuple[str, str] | str] = [
         "This table offers a Bad Beat payout.",
         ("Contribution", _contribution(b["contribution"])),
         ("Maximum contribution per pot", format_money(b["maximum_per_pot_cents"])),
         ("Minimum pot before a contribution is collected", format_money(b["minimum_pot_cents"])),
-        ("Qualifying Bad Beat", f"{hand} or better beaten"
-         + ("; both hole cards must play" if q["both_hole_cards_must_play"] else "")
-         + f"; at least {q['minimum_players_dealt']} players dealt in"),
+        ("Qualifying Bad Beat", qualifying_bad_beat(q)),
     ]
     shares = b["payout_shares_bp"]
     lines.append(("Payout shares", f"losing hand {shares['losing_hand'] / 100:g}%, winning hand "
                   f"{shares['winning_hand'] / 100:g}%, other players dealt in "
                   f"{shares['table_share'] / 100:g}%"))
-    return _section("Bad Beat payout", *lines, source="637a.15(b)")
+    # its values are sentences: the sign sets them under their labels (signage.html)
+    return {**_section("Bad Beat payout", *lines, source="637a.15(b)"), "layout": "sentences"}
 
 
 def _high_hand(h: dict[str, Any]) -> dict[str, Any]:
