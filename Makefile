@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: setup run test test-fast bench clean
+.PHONY: setup run test test-fast docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ test: setup                      ## the whole suite: PostgreSQL + Redis, then SQ
 
 test-fast: setup                 ## the suite without the slow exhaustive checks
 	bin/test -m "not slow"
+
+docs: setup                      ## the documentation site on http://127.0.0.1:8001 (reloads on edit)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
 
 bench: setup                     ## benchmarks (PostgreSQL: set DATABASE_URL and SECRET_KEY)
 	$(BIN)/python manage.py migrate --noinput -v0
