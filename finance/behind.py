@@ -40,6 +40,7 @@ from finance.domain.reconcile import BANKED, POKER
 from finance.domain.table_day import CLOSER, CREDIT, FILL, OPENER, fold
 from finance.figures import frozen, table_day_figures
 from finance.models import GamingDay, table_day_stream
+from poker_room.domain import pot_figures
 from tables.domain.catalogue import POKER_GAMES
 from tables.models import GameTable, Round
 
@@ -91,8 +92,9 @@ def _rounds(table: GameTable, kind: str, day: date, start: datetime, end: dateti
             row.update(wagered_cents=None, returned_cents=None, house_win_cents=None,
                        void=False)
         else:
-            row.update(pot_cents=None, rake_cents=0, rake_returned_cents=0,
-                       contributions={}, contributed_cents=0, voided=False)
+            row.update(gross_pot_cents=None, pot_cents=None, rake_cents=0,
+                       rake_returned_cents=0, contributions={}, contributed_cents=0,
+                       voided=False)
         rows[r.stream_id] = row
     totals: dict[str, Any] = (
         {"rounds": 0, "wagered_cents": 0, "returned_cents": 0, "house_win_cents": 0}
@@ -123,6 +125,8 @@ def _rounds(table: GameTable, kind: str, day: date, start: datetime, end: dateti
         elif e.type == "JackpotContributed":
             row["contributions"][d["fund"]] = row["contributions"].get(d["fund"], 0) \
                 + d["amount_cents"]
+            row["pot_cents"] = None if row["gross_pot_cents"] is None else \
+                row["pot_cents"] - d["amount_cents"]
             row["contributed_cents"] += d["amount_cents"]
             if today:
                 totals["contributed_cents"] += d["amount_cents"]
@@ -132,9 +136,19 @@ def _rounds(table: GameTable, kind: str, day: date, start: datetime, end: dateti
             row["rake_returned_cents"] += d.get("rake_returned", 0)
             totals["rake_returned_cents"] += d.get("rake_returned", 0) if today else 0
         elif e.type == "HandCompleted":
-            row.update(pot_cents=d.get("pot"), voided=bool(d.get("voided")),
-                       counted_on=e.metadata.get("gaming_day"))
+            # 637a.1: the Pot is what is left after the rake and the contributions
+            gross = d.get("pot")
+            row.update(gross_pot_cents=gross,
+                       pot_cents=None if gross is None else
+                       gross - d.get("rake", 0) - row["contributed_cents"],
+                       voided=bool(d.get("voided")), counted_on=e.metadata.get("gaming_day"))
             totals["hands"] += int(today and not d.get("voided"))
+    # contributions in the one shape of the API: [{fund, amount_cents}]
+    for row in rows.values():
+        if "contributions" in row:
+            row["contributions"] = pot_figures.as_list(row["contributions"])
+    if "contributions" in totals:
+        totals["contributions"] = pot_figures.as_list(totals["contributions"])
     return list(rows.values()), totals
 
 

@@ -161,16 +161,26 @@ class SettlementOut(serializers.Serializer):
     phase = serializers.CharField()
     to_act = serializers.IntegerField(allow_null=True)
     board = serializers.ListField(child=serializers.CharField())
-    pot_cents = serializers.IntegerField(allow_null=True)
+    gross_pot_cents = serializers.IntegerField(
+        allow_null=True, help_text="every chip put in, before the rake and contributions")
+    pot_cents = serializers.IntegerField(
+        allow_null=True, help_text="the Pot (637a.1): after the rake and the jackpot "
+                                   "contributions, what is awarded")
     rake_cents = serializers.IntegerField(allow_null=True)
-    rake_by_pot = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    contributions = serializers.ListField(child=serializers.DictField())
-    pots = serializers.ListField(child=serializers.DictField(),
-                                 help_text="each pot: amount, rake, contributions, awards")
-    awards = serializers.ListField(child=serializers.DictField())
-    starting_stacks = serializers.DictField(child=serializers.IntegerField())
-    stacks = serializers.DictField(child=serializers.IntegerField())
-    net = serializers.DictField(child=serializers.IntegerField())
+    rake_by_pot_cents = serializers.ListField(child=serializers.IntegerField(),
+                                              allow_null=True)
+    contributions = serializers.ListField(child=serializers.DictField(),
+                                          help_text="[{fund, amount_cents}]")
+    pots = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="each pot: pot, gross_pot_cents, rake_cents, contributions, pot_cents, "
+                  "awards [{seat, amount_cents, share, odd_chips_cents}]")
+    awards = serializers.ListField(child=serializers.DictField(),
+                                   help_text="[{pot, seat, amount_cents, share, "
+                                             "odd_chips_cents}]")
+    starting_stacks_cents = serializers.DictField(child=serializers.IntegerField())
+    stacks_cents = serializers.DictField(child=serializers.IntegerField())
+    net_cents = serializers.DictField(child=serializers.IntegerField())
     events = serializers.ListField(child=serializers.DictField())
 
 

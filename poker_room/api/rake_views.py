@@ -16,6 +16,7 @@ from casino.api.commands import command
 from casino.domain.errors import DomainError
 from casino.roles import Role, roles_required
 from casino.scoping import property_row
+from poker_room.domain import pot_figures
 from poker_room.models import RakeDay, TimeChargePeriod
 from poker_room.services import time_charges
 from tables.models import GameTable
@@ -51,8 +52,9 @@ class RakeLedgerOut(serializers.Serializer):
         help_text="assessed, in the rake area, not yet verified (637a.17(b)(3)(iv))")
     time_charges_cents = serializers.IntegerField(
         help_text="verified by a floorperson and in the drop box (637a.17(b)(3)(v))")
-    contributions = serializers.DictField(child=serializers.IntegerField(),
-                                          help_text="cents into each fund's payout box")
+    contributions = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="into each fund's payout box: [{fund, amount_cents}] (the fund's name)")
     drop_box_expected_cents = serializers.IntegerField()
 
 
@@ -81,7 +83,7 @@ class RakeLedger(APIView):
             "percentage_rake_cents": row.percentage_rake_cents,
             "incremental_rake_cents": row.incremental_rake_cents,
             "time_charges_pending_cents": row.time_charges_pending_cents,
-            "time_charges_cents": row.time_charges_cents, "contributions": row.contributions,
+            "time_charges_cents": row.time_charges_cents, "contributions": pot_figures.as_list(row.contributions or {}),
             "drop_box_expected_cents": row.drop_box_expected_cents}).data)
 
 

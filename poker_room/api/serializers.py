@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from poker_room.api.cards import cards_out
+from poker_room.domain import pot_figures
 from poker_room.domain.visibility import TERMINAL, event_data, seat_cards
 from poker_room.models import PokerTable, Seat
 from poker_room.services.hands import PokerHand
@@ -138,12 +139,17 @@ def hand_view(ph: PokerHand, audience: str) -> dict[str, Any]:
                       "bet_cents": snap["bets"][i], "in_hand": bool(snap["live"][i]),
                       **seat_cards(down, up, hand_over=over, audience=audience)})
     legal = None if over else hand.legal_actions()
+    # 637a.1: the Pot is after the rake (and the contributions, taken after it); the
+    # gross pot is every chip put in (poker_room.domain.pot_figures)
+    result = pot_figures.hand_result(hand.result, hand.events) if over else None
+    pot = ({k: result[k] for k in ("gross_pot_cents", "pot_cents")} if result is not None
+           else pot_figures.live_pot(hand.gross_pot, hand.rake_taken))
     return cards_out({
         "round_id": str(ph.round_id), "number": ph.number,
         "table": {"id": str(ph.table.pk), "name": ph.table.name, "game": ph.table.game},
         "version": ph.version, "over": over, "phase": hand.phase, "to_act": hand.to_act,
-        "legal_actions": legal, "pot_cents": hand.pot, "board": hand.board, "seats": seats,
-        "kill_active": hand.kill_active, "result": hand.result if over else None,
+        "legal_actions": legal, **pot, "board": hand.board, "seats": seats,
+        "kill_active": hand.kill_active, "result": result,
         "events": [{"version": e.version, "type": e.type,
                     "data": event_data(e.type, e.data, hand_over=over, audience=audience)}
                    for e in ph.events if e.type not in ("RoundOpened",)],
@@ -161,11 +167,19 @@ class HandOut(serializers.Serializer):
     over = serializers.BooleanField()
     phase = serializers.CharField()
     to_act = serializers.IntegerField(allow_null=True)
-    pot_cents = serializers.IntegerField()
+    gross_pot_cents = serializers.IntegerField(
+        help_text="every chip put in the pot, this round's bets included, before the rake "
+                  "and the jackpot contributions")
+    pot_cents = serializers.IntegerField(
+        help_text="the Pot (637a.1): after the rake and, once the hand is over, the jackpot "
+                  "contributions — what is awarded")
     board = serializers.ListField(child=serializers.CharField())
     seats = serializers.ListField(child=serializers.DictField())
     legal_actions = serializers.DictField(allow_null=True)
-    result = serializers.DictField(allow_null=True)
+    result = serializers.DictField(
+        allow_null=True, help_text="once over: gross_pot_cents, rake_cents, "
+        "rake_by_pot_cents, contributions [{fund, amount_cents}], pot_cents (after the rake "
+        "and the contributions), stacks [{seat, stack_cents}], winners, kill_next, voided")
     events = serializers.ListField(child=serializers.DictField())
 
     def to_representation(self, ph: PokerHand) -> dict[str, Any]:

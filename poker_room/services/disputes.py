@@ -11,6 +11,7 @@ from casino.actors import Actor
 from casino.domain.errors import DomainError
 from casino.roles import Role
 from casino.scoping import property_row
+from poker_room.domain import pot_figures
 from poker_room.domain.hand import Hand
 from poker_room.domain.rules import TableRules
 from poker_room.services.histories import pot_deductions
@@ -129,11 +130,13 @@ def _play(hand: Hand, commands: Any) -> None:
 
 
 def _pots(hand: Hand) -> list[dict[str, Any]]:
-    """Each pot: what the players put in, the rake and contributions taken from it, what
-    each winner was awarded."""
-    gross, rake, _ = pot_deductions(hand)
-    pots = [{"pot": k + 1, "amount_cents": amount, "rake_cents": rake[k],
-             "contributions": [], "awards": []} for k, amount in enumerate(gross)]
+    """Each pot: what the players put in (``gross_pot_cents``), the rake and contributions
+    taken from it, the Pot after them (``pot_cents``, 637a.1), what each winner was
+    awarded."""
+    gross, rake, taken = pot_deductions(hand)
+    pots = [{"pot": k + 1, "gross_pot_cents": amount, "rake_cents": rake[k],
+             "contributions": [], "pot_cents": amount - taken[k], "awards": []}
+            for k, amount in enumerate(gross)]
     for e in hand.events:
         d = e["data"]
         if e["type"] == "JackpotContributionTaken":
@@ -142,35 +145,33 @@ def _pots(hand: Hand) -> list[dict[str, Any]]:
         elif e["type"] == "PotAwarded":
             pots[d["pot"]]["awards"].append({"seat": d["seat"], "amount_cents": d["amount"],
                                              "share": d.get("share"),
-                                             "odd_chips": d.get("odd_chips", 0)})
+                                             "odd_chips_cents": d.get("odd_chips", 0)})
     return pots
 
 
-def _contributions(hand: Hand) -> list[dict[str, Any]]:
-    """What each fund took from the hand's pots, by the fund's posted name, in order."""
-    funds: dict[str, int] = {}
-    for e in hand.events:
-        if e["type"] == "JackpotContributionTaken":
-            name = e["data"].get("fund_name", e["data"]["fund"])
-            funds[name] = funds.get(name, 0) + e["data"]["amount"]
-    return [{"fund": f, "amount_cents": a} for f, a in funds.items()]
+def _award(d: Mapping[str, Any]) -> dict[str, Any]:
+    return {"pot": d["pot"] + 1, "seat": d["seat"], "amount_cents": d["amount"],
+            "share": d.get("share"), "odd_chips_cents": d.get("odd_chips", 0)}
 
 
 def settlement(hand: Hand) -> dict[str, Any]:
-    """What the script comes to: pots, awards, rake, contributions, the stacks."""
-    result = hand.result or {}
+    """What the script comes to: pots, awards, rake, contributions, the stacks. The gross
+    pot and the Pot after the rake and the contributions (637a.1) are two figures
+    (poker_room.domain.pot_figures); every amount in cents, in a field named so."""
+    done = pot_figures.hand_result(hand.result, hand.events) or {}
     start = {s: v for s, v in hand.events[0]["data"]["seats"]}
     return {"game": hand.rules.game, "complete": hand.is_complete,
-            "voided": bool(result.get("voided")), "phase": hand.phase,
+            "voided": bool(done.get("voided")), "phase": hand.phase,
             "to_act": hand.to_act, "board": hand.board,
-            "pot_cents": result.get("pot"), "rake_cents": result.get("rake"),
-            "rake_by_pot": result.get("rake_by_pot"),
-            "contributions": _contributions(hand),
+            "gross_pot_cents": done.get("gross_pot_cents"),
+            "pot_cents": done.get("pot_cents"), "rake_cents": done.get("rake_cents"),
+            "rake_by_pot_cents": done.get("rake_by_pot_cents"),
+            "contributions": pot_figures.contributions(hand.events),
             "pots": _pots(hand) if hand.is_complete else [],
-            "awards": [e["data"] for e in hand.events if e["type"] == "PotAwarded"],
-            "starting_stacks": {str(s): v for s, v in start.items()},
-            "stacks": {str(s): v for s, v in hand.stacks.items()},
-            "net": {str(s): v - start[s] for s, v in hand.stacks.items()},
+            "awards": [_award(e["data"]) for e in hand.events if e["type"] == "PotAwarded"],
+            "starting_stacks_cents": {str(s): v for s, v in start.items()},
+            "stacks_cents": {str(s): v for s, v in hand.stacks.items()},
+            "net_cents": {str(s): v - start[s] for s, v in hand.stacks.items()},
             "events": hand.events}
 
 

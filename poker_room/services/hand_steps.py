@@ -11,6 +11,7 @@ from typing import Any
 
 from casino.actors import Actor
 from casino.domain.cards import format_card
+from casino.domain.money import format_money
 from casino.eventstore.store import RecordedEvent
 from poker_room.domain.visibility import AUDIT, event_data
 from poker_room.services.hand_state import ROUND_EVENTS
@@ -22,7 +23,9 @@ from poker_room.services.histories import HISTORY_READERS, day_of
 # --- the hand in plain words ------------------------------------------------------------
 
 def _usd(cents: Any) -> str:
-    return f"${cents / 100:,.2f}" if isinstance(cents, int) else "?"
+    """Dollars the one way (casino.domain.money); "?" for an amount an old event lacks."""
+    return format_money(cents) if isinstance(cents, int) and not isinstance(cents, bool) \
+        else "?"
 
 
 def _codes(cards: Any) -> str:

@@ -3,9 +3,10 @@ every completed hand of a table's gaming day as one ``.phhs`` file (a TOML secti
 ``[2]``... per hand).
 
 PHH has no rake and no jackpot contribution: the export keeps ours in user-defined fields
-(PHH reserves field names starting with ``_`` for them): ``_pa_pot_cents`` (each pot as
-the players made it), ``_pa_rake_by_pot`` (637a.17(b)) and ``_pa_taken_by_pot`` (rake plus
-the contributions, 637a.15(c), 637a.16(c)). A replay that takes those off each pot reaches
+(PHH reserves field names starting with ``_`` for them): ``_pa_gross_pot_cents`` (each pot
+as the players made it), ``_pa_rake_by_pot`` (637a.17(b)), ``_pa_taken_by_pot`` (rake plus
+the contributions, 637a.15(c), 637a.16(c)) and ``_pa_pot_cents`` (each Pot after them, what
+was awarded: 637a.1's Pot). A replay that takes those off each pot reaches
 the recorded ``finishing_stacks`` (pokerkit does, given them as its rake function).
 """
 
@@ -73,8 +74,10 @@ def phh_of(hand: Hand, *, table: str, day: date | None, number: int | None = Non
     """One completed hand as PHH text: the engine's PHH, the table, the day, and our
     deductions in user-defined fields (module doc)."""
     pots, rake, taken = pot_deductions(hand)
-    extra = [f"table = {_toml_str(table)}", f"_pa_pot_cents = {pots}",
+    awarded = [p - t for p, t in zip(pots, taken)]
+    extra = [f"table = {_toml_str(table)}", f"_pa_gross_pot_cents = {pots}",
              f"_pa_rake_by_pot = {rake}", f"_pa_taken_by_pot = {taken}",
+             f"_pa_pot_cents = {awarded}",
              "_pa_amounts = 'cents'"]
     if number is not None:
         extra.append(f"_pa_hand_number = {number}")

@@ -82,13 +82,16 @@ def test_the_hands_behind_a_poker_day_with_their_rake_and_contributions(day) -> 
     2 × 2.00 = 4.00 (2.00 to each fund)."""
     b = _behind(day, day.poker)
     assert b["kind"] == "poker"
-    assert [(r["number"], r["pot_cents"], r["rake_cents"], r["contributions"])
-            for r in b["rounds"]] == [
-        (1, 2_400, 200, {"bad-beat": 100, "high-hand": 100}),
-        (2, 2_400, 200, {"bad-beat": 100, "high-hand": 100})]
+    each = [{"fund": "bad-beat", "amount_cents": 100},
+            {"fund": "high-hand", "amount_cents": 100}]
+    # § 637a.1: the Pot after the $2.00 rake and the $2.00 of contributions is $20.00
+    assert [(r["number"], r["gross_pot_cents"], r["rake_cents"], r["contributions"],
+             r["pot_cents"]) for r in b["rounds"]] == [
+        (1, 2_400, 200, each, 2_000), (2, 2_400, 200, each, 2_000)]
     t = b["totals"]
     assert (t["hands"], t["rake_cents"], t["contributed_cents"], t["contributions"]) == (
-        2, 400, 400, {"bad-beat": 200, "high-hand": 200})
+        2, 400, 400, [{"fund": "bad-beat", "amount_cents": 200},
+                      {"fund": "high-hand", "amount_cents": 200}])
 
 
 def test_each_hand_links_to_its_history_step_by_step(day) -> None:

@@ -67,15 +67,19 @@ def test_a_hand_worked_out_under_the_tables_rules_submission(supervisor, rules_i
     r = supervisor.post(URL, script, format="json")
     assert r.status_code == 200, r.json()
     out = r.json()
-    assert (out["complete"], out["pot_cents"], out["rake_cents"]) == (True, 4_800, 400)
+    # the gross pot $48 and the Pot after the rake and the contributions (637a.1) $42
+    assert (out["complete"], out["gross_pot_cents"], out["rake_cents"], out["pot_cents"]
+            ) == (True, 4_800, 400, 4_200)
     assert out["contributions"] == [{"fund": "bad-beat", "amount_cents": 100},
                                     {"fund": "high-hand", "amount_cents": 100}]
-    assert out["pots"] == [{"pot": 1, "amount_cents": 4_800, "rake_cents": 400,
-                            "contributions": out["contributions"],
+    assert out["pots"] == [{"pot": 1, "gross_pot_cents": 4_800, "rake_cents": 400,
+                            "contributions": out["contributions"], "pot_cents": 4_200,
                             "awards": [{"seat": 1, "amount_cents": 4_200, "share": "whole",
-                                        "odd_chips": 0}]}]
-    assert out["stacks"] == {"1": 12_200, "2": 8_000, "3": 9_200, "4": 10_000}
-    assert out["net"] == {"1": 2_200, "2": -2_000, "3": -800, "4": 0}
+                                        "odd_chips_cents": 0}]}]
+    assert out["awards"] == [{"pot": 1, "seat": 1, "amount_cents": 4_200, "share": "whole",
+                              "odd_chips_cents": 0}]
+    assert out["stacks_cents"] == {"1": 12_200, "2": 8_000, "3": 9_200, "4": 10_000}
+    assert out["net_cents"] == {"1": 2_200, "2": -2_000, "3": -800, "4": 0}
     assert out["board"] == ["Ah", "9c", "4d", "5s", "Tc"]
     dealt = next(e for e in out["events"] if e["type"] == "CardsDealt")["data"]["cards"]
     assert dealt[0] == [1, ["As", "Ad"]]
@@ -103,11 +107,13 @@ def test_a_side_pot_from_a_deck_order_with_the_rules_given_as_options(supervisor
     r = supervisor.post(URL, script, format="json")
     assert r.status_code == 200, r.json()
     out = r.json()
-    assert [(p["amount_cents"], p["rake_cents"], p["awards"][0]["seat"],
+    assert [(p["gross_pot_cents"], p["rake_cents"], p["pot_cents"], p["awards"][0]["seat"],
              p["awards"][0]["amount_cents"]) for p in out["pots"]] == [
-        (6_000, 500, 1, 5_300), (3_000, 0, 2, 3_000)]
-    assert (out["pot_cents"], out["rake_cents"], out["rake_by_pot"]) == (9_000, 500, [500, 0])
-    assert out["stacks"] == {"1": 5_300, "2": 9_500, "3": 6_500}
+        (6_000, 500, 5_300, 1, 5_300), (3_000, 0, 3_000, 2, 3_000)]
+    # $90 gross; the Pot after the $5 rake and the two $1 contributions: $83
+    assert (out["gross_pot_cents"], out["rake_cents"], out["rake_by_pot_cents"],
+            out["pot_cents"]) == (9_000, 500, [500, 0], 8_300)
+    assert out["stacks_cents"] == {"1": 5_300, "2": 9_500, "3": 6_500}
     assert _unchanged() == before
 
 
@@ -120,7 +126,7 @@ def test_an_unfinished_script_says_where_the_hand_stands(supervisor, rules_id) -
     out = r.json()
     assert (r.status_code, out["complete"], out["to_act"], out["pots"]) == (
         200, False, 3, [])
-    assert out["stacks"] == {"1": 9_800, "2": 9_600, "3": 10_000, "4": 10_000}
+    assert out["stacks_cents"] == {"1": 9_800, "2": 9_600, "3": 10_000, "4": 10_000}
 
 
 BAD = [

@@ -69,7 +69,7 @@ def _pokerkit_stacks(text: str) -> list[int]:
     """pokerkit plays the file; each pot loses what the file says we took from it (the
     ``_pa_`` fields: PHH itself has no rake)."""
     fields = tomllib.loads(text)
-    cut_of = dict(zip(fields["_pa_pot_cents"], fields["_pa_taken_by_pot"]))
+    cut_of = dict(zip(fields["_pa_gross_pot_cents"], fields["_pa_taken_by_pot"]))
 
     def rake(amount: int, state: Any = None) -> tuple[int, int]:
         cut = cut_of.get(amount, 0)
@@ -84,6 +84,30 @@ def _final(history: HandHistory) -> list[int]:
         pass
     assert state is not None and not state.status  # pokerkit reached the end of the hand
     return list(state.stacks)
+
+
+def test_a_finished_hand_answers_its_gross_pot_and_its_pot_after_rake_and_contributions(
+        crew, poker_table, as_actor) -> None:
+    """§ 637a.1 ("Pot" is after the rake), § 637a.17(b)(1), § 637a.15(c), § 637a.16(c).
+    The hand of the test below: the players put in $48 (the gross pot); the rake is 10 %
+    = $4.80, in $1 chips $4; $1 goes to each fund; the Pot is $48 - $4 - $2 = $42, all of
+    it awarded to seat 1. The hand, its history and its result name the two figures the
+    same way, and the contributions are one list of {fund, amount_cents}."""
+    table, hand = _raked_hand(crew, poker_table, as_actor)
+    floor = as_actor(crew["floor"])
+    ledger = floor.get(f"/api/v1/poker-tables/{table.pk}/rake-ledger/").json()
+    assert ledger["contributions"] == [{"fund": "bad-beat", "amount_cents": 100},
+                                       {"fund": "high-hand", "amount_cents": 100}]
+    for path in (f"/api/v1/hands/{hand}/", f"/api/v1/hands/{hand}/history/"):
+        h = floor.get(path).json()
+        assert (h["gross_pot_cents"], h["pot_cents"]) == (4_800, 4_200)
+        done = h["result"]
+        assert (done["gross_pot_cents"], done["rake_cents"], done["pot_cents"]) == (
+            4_800, 400, 4_200)
+        assert done["contributions"] == [{"fund": "bad-beat", "amount_cents": 100},
+                                         {"fund": "high-hand", "amount_cents": 100}]
+        assert done["stacks"][0] == {"seat": 1, "stack_cents": 12_200}
+        assert "pot" not in done and "rake" not in done
 
 
 def test_a_raked_hand_exports_as_phh_that_pokerkit_replays_to_the_recorded_stacks(
@@ -107,8 +131,10 @@ def test_a_raked_hand_exports_as_phh_that_pokerkit_replays_to_the_recorded_stack
     assert (fields["small_bet"], fields["big_bet"]) == (400, 800)
     assert fields["starting_stacks"] == [10_000] * 4 and fields["seats"] == [1, 2, 3, 4]
     assert fields["finishing_stacks"] == [12_200, 8_000, 9_200, 10_000]
-    assert (fields["_pa_pot_cents"], fields["_pa_rake_by_pot"], fields["_pa_taken_by_pot"]
-            ) == ([4_800], [400], [600])
+    # § 637a.1: the gross pot $48; rake $4 and $2 of contributions taken; the Pot $42
+    assert (fields["_pa_gross_pot_cents"], fields["_pa_rake_by_pot"],
+            fields["_pa_taken_by_pot"], fields["_pa_pot_cents"]) == ([4_800], [400], [600],
+                                                                     [4_200])
     assert fields["table"] == table.name and fields["_pa_hand_number"] == 1
     assert _pokerkit_stacks(text) == [12_200, 8_000, 9_200, 10_000]
     assert phh.replay(text).stacks == {1: 12_800, 2: 8_000, 3: 9_200, 4: 10_000}
@@ -138,7 +164,7 @@ def test_a_hand_at_a_table_with_no_pot_rake_replays_the_same_in_both_engines(
     h = _play(dealer, first, [A(3, "fold"), A(1, "call"), A(2, "check"), A(1, "bet"),
                               A(2, "call"), A(1, "check"), A(2, "bet"), A(1, "call"),
                               A(1, "check"), A(2, "check")])
-    assert h["over"] and h["result"]["rake"] == 0
+    assert h["over"] and h["result"]["rake_cents"] == 0
     text = floor.get(f"/api/v1/hands/{first}/phh/").content.decode()
     fields = tomllib.loads(text)
     assert [a for a in fields["actions"] if a.startswith("d ")] == [

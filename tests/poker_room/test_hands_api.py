@@ -517,5 +517,5 @@ def test_omaha_high_low_odd_chip_of_the_low_share_as_the_submission_names(
              {"type": "deal", "cards": ["2c", "5c", "9h"]}, *checks,
              {"type": "deal", "cards": ["Kc"]}, *checks,
              {"type": "deal", "cards": ["3d"]}, *checks)
-    assert h["over"] and h["result"]["rake"] == 100
+    assert h["over"] and h["result"]["rake_cents"] == 100
     assert {s.seat: s.stack_cents for s in Seat.objects.filter(table=setup["table"])} == stacks

@@ -166,6 +166,16 @@ class HandState:
         return self._pot_total - self._rake_taken
 
     @property
+    def gross_pot(self) -> int:
+        """Every chip put in the pot, this round's bets included, before the rake."""
+        return self._pot_total
+
+    @property
+    def rake_taken(self) -> int:
+        """The rake taken from the pot so far (637a.17)."""
+        return self._rake_taken
+
+    @property
     def result(self) -> dict[str, Any] | None:
         return self._result
 
