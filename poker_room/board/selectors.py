@@ -14,7 +14,7 @@ from casino.domain.money import format_money
 from casino.models import Property
 from poker_room.models import PokerTable, Seat
 from tables.domain.catalogue import POKER_GAMES, get_table_game
-from tables.models import Deck, DeckState, GameTable
+from tables.models import Deck, DeckState, GameTable, TableStatus
 from tables.selectors import rules_in_force
 
 _STRUCTURE = {"fixed-limit": "Fixed limit", "pot-limit": "Pot limit", "no-limit": "No limit"}
@@ -42,8 +42,9 @@ def stakes(options: dict[str, Any] | None) -> str:
 
 
 def room_board(prop: Property, now: datetime | None = None) -> dict[str, Any]:
-    """Every poker table of ``prop``: game, stakes, seats taken and vacant, the hand in
-    progress, the decks in play and the minutes each has left (637a.3(c))."""
+    """Every poker table of ``prop``: game, stakes, status, seats taken and vacant (none at
+    a closed table), the hand in progress, the decks in play and the minutes each has left
+    (637a.3(c))."""
     now = now or timezone.now()
     tables = list(GameTable.objects.filter(property=prop, game__in=POKER_GAMES)
                   .order_by("name"))
@@ -70,9 +71,14 @@ def room_board(prop: Property, now: datetime | None = None) -> dict[str, Any]:
         seats = min(t.positions, options["seats"]) if options else t.positions
         mine = sorted(taken[t.pk])
         p = poker.get(t.pk)
+        # a closed table has no seat to offer (637a.9(c): only a game being played has
+        # vacancies to announce)
+        is_open = t.status == TableStatus.OPEN
         out.append({"id": str(t.pk), "name": t.name, "game": get_table_game(t.game).name,
                     "status": t.status, "stakes": stakes(options), "seats": seats,
-                    "taken": mine, "vacant": [n for n in range(1, seats + 1) if n not in mine],
+                    "taken": mine,
+                    "vacant": [n for n in range(1, seats + 1) if n not in mine]
+                    if is_open else [],
                     "hand_in_progress": bool(p and p.current_hand_id),
                     "hands_dealt": p.hands_dealt if p else 0,
                     "kill": bool(p and p.kill_active), "decks": decks[t.pk]})

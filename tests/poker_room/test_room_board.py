@@ -68,3 +68,53 @@ def test_board_is_scoped_and_refused_without_a_role_or_key(crew, poker_table, ma
     settings.ROOM_BOARD_DISPLAY_KEYS = {"screen-key-0123456789": "PA-TEST-1"}
     r = anonymous.get("/poker/board/data?key=screen-key-0123456789")
     assert [t["id"] for t in r.json()["tables"]] == [str(setup["table"].pk)]
+
+
+def test_a_closed_table_is_shown_closed_with_no_open_seats(crew, poker_table: Callable,
+                                                           monkeypatch) -> None:
+    """§ 637a.9(c): vacant seats are announced at the tables being played. Two Hold'em
+    tables: one open with a player in seat 2, one closed (ten positions, no one seated):
+    the closed one has no vacant seat in the data, and the page, as served and as its
+    script draws it in Chromium, says "closed" there, never "10 open" in green."""
+    import os
+    import re
+
+    from tables.services import tables
+
+    open_one = poker_table("holdem")["table"]
+    closed_one = tables.table_configure(actor=crew["admin"], name="holdem-closed",
+                                        game="holdem", positions=10, dealing_method="hand",
+                                        shuffler="automated")
+    seats.seat_player(actor=crew["dealer"], table_id=open_one.pk, seat=2, buy_in_cents=10_000)
+    floor = _client(_user(crew["floor"]))
+    rows = {t["id"]: t for t in floor.get("/poker/board/data").json()["tables"]}
+    assert (rows[str(closed_one.pk)]["status"], rows[str(closed_one.pk)]["vacant"]) == (
+        "closed", [])
+    assert rows[str(open_one.pk)]["vacant"] == [1, 3, 4, 5, 6, 7, 8, 9, 10]
+    html = floor.get("/poker/board/").content.decode()
+    served = re.search(rf'data-table="{closed_one.pk}".*?<td class="seats">(.*?)</td>', html,
+                       re.S)
+    assert served and served.group(1) == "closed"
+
+    from playwright.sync_api import sync_playwright
+
+    from tests.conftest import CHROMIUM
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"Chromium is not at {CHROMIUM}")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.set_content(html)  # the script draws the rows from the page's own data
+            drawn = {tr.get_attribute("data-table"): (
+                tr.query_selector_all("td")[3].inner_text(),
+                tr.query_selector_all("td")[3].get_attribute("class"))
+                for tr in page.query_selector_all("#tables tr")}
+        finally:
+            browser.close()
+    assert drawn[str(closed_one.pk)] == ("closed", "full seats")
+    assert drawn[str(open_one.pk)] == ("9 open: seat 1, 3, 4, 5, 6, 7, 8, 9, 10",
+                                       "vacant seats")
