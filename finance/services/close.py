@@ -3,8 +3,10 @@ property's time zone) or by finance. The close looks for what is still open (rou
 hands, unsigned tray slips, fill and credit slips not signed, drop boxes not counted or
 counts not signed or accepted, jackpot box counts), records it, and — when nothing is
 open, or finance closes with the open items listed — records each variance beyond the
-tolerance as an exception on its table and freezes the day's figures in
-``GamingDayClosed``. A day is closed once: closing again, or a task delivered twice,
+tolerance not yet recorded (a drop's is an exception from the cashier's acceptance of
+the count, :mod:`finance.services.drop`) as an exception on its table and freezes the
+day's figures in ``GamingDayClosed``. A day is closed once: closing again, or a task
+delivered twice,
 appends nothing.
 """
 
@@ -105,12 +107,13 @@ def open_items(property: Property, day: date) -> list[dict[str, Any]]:
 
 def variances_of(table: GameTable, day: date, *, tolerance_cents: int,
                  drop_counted_cents: int | None = None, after_close: bool = False,
-                 figures: TableDayFigures | None = None, already: Any = None
-                 ) -> list[tuple[str, dict[str, Any]]]:
+                 figures: TableDayFigures | None = None, already: Any = None,
+                 only: set[str] | None = None) -> list[tuple[str, dict[str, Any]]]:
     """The ``VarianceRecorded`` events for the table day's variances beyond the
     tolerance (and negative poker revenue), leaving out the figures ``already`` found
-    (by default those the table day has recorded: a count accepted after the close
-    adds its own variance, not again the tray's the close recorded)."""
+    (by default those the table day has recorded: the drop's, recorded when the cashier
+    accepted the count, or the tray's the close recorded, is never recorded twice);
+    ``only``: just these figures (the acceptance records the drop's alone)."""
     f = figures or table_day_figures(table.property, day, table_ids=[table.pk])[table.pk][1]
     if drop_counted_cents is not None:
         f = TableDayFigures(**{**f.__dict__, "drop_counted_cents": drop_counted_cents})
@@ -119,7 +122,7 @@ def variances_of(table: GameTable, day: date, *, tolerance_cents: int,
                                    .first())
     out = []
     for v in exceptions(f, tolerance_cents=tolerance_cents):
-        if v.figure in already:
+        if v.figure in already or (only is not None and v.figure not in only):
             continue
         data = {"exception_id": str(uuid.uuid4()), **v.as_data()}
         if after_close:
@@ -186,7 +189,9 @@ def _close(actor: Actor, day: date, *, with_open_items: bool, role: str | None
         td = days.get(table_id)
         decided = variances_of(table, day, figures=f, already=_recorded_figures(td),
                                tolerance_cents=settings.FINANCE_TOLERANCE_CENTS)
-        found += len(decided)
+        # the day's exceptions: those the close finds and those recorded before it (a
+        # drop variance is one from the cashier's acceptance)
+        found += len(decided) + len(td.state.get("variances", {}) if td else {})
         own = [i for i in items if i.get("table_id") == str(table_id)]
         decided.append(("TableDayClosed", {"figures": frozen(table, f), "open_items": own}))
         append(Stream("finance_table_day", table_day_stream(table_id, day)),

@@ -2,8 +2,11 @@
 count team of at least two people who took no part at that table that day (one enters
 the count by denomination, another signs it), accepted by a cashier. Each step an event.
 
-A count accepted after the gaming day was closed arrives as an adjustment: its variance,
-beyond the tolerance, is recorded then as an exception marked ``after_close``.
+The cashier's acceptance makes the count the drop, so a drop variance beyond the
+tolerance is an exception from that moment: finance can explain a short box the day it is
+counted, and the gaming day's close does not record it a second time. A count accepted
+after the gaming day was closed arrives as an adjustment: its variances, beyond the
+tolerance, are recorded then as exceptions marked ``after_close``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from django.conf import settings
 from casino.actors import Actor
 from casino.domain.errors import ConflictError
 from finance.domain import table_day as td
+from finance.domain.reconcile import DROP
 from finance.models import GamingDay, TableDay
 from finance.services.common import CAGE, COUNTING, REMOVING, AtTableDay, day_of, run, \
     table_workers
@@ -65,8 +69,10 @@ def drop_count_sign(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> T
 
 
 def drop_accept(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> TableDay:
-    """A cashier accepts the signed count: the drop is final. After the gaming day's
-    close, a variance it shows is recorded at once (an adjustment)."""
+    """A cashier accepts the signed count: the drop is final, and a drop variance beyond
+    the tolerance is recorded as an exception in the same transaction (module
+    docstring). After the gaming day's close, every variance it shows is recorded at
+    once (an adjustment, ``after_close``)."""
     from finance.services.close import variances_of  # the close's own reconciliation
 
     role = actor.require(*CAGE)
@@ -75,10 +81,11 @@ def drop_accept(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> Table
         decided = [td.drop_step(at.state, "DropCountAccepted", who=actor.username)]
         closed = GamingDay.objects.filter(property_id=at.table.property_id,
                                           gaming_day=at.day, state="closed").exists()
-        if closed:
-            counted = at.state.drop.get("counted_cents")
-            decided += variances_of(at.table, at.day, drop_counted_cents=counted,
-                                    tolerance_cents=settings.FINANCE_TOLERANCE_CENTS,
-                                    after_close=True)
+        counted = at.state.drop.get("counted_cents")
+        # Before the close only the drop is final here: the tray's figures wait for the
+        # close (a round settled later still moves the expected closer).
+        decided += variances_of(at.table, at.day, drop_counted_cents=counted,
+                                tolerance_cents=settings.FINANCE_TOLERANCE_CENTS,
+                                after_close=closed, only=None if closed else {DROP})
         at.record(decided, role)
     return run(actor, table_id, day_of(actor, gaming_day), decide)

@@ -379,6 +379,37 @@ def test_a_drop_shortage_is_one_exception_on_that_table_naming_the_amount(
     assert row.figures[str(even.pk)]["win_cents"] == 0
 
 
+def test_a_drop_shortage_is_an_exception_once_the_cashier_accepts_the_count(
+        team, banked, yesterday) -> None:
+    """§ 589.2(c); issue 22: finance explains a short box the day it is counted, not
+    after the close. The box holds 20000 + 8000 = 28000 against the 30000 of chips sold:
+    the cashier's acceptance records the drop exception at once (expected 30000, counted
+    28000, variance 28000 − 30000 = −2000, not after the close), which finance may
+    explain then; the close records no second one for the same figure and still counts
+    the day's one exception."""
+    TableDayAt(team, banked, yesterday).balanced(cash=SHORT_DROP)
+    (found,) = FinanceException.objects.filter(gaming_day=yesterday)
+    assert (found.figure, found.expected_cents, found.counted_cents, found.variance_cents,
+            found.after_close, found.state) == ("drop", 30_000, 28_000, -2_000, False,
+                                                "open")
+    services.variance_explain(actor=team["finance"], exception_id=found.exception_id,
+                              explanation="a $20 note found in the next box")
+    services.gaming_day_close(actor=team["finance"], gaming_day=yesterday)
+    assert [(e.exception_id, e.figure, e.state)
+            for e in FinanceException.objects.filter(gaming_day=yesterday)] == [
+        (found.exception_id, "drop", "explained")]
+    closed = read_stream(gaming_day_stream(banked.property_id, yesterday))[-1]
+    assert closed.data["exceptions"] == 1
+
+
+def test_a_count_within_the_tolerance_is_no_exception_at_its_acceptance(
+        team, banked, yesterday) -> None:
+    """The module's day with an even box (30000 counted against 30000 sold): accepted,
+    no exception."""
+    TableDayAt(team, banked, yesterday).balanced()
+    assert not FinanceException.objects.exists()
+
+
 def test_a_count_accepted_after_the_close_is_an_after_close_exception_and_an_adjustment(
         team, banked, yesterday) -> None:
     """Issue 15: "events after the close that belong to the day arrive as adjustments,

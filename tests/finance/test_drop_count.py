@@ -126,8 +126,16 @@ def test_every_step_of_the_count_is_an_event_naming_the_person_the_role_and_the_
         ("DropCountSigned", team["counter2"].username, "count_team",
          team["counter2"].credential_number),
         ("DropCountAccepted", team["cashier"].username, "cashier",
+         team["cashier"].credential_number),
+        # no chip sale recorded: the $380.00 counted is 38000 − 0 = 38000 over, an
+        # exception from the acceptance on (finance.services.drop)
+        ("VarianceRecorded", team["cashier"].username, "cashier",
          team["cashier"].credential_number)]
     assert events[1].data == {"cash": CASH, "chips": {}, "counted_cents": 38_000}
+    assert {k: events[4].data[k] for k in ("figure", "expected_cents", "counted_cents",
+                                           "variance_cents")} == {
+        "figure": "drop", "expected_cents": 0, "counted_cents": 38_000,
+        "variance_cents": 38_000}
 
 
 def test_yesterdays_box_is_removed_and_counted_today(team: Team, table: Any) -> None:
