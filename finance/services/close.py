@@ -6,8 +6,7 @@ open, or finance closes with the open items listed — records each variance bey
 tolerance not yet recorded (a drop's is an exception from the cashier's acceptance of
 the count, :mod:`finance.services.drop`) as an exception on its table and freezes the
 day's figures in ``GamingDayClosed``. A day is closed once: closing again, or a task
-delivered twice,
-appends nothing.
+delivered twice, appends nothing.
 """
 
 from __future__ import annotations
