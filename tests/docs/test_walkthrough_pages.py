@@ -74,3 +74,12 @@ def test_a_stale_figure_fails_naming_the_page_and_the_line(tmp_path: Path) -> No
     problems = walkthrough.mismatches(page, blocks, done.stdout, tmp_path)
     assert problems == ["docs/page.md:11: expected '{\"pot_cents\":4400}'\n"
                         "              printed  '{\"pot_cents\":4800}'"]
+
+
+def test_a_page_that_never_finishes_is_stopped_and_says_so(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("```bash\necho started\nsleep 30\n```\n", encoding="utf-8")
+    blocks, done = walkthrough.run(page, {"PATH": "/usr/bin:/bin"}, tmp_path, 1)
+    assert done.returncode == -9
+    assert "(the page was stopped after 1 s)" in done.stderr
+    assert walkthrough.outputs(done.stdout, len(blocks)) == [["started", ""]]

@@ -123,7 +123,7 @@ def demo() -> Iterator[dict[str, str]]:
             "username": "demo_cashier", "password": logins["demo_cashier"]})["token"]
         _wait_for(lambda: bool(_get_json(f"{api}/jackpot-funds/bad-beat/counts/", cashier)),
                   "the beat's Bad Beat count", 90)
-        yield dict(env, API=api, LOGINS=str(var_dir / "demo_logins.txt"))
+        yield dict(env, API=api, LOGINS=str(var_dir / "demo_logins.txt"), DEMO_LOGS=str(logs))
     finally:
         for process in processes:
             if process.poll() is None:
@@ -145,6 +145,10 @@ def test_walkthrough_prints_what_its_page_promises(demo: dict[str, str], page: s
     problems = walkthrough.mismatches(path, page_blocks, done.stdout, ROOT)
     if done.returncode != 0:
         problems.append(f"bash exited {done.returncode}; its errors:\n{done.stderr[-4000:]}")
+    if problems:  # what the servers said, while the directory still exists
+        for log in sorted(Path(demo["DEMO_LOGS"]).glob("*.log")):
+            tail = log.read_text(errors="replace").splitlines()[-15:]
+            problems.append(f"--- {log.name} (last lines)\n" + "\n".join(tail))
     assert not problems, "the walk-through no longer holds:\n" + "\n".join(problems)
 
 

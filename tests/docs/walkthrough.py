@@ -133,6 +133,13 @@ def mismatches(path: Path, page_blocks: list[Block], stdout: str, root: Path) ->
 def run(path: Path, env: dict[str, str], cwd: Path, timeout: float) -> tuple[list[Block], subprocess.CompletedProcess]:
     """Run the page's blocks in one bash process; its blocks and the finished process."""
     page_blocks = blocks(path)
-    done = subprocess.run(["bash", "-c", script(page_blocks)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    try:
+        done = subprocess.run(["bash", "-c", script(page_blocks)], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as late:  # a wait that never ends: say so, with the output
+        def text(raw: bytes | str | None) -> str:
+            return raw.decode(errors="replace") if isinstance(raw, bytes) else (raw or "")
+        done = subprocess.CompletedProcess(
+            late.cmd, returncode=-9, stdout=text(late.stdout),
+            stderr=text(late.stderr) + f"\n(the page was stopped after {timeout:.0f} s)")
     return page_blocks, done
