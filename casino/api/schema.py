@@ -8,7 +8,9 @@ permissions, authenticators, parsers, throttles, parameters and method — the
 ``application/problem+json`` responses it can give, each a ``Problem``
 (casino.api.problems). New views are covered without annotations: the rules read the
 view, not a list of endpoints. A view may add what the rules cannot see, with its codes:
-``problem_codes = {409: ["no_rules_in_effect"]}`` (a read refused by the state).
+``problem_codes = {409: ["no_rules_in_effect"]}`` (a read refused by the state), and the
+members a problem of a status carries beyond the common ones (a serializer, or a JSON
+schema): ``problem_members = {409: {"open_items": OpenItemOut(many=True)}}``.
 """
 
 from __future__ import annotations
@@ -93,7 +95,22 @@ class ProblemAutoSchema(AutoSchema):
         for status, codes in self.problem_statuses(operation).items():
             operation["responses"].setdefault(
                 str(status), problem_response(component.ref, status, codes, command=command))
+        for status, members in getattr(self.view, "problem_members", {}).items():
+            schema = operation["responses"][str(status)]["content"][PROBLEM_CONTENT_TYPE][
+                "schema"]
+            schema["allOf"][1]["properties"].update(
+                {name: self._member_schema(m) for name, m in members.items()})
         return operation
+
+    def _member_schema(self, member: Any) -> dict[str, Any]:
+        """A problem member's schema: a JSON schema as given, or a serializer's component
+        (an array of it for ``many=True``)."""
+        if isinstance(member, dict):
+            return member
+        many = isinstance(member, serializers.ListSerializer)
+        child = force_instance(member.child if many else member)
+        ref = self.resolve_serializer(child, "response").ref
+        return {"type": "array", "items": ref} if many else ref
 
     def problem_statuses(self, operation: dict[str, Any]) -> dict[int, list[str]]:
         """Status → extra codes, for every refusal this operation can give."""

@@ -127,10 +127,27 @@ class ExceptionOut(serializers.Serializer):
     after_close = serializers.BooleanField(help_text="found by a count after the close")
 
 
+class OpenItemOut(serializers.Serializer):
+    """Something still open for a gaming day (finance.services.close.open_items): what it
+    is, and where; the other members name the round, slip or count when there is one."""
+
+    item = serializers.CharField(help_text="open_round, open_hand, no_opener, no_closer, "
+                                 "opener_unsigned, closer_unsigned, fill_slip_unsigned, "
+                                 "credit_slip_unsigned, box_not_counted, count_unsigned, "
+                                 "count_not_accepted, jackpot_count_open")
+    table = serializers.CharField(required=False, help_text="the table's name")
+    table_id = serializers.UUIDField(required=False)
+    round_id = serializers.UUIDField(required=False, help_text="an open round or hand")
+    number = serializers.CharField(required=False, help_text="the round's number")
+    slip_id = serializers.UUIDField(required=False, help_text="a fill or credit slip")
+    fund = serializers.CharField(required=False, help_text="a jackpot count's fund")
+    count_id = serializers.UUIDField(required=False, help_text="a jackpot box count")
+
+
 class GamingDayOut(serializers.Serializer):
     gaming_day = serializers.DateField()
     state = serializers.CharField(help_text="open, held (items open at the beat), closed")
-    open_items = serializers.JSONField()
+    open_items = OpenItemOut(many=True)
     closed_at = serializers.DateTimeField(allow_null=True)
     closed_by = serializers.CharField()
     with_open_items = serializers.BooleanField()

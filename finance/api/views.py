@@ -25,6 +25,7 @@ from finance.api.serializers import (
     GamingDayOut,
     InventoryIn,
     InventorySignIn,
+    OpenItemOut,
     ReconciliationOut,
     SlipIn,
     SlipStepIn,
@@ -93,6 +94,12 @@ gaming_day_close_view = command(
     id_arg=None, tag=TAG,
     doc="Finance closes a gaming day that has ended; refused while items are open unless "
         "closed with them listed.")
+# the 409 open_items problem lists the items as GET gaming-days/{day}/ does (schema: the
+# problem's members, casino.api.schema)
+gaming_day_close_view.problem_codes = {409: ["open_items", "gaming_day_not_ended"]}
+gaming_day_close_view.problem_members = {409: {
+    "open_items": OpenItemOut(many=True),
+    "open_count": {"type": "integer", "description": "open_items: how many"}}}
 
 
 class TableDayView(APIView):

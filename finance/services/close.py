@@ -174,13 +174,16 @@ def _close(actor: Actor, day: date, *, with_open_items: bool, role: str | None
                 append(stream, version, [NewEvent("GamingDayCloseHeld", held)], meta,
                        savepoint=False)
             return GamingDay.objects.filter(property=prop, gaming_day=day).first(), False
-        raise ConflictError(
+        refused = ConflictError(
             f"{len(items)} item(s) still open for {day}: "
             + "; ".join(f"{i['item']}" + (f" at {i['table']}" if "table" in i else "")
                         for i in items[:20])
             + ("…" if len(items) > 20 else "")
             + ". Finish them, or close with the open items listed (with_open_items)",
             code="open_items")
+        # the items themselves, as the day's reconciliation lists them, for a program
+        refused.extra = {"open_items": items, "open_count": len(items)}
+        raise refused
     figures = table_day_figures(prop, day)
     days = {r.table_id: r for r in TableDay.objects.filter(property=prop, gaming_day=day)}
     found = 0

@@ -448,6 +448,44 @@ def test_the_schema_lists_the_400_of_a_bad_gaming_day_in_the_url(schema: dict) -
         assert "400" in _operation(schema, "get", path)["responses"], path
 
 
+def test_a_close_refused_for_open_items_lists_them_as_the_day_does(desk: Desk) -> None:
+    """Issue 15, bad input ("a close while a count is unsigned"): 409 ``open_items``, and
+    the problem carries the items as a member, ``open_items``, each as
+    ``GET gaming-days/{day}/`` lists it (not only as text in ``detail``), with
+    ``open_count``; nothing appended. Yesterday's Hi-Lo table: nothing recorded but its
+    box counted and not signed, so its opener and closer are missing too."""
+    day = (today(desk.team["dealer"]) - timedelta(days=1)).isoformat()
+    desk.counted(gaming_day=day)
+    with nothing_appended():
+        body = problem(desk.clients["finance"].post(f"{V1}/gaming-days/close/",
+                                                    {"gaming_day": day}, format="json"),
+                       409, "open_items")
+    table = {"table": desk.table.name, "table_id": str(desk.table.pk)}
+    assert body["open_items"] == [{"item": "no_opener", **table},
+                                  {"item": "no_closer", **table},
+                                  {"item": "count_unsigned", **table}]
+    assert body["open_count"] == 3
+    assert body["open_items"] == desk.get("finance",
+                                          f"{V1}/gaming-days/{day}/").json()["open_items"]
+
+
+def test_the_schema_declares_the_open_items_of_a_refused_close(schema: dict) -> None:
+    """The 409 of POST gaming-days/close/ declares its ``open_items`` member (an array of
+    the open items GET gaming-days/{day}/ lists) and ``open_count``."""
+    refusal = _operation(schema, "post", "gaming-days/close/")["responses"]["409"]
+    declared = refusal["content"][PROBLEM]["schema"]["allOf"][1]["properties"]
+    assert declared["open_items"]["type"] == "array"
+    item = declared["open_items"]["items"]["$ref"].rsplit("/", 1)[-1]
+    assert {"item", "table", "table_id"} <= set(schema["components"]["schemas"][item][
+        "properties"])
+    assert declared["open_count"]["type"] == "integer"
+    assert "open_items" in refusal["description"]
+    listed = _operation(schema, "get", "gaming-days/{d}/")["responses"]["200"]
+    day_schema = listed["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+    assert schema["components"]["schemas"][day_schema]["properties"]["open_items"][
+        "items"]["$ref"].endswith("/" + item)
+
+
 # --- generated input: no 500, only answers the schema lists -----------------------------
 
 #: examples per finance operation and generation mode (positive, negative), fixed seed
