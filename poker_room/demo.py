@@ -39,8 +39,9 @@ def seed_players(prop: Property) -> list[str]:
         for seat, player in enumerate(DEMO_PLAYERS, start=1):
             person = None if player is None else {
                 **player, "name": f"{player['name']} ({table.name})"}
+            # the players pay cash at the table: the buy-in is the day's chip sale too
             seat_player(actor=dealer, table_id=table.pk, seat=seat, buy_in_cents=buy_in,
-                        player=person)
+                        player=person, paid_with="cash")
         notes.append(f"{table.name}: {len(DEMO_PLAYERS)} players seated with "
                      f"${buy_in // 100} each")
     return notes

@@ -88,8 +88,8 @@ class Seat(models.Model):
 
 
 class RakeDay(models.Model):
-    """The rake ledger of one poker table for one gaming day (637a.17): what went into
-    the drop box, by kind, and what the count should find there; the jackpot
+    """The rake ledger of one poker table for one gaming day (637a.17): the rake and time
+    charges that went into the drop box, by kind; the jackpot
     contributions that went into the table's payout boxes (637a.15(c), 637a.16(c)).
     A projection of the hand and time-charge events; ``rebuild_projections`` rebuilds it."""
 
@@ -116,9 +116,12 @@ class RakeDay(models.Model):
             table_id=self.table_id, gaming_day=self.gaming_day).values_list("fund", "cents"))
 
     @builtins.property
-    def drop_box_expected_cents(self) -> int:
-        """What the count should find in the drop box: the pot rake and the verified
-        time charges (637a.17(b)(1)(ii), (2)(ii), (3)(v))."""
+    def rake_and_time_charges_cents(self) -> int:
+        """The poker revenue placed in the drop box: the pot rake and the verified time
+        charges (637a.17(b)(1)(ii), (2)(ii), (3)(v)). Not all the box holds: the cash of
+        the chips sold at the table goes in too; what the count should find is finance's
+        expected drop (``finance.domain.reconcile.TableDayFigures.expected_drop_cents``),
+        computed there alone."""
         return (self.percentage_rake_cents + self.incremental_rake_cents
                 + self.time_charges_cents)
 

@@ -44,7 +44,7 @@ def _row(r: RakeDay, table: GameTable | None) -> dict[str, Any]:
             "hands": r.hands, "percentage_rake_cents": r.percentage_rake_cents,
             "incremental_rake_cents": r.incremental_rake_cents,
             "time_charges_cents": r.time_charges_cents,
-            "revenue_cents": r.drop_box_expected_cents,
+            "revenue_cents": r.rake_and_time_charges_cents,
             "time_charges_pending_cents": r.time_charges_pending_cents,
             "behind": f"/finance/behind/{r.table_id}/{r.gaming_day.isoformat()}/"}
 

@@ -69,6 +69,18 @@ def chips_sell(*, actor: Actor, table_id: Any, amount_cents: Any,
     return run(actor, table_id, day_of(actor, None), decide)
 
 
+def poker_cash_sale(*, actor: Actor, table_id: Any, amount_cents: int, seat: int,
+                    paid_for: str, role: str) -> None:
+    """A poker buy-in or add-on paid in cash at the table (637a.8(b)(1)-(2); registered
+    with :mod:`poker_room.chip_sales`): the chips sold, in the table day's stream, by the
+    seating command and in its transaction, so the dealer records one thing. Refused as
+    any chip sale is (after the closing inventory, once the box is removed): the seat is
+    then refused with it, nothing recorded."""
+    at = AtTableDay(actor, table_id, day_of(actor, None))
+    type_, data = td.chips_sell(at.state, amount_cents=amount_cents)
+    at.record((type_, {**data, "seat": seat, "paid_for": paid_for}), role)
+
+
 def _round_at(at: AtTableDay, round_id: Any) -> Any:
     """The key of ``round_id``, a round or hand of the table; 404 ``round_not_found``."""
     key = parse_key(round_id, what="round")

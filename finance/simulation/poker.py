@@ -17,7 +17,7 @@ from finance.simulation.plan import (
     Refused,
     Tick,
 )
-from finance.simulation.table_day import Played, _sell, _slip, keep_tray
+from finance.simulation.table_day import Played, _slip, keep_tray
 from poker_room.models import Seat
 from poker_room.services import hands, seats
 from tables.demo import keep_decks_in_play
@@ -41,17 +41,16 @@ class PokerDealer:
     def seat_players(self) -> None:
         for seat in range(1, POKER_PLAYERS + 1):
             if not Seat.objects.filter(table=self.table, seat=seat).exists():
+                # one record: the cash buy-in is the table's chip sale too
                 seats.seat_player(actor=self.crew.dealer, table_id=self.table.pk, seat=seat,
-                                  buy_in_cents=POKER_BUY_IN)
-                _sell(self.crew, self.table, POKER_BUY_IN)
+                                  buy_in_cents=POKER_BUY_IN, paid_with="cash")
         self.stacks = {s.seat: s.stack_cents for s in Seat.objects.filter(table=self.table)}
 
     def _top_up(self) -> None:
         for seat, stack in sorted(self.stacks.items()):
             if stack < POKER_LOW:
                 seats.chips_add(actor=self.crew.dealer, table_id=self.table.pk, seat=seat,
-                                amount_cents=POKER_TOP_UP)
-                _sell(self.crew, self.table, POKER_TOP_UP)
+                                amount_cents=POKER_TOP_UP, paid_with="cash")
                 self.stacks[seat] = stack + POKER_TOP_UP
                 self.p.rebuys += 1
 

@@ -55,7 +55,10 @@ class RakeLedgerOut(serializers.Serializer):
     contributions = serializers.ListField(
         child=serializers.DictField(),
         help_text="into each fund's payout box: [{fund, amount_cents}] (the fund's name)")
-    drop_box_expected_cents = serializers.IntegerField()
+    rake_and_time_charges_cents = serializers.IntegerField(
+        help_text="the pot rake and the verified time charges: the poker revenue put in the "
+                  "drop box (637a.17(b)). The box also holds the cash of the chips sold at "
+                  "the table: its expected contents are finance's expected_drop_cents")
 
 
 class TimeChargeOut(serializers.ModelSerializer):
@@ -66,7 +69,8 @@ class TimeChargeOut(serializers.ModelSerializer):
 
 
 class RakeLedger(APIView):
-    """A poker table's rake ledger for a gaming day, and what the drop box should hold."""
+    """A poker table's rake ledger for a gaming day: the rake and time charges it put in
+    the drop box."""
 
     permission_classes = [roles_required(*LEDGER_READERS)]
 
@@ -84,7 +88,7 @@ class RakeLedger(APIView):
             "incremental_rake_cents": row.incremental_rake_cents,
             "time_charges_pending_cents": row.time_charges_pending_cents,
             "time_charges_cents": row.time_charges_cents, "contributions": pot_figures.as_list(row.contributions or {}),
-            "drop_box_expected_cents": row.drop_box_expected_cents}).data)
+            "rake_and_time_charges_cents": row.rake_and_time_charges_cents}).data)
 
 
 class TimeCharges(APIView):

@@ -18,9 +18,17 @@ class PlayerIn(serializers.Serializer):
     phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
 
 
+#: how table stakes were paid (poker_room.chip_sales); checked by the service for its code
+PAID_WITH_HELP = ("cash: paid in cash at the table, recorded with it as a chip sale into the "
+                  "drop box; chips: chips brought from the cage or another table, no sale. "
+                  "Default chips (a client that does not say records no sale, as before)")
+
+
 class SeatIn(serializers.Serializer):
     seat = serializers.IntegerField()
     buy_in_cents = serializers.IntegerField()
+    paid_with = serializers.CharField(required=False, default="chips",
+                                      help_text=PAID_WITH_HELP)
     player = PlayerIn(required=False, allow_null=True, default=None,
                       help_text="null: an anonymous seat; else the name and phone a High "
                                 "Hand Tracking Slip records (637a.16(f)(1))")
@@ -32,6 +40,8 @@ class SeatNumberIn(serializers.Serializer):
 
 class ChipsIn(SeatNumberIn):
     amount_cents = serializers.IntegerField()
+    paid_with = serializers.CharField(required=False, default="chips",
+                                      help_text=PAID_WITH_HELP)
 
 
 class StepAwayIn(SeatNumberIn):

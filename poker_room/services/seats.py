@@ -15,6 +15,7 @@ from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.roles import Role
 from django.db import transaction
+from poker_room.chip_sales import CASH, DEFAULT_PAID_WITH, PAID_WITH, record_cash_sale
 from poker_room.domain.rules import TableRules
 from poker_room.models import PokerTable, Seat, SeatStatus
 from poker_room.services.hand_state import seat_in_play, seats_in_hand
@@ -115,13 +116,33 @@ def _player(value: Any) -> dict[str, str] | None:
     return {"name": name.strip(), "phone": phone.strip()}
 
 
+def _paid_with(value: Any) -> str:
+    """How table stakes were paid (:mod:`poker_room.chip_sales`): cash at the table or
+    chips brought to it; 400 ``invalid_paid_with`` otherwise, before anything is
+    recorded."""
+    if value not in PAID_WITH:
+        raise SeatError(f"paid_with is {' or '.join(PAID_WITH)}, not {value!r}",
+                        code="invalid_paid_with", field="paid_with")
+    return value
+
+
+def _paid(at: AtTable, seat: int, amount: int, paid_with: str, paid_for: str) -> None:
+    """A cash buy-in or add-on is a chip sale (the cash into the drop box), recorded by
+    the same command in the same transaction; chips brought to the table are none."""
+    if paid_with == CASH:
+        record_cash_sale(actor=at.actor, table_id=at.table.pk, amount_cents=amount,
+                         seat=seat, paid_for=paid_for, role=at.role)
+
+
 def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
-                player: Any = None) -> Seat:
+                player: Any = None, paid_with: Any = DEFAULT_PAID_WITH) -> Seat:
     """Seat a player and record the buy-in (637a.8(a), (b)(1)): the seat must be free and
     within the table's seats, a named player seated nowhere else in the room, the buy-in
-    within the posted limits and whole chips."""
+    within the posted limits and whole chips. ``paid_with``: "cash" at the table (the
+    chip sale recorded with it) or "chips" brought from the cage or another table."""
     person = _player(player)
     amount = _cents(buy_in_cents, "buy_in_cents")
+    how = _paid_with(paid_with)
     with transaction.atomic():
         at = AtTable(actor, table_id, SEATING)
         rules = table_rules(at.table)
@@ -138,7 +159,8 @@ def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
                                 code="player_already_seated")
         _buy_in_limits(amount, rules)
         at.record(NewEvent("PlayerSeated", {"seat": seat, "player": person,
-                                            "buy_in_cents": amount}))
+                                            "buy_in_cents": amount, "paid_with": how}))
+        _paid(at, seat, amount, how, "buy_in")
     return Seat.objects.get(table_id=at.table.pk, seat=seat)
 
 
@@ -155,9 +177,12 @@ def _buy_in_limits(stack_after: int, rules: TableRules, *, adding: bool = False)
     _whole_chips(stack_after, rules, field)
 
 
-def chips_add(*, actor: Actor, table_id: Any, seat: Any, amount_cents: Any) -> Seat:
-    """Add to a player's table stakes, only between rounds of play (637a.8(b)(2))."""
+def chips_add(*, actor: Actor, table_id: Any, seat: Any, amount_cents: Any,
+              paid_with: Any = DEFAULT_PAID_WITH) -> Seat:
+    """Add to a player's table stakes, only between rounds of play (637a.8(b)(2)); paid
+    with cash at the table (a chip sale, recorded with it) or chips brought to it."""
     amount = _cents(amount_cents, "amount_cents")
+    how = _paid_with(paid_with)
     with transaction.atomic():
         at = AtTable(actor, table_id, SEATING)
         s = at.seat(seat)
@@ -165,7 +190,9 @@ def chips_add(*, actor: Actor, table_id: Any, seat: Any, amount_cents: Any) -> S
             raise ConflictError("table stakes are added only between rounds of play "
                                 "(637a.8(b)(2))", code="chips_mid_hand")
         _buy_in_limits(s.stack_cents + amount, table_rules(at.table), adding=True)
-        at.record(NewEvent("ChipsAdded", {"seat": s.seat, "amount_cents": amount}))
+        at.record(NewEvent("ChipsAdded", {"seat": s.seat, "amount_cents": amount,
+                                          "paid_with": how}))
+        _paid(at, s.seat, amount, how, "add_on")
     return Seat.objects.get(pk=s.pk)
 
 

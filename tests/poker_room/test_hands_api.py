@@ -73,7 +73,7 @@ def test_holdem_hand_through_the_api_rake_into_the_drop_box(
     stacks = {s.seat: s.stack_cents for s in Seat.objects.filter(table=table)}
     assert stacks == {1: 12_900, 2: 7_200, 3: 9_200}
     day = RakeDay.objects.get(table=table)
-    assert (day.percentage_rake_cents, day.hands, day.drop_box_expected_cents) == (500, 1, 500)
+    assert (day.percentage_rake_cents, day.hands, day.rake_and_time_charges_cents) == (500, 1, 500)
     assert day.contributions == {"bad-beat": 100, "high-hand": 100}
     contributed = [e for e in h["events"] if e["type"] == "JackpotContributed"]
     assert [(e["data"]["fund"], e["data"]["pot"], e["data"]["amount_cents"])
@@ -136,7 +136,7 @@ def test_seven_card_stud_hand_through_the_api(crew, poker_table: Callable,
     assert h["over"] is True
     assert {s.seat: s.stack_cents for s in Seat.objects.filter(table=setup["table"])} == {
         1: 11_200, 2: 9_700, 3: 8_900}
-    assert RakeDay.objects.get(table=setup["table"]).drop_box_expected_cents == 200
+    assert RakeDay.objects.get(table=setup["table"]).rake_and_time_charges_cents == 200
 
 
 def test_stud_last_card_exposed_through_the_api(crew, poker_table: Callable,

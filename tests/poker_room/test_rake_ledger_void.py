@@ -101,7 +101,7 @@ def test_rake_of_a_voided_or_misdealt_hand_is_returned_and_a_completed_hands_sta
         1: 10_000, 2: 10_000, 3: 10_000}
     day = RakeDay.objects.get(table=table)
     assert (day.incremental_rake_cents, day.percentage_rake_cents, day.hands,
-            day.drop_box_expected_cents) == (0, 0, 0, 0)
+            day.rake_and_time_charges_cents) == (0, 0, 0, 0)
 
     # hand 2: completed, $2 of incremental rake that stays in the ledger
     h = _start(dealer, table, blue)
@@ -120,7 +120,7 @@ def test_rake_of_a_voided_or_misdealt_hand_is_returned_and_a_completed_hands_sta
         1: 9_200, 2: 12_400, 3: 8_000}
     day = RakeDay.objects.get(table=table)
     assert (day.incremental_rake_cents, day.percentage_rake_cents, day.hands,
-            day.drop_box_expected_cents) == (200, 0, 1, 200)
+            day.rake_and_time_charges_cents) == (200, 0, 1, 200)
     assert day.contributions == {"bad-beat": 100, "high-hand": 100}
 
     before = (_ledger(), sorted(FundContributionDay.objects.values_list(

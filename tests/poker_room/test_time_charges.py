@@ -56,7 +56,7 @@ def test_per_player_every_20_minutes_inactive_players_included(crew, poker_table
     assert dict(Seat.objects.filter(table=table).values_list("seat", "stack_cents")) == {
         1: 9_600, 2: 9_600, 3: 9_600}
     day = RakeDay.objects.get(table=table)
-    assert (day.time_charges_pending_cents, day.drop_box_expected_cents) == (1_200, 0)
+    assert (day.time_charges_pending_cents, day.rake_and_time_charges_cents) == (1_200, 0)
 
 
 def test_per_table_fee_shared_in_whole_chips(crew, poker_table) -> None:
@@ -89,7 +89,7 @@ def test_floorperson_verifies_then_the_drop_box_expects_it(crew, poker_table, as
     day = crew["floor"].gaming_day(start).isoformat()
     ledger = floor.get(f"/api/v1/poker-tables/{table.pk}/rake-ledger/?gaming_day={day}").json()
     assert (ledger["time_charges_cents"], ledger["time_charges_pending_cents"],
-            ledger["drop_box_expected_cents"]) == (1_200, 0, 1_200)
+            ledger["rake_and_time_charges_cents"]) == (1_200, 0, 1_200)
 
 
 def test_the_sweep_assesses_every_period_due_and_catches_a_missed_one(crew, poker_table
