@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Count, Sum
 
 from casino.actors import Actor
+from casino.domain import spreadsheet
 from casino.domain.errors import DomainError
 from casino.eventstore.models import Event
 from casino.scoping import property_rows
@@ -47,11 +48,6 @@ def gaming_day_span(params: Any, default: date) -> tuple[date, date]:
         raise BadRange(f"last is on or after first, at most {MAX_DAYS} days on",
                        field="last")
     return first, last
-
-
-COLUMNS = ["gaming_day", "opening_cents", "contributions_cents", "transfers_in_cents",
-           "payouts_cents", "transfers_out_cents", "closing_cents", "counted_cents",
-           "tables"]
 
 
 def _by_day(events: Any, amount: str) -> dict[str, int]:
@@ -104,17 +100,32 @@ def fund_report(actor: Actor, name: str, first: date, last: date) -> dict[str, A
             "last": last.isoformat(), "displayed_cents": row.displayed_cents, "rows": rows}
 
 
-def as_csv(report: dict[str, Any]) -> str:
+#: the ledger's CSV: (key, words, kind), written as every CSV meant for people is
+#: (casino.domain.spreadsheet: words with the unit, dollars to the cent, dates)
+CSV_COLUMNS = [("gaming_day", "Gaming day", "date"), ("opening_cents", "Opening", "money"),
+               ("contributions_cents", "Contributions", "money"),
+               ("transfers_in_cents", "Transfers in", "money"),
+               ("payouts_cents", "Payouts", "money"),
+               ("transfers_out_cents", "Transfers out", "money"),
+               ("closing_cents", "Closing", "money"),
+               ("counted_cents", "Counted to the cage", "money"),
+               ("tables", "Tables contributing", "count")]
+
+
+def _csv(columns: list[tuple[str, str, str]], rows: list[dict[str, Any]],
+         time_zone: str) -> str:
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    w.writeheader()
-    for r in report["rows"]:
-        w.writerow(r)
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([spreadsheet.header(label, kind) for _, label, kind in columns])
+    for r in rows:
+        w.writerow([spreadsheet.cell(r.get(key), kind, time_zone=time_zone)
+                    for key, _, kind in columns])
     return buf.getvalue()
 
 
-PERIOD_COLUMNS = ["period", "period_start", "period_end", "hand", "pooled_cents",
-                  "awarded_cents", "paid_cents", "uncollected_cents", "counted_cents"]
+def as_csv(report: dict[str, Any], *, time_zone: str) -> str:
+    """The ledger by gaming day as a CSV (637a.15(e), 637a.16(e))."""
+    return _csv(CSV_COLUMNS, report["rows"], time_zone)
 
 
 def period_report(actor: Actor, name: str, first: date, last: date) -> dict[str, Any]:
@@ -150,10 +161,16 @@ def period_report(actor: Actor, name: str, first: date, last: date) -> dict[str,
             "last": last.isoformat(), "rows": [rows[k] for k in sorted(rows)]}
 
 
-def periods_as_csv(report: dict[str, Any]) -> str:
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=PERIOD_COLUMNS, lineterminator="\n")
-    w.writeheader()
-    for r in report["rows"]:
-        w.writerow(r)
-    return buf.getvalue()
+#: a period is named by its start and end, each with the property's offset (its key,
+#: a local wall-clock start without an offset, is not written where a person reads it)
+PERIOD_CSV_COLUMNS = [("period_start", "Period start", "time"),
+                      ("period_end", "Period end", "time"), ("hand", "Winning hand", "text"),
+                      ("pooled_cents", "Pooled", "money"), ("awarded_cents", "Awarded", "money"),
+                      ("paid_cents", "Paid", "money"),
+                      ("uncollected_cents", "Uncollected", "money"),
+                      ("counted_cents", "Counted to the cage", "money")]
+
+
+def periods_as_csv(report: dict[str, Any], *, time_zone: str) -> str:
+    """The High Hand ledger by qualifying period as a CSV (637a.16(g)-(i))."""
+    return _csv(PERIOD_CSV_COLUMNS, report["rows"], time_zone)

@@ -165,7 +165,8 @@ class ReportView(APIView):
         first, last = gaming_day_span(request.query_params, actor.gaming_day())
         report = reports.build(name, actor, first, last, request.query_params.dict())
         if request.query_params.get("as") == "csv":
-            response = HttpResponse(reports.as_csv(report), content_type="text/csv")
+            text = reports.as_csv(report, time_zone=actor.property.time_zone)
+            response = HttpResponse(text, content_type="text/csv")
             response["Content-Disposition"] = (
                 f'attachment; filename="{name}-{first.isoformat()}-{last.isoformat()}.csv"')
             return response

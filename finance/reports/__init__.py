@@ -17,10 +17,12 @@ from datetime import date
 from typing import Any
 
 from casino.actors import Actor
+from casino.domain import spreadsheet
 from casino.domain.errors import NotFoundError
 
-#: how a column's values are shown: money (cents), percent, count, text, flag
-KINDS = ("money", "percent", "count", "text", "flag", "date")
+#: how a column's values are shown: money (cents), percent, count, text, flag, date (a
+#: gaming day), time (an instant: ISO 8601 with its offset)
+KINDS = ("money", "percent", "count", "text", "flag", "date", "time")
 
 
 @dataclass(frozen=True)
@@ -83,17 +85,16 @@ def build(name: str, actor: Actor, first: date, last: date,
     return builder(actor, first, last, dict(params or {}))
 
 
-def as_csv(report: Report) -> str:
-    """The rows (and totals, last) with the column keys as the header; money in cents."""
+def as_csv(report: Report, *, time_zone: str) -> str:
+    """The rows (and totals, last) under the columns' words with their units, each cell
+    as every CSV meant for people writes it (casino.domain.spreadsheet: dollars to the
+    cent, gaming days as dates, instants in ``time_zone`` with their offset)."""
     buf = io.StringIO()
-    keys = [c.key for c in report.columns]
-    w = csv.DictWriter(buf, fieldnames=keys, extrasaction="ignore", lineterminator="\n")
-    w.writeheader()
-    for row in report.rows:
-        w.writerow({k: "" if row.get(k) is None else row.get(k) for k in keys})
-    if report.totals:
-        w.writerow({k: "" if report.totals.get(k) is None else report.totals.get(k)
-                    for k in keys})
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([spreadsheet.header(c.label, c.kind) for c in report.columns])
+    for row in report.rows + ([report.totals] if report.totals else []):
+        w.writerow([spreadsheet.cell(row.get(c.key), c.kind, time_zone=time_zone)
+                    for c in report.columns])
     return buf.getvalue()
 
 

@@ -40,9 +40,9 @@ COLUMNS = [
     Column("state", "State", "text"),
     Column("explanation", "Explanation", "text"),
     Column("explained_by", "Explained by", "text"),
-    Column("explained_at", "Explained at", "text"),
+    Column("explained_at", "Explained at", "time"),
     Column("signed_off_by", "Signed off by", "text"),
-    Column("signed_off_at", "Signed off at", "text"),
+    Column("signed_off_at", "Signed off at", "time"),
     Column("after_close", "After the close", "text"),
 ]
 

@@ -276,7 +276,8 @@ class FundReport(APIView):
         report = (reports.period_report if by_period else reports.fund_report)(
             actor, name, first, last)
         if request.query_params.get("as") == "csv":
-            text = (reports.periods_as_csv if by_period else reports.as_csv)(report)
+            text = (reports.periods_as_csv if by_period else reports.as_csv)(
+                report, time_zone=actor.property.time_zone)
             response = HttpResponse(text, content_type="text/csv")
             response["Content-Disposition"] = (
                 f'attachment; filename="{name}-{first.isoformat()}-{last.isoformat()}.csv"')

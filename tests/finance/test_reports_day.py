@@ -158,21 +158,23 @@ def test_each_row_links_to_the_rounds_and_hands_behind_it(day) -> None:
 
 
 def test_master_game_csv_has_the_header_and_the_rows(day, api_as) -> None:
-    """Money in cents: the Hi-Lo row 500000 opener … −3500 win, −12.5 %."""
+    """The CSV a person reads (issue 22): headers in words with the unit, money in
+    dollars to the cent: the Hi-Lo row $5,000.00 opener … −$35.00 win, −12.5 %."""
     d = day()
     r = api_as("finance").get(
         f"/api/v1/finance/reports/master-game/?first={d.day.isoformat()}&as=csv")
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
     lines = r.content.decode().splitlines()
     assert lines[0] == (
-        "table,game,gaming_day,opener_cents,closer_cents,fills_cents,credits_cents,"
-        "drop_cents,win_cents,hold_percent,rake_cents,time_charges_cents,status,"
-        "adjustment_win_cents,adjustments")
-    assert lines[1] == (f"{d.hilo.name},five-card-hi-lo,{d.day.isoformat()},500000,498500,"
-                        "50000,20000,28000,-3500,-12.5,,,counted,,")
-    assert lines[2] == (f"{d.poker.name},holdem,{d.day.isoformat()},250000,220000,0,0,"
-                        "31600,1600,5.06,400,1200,counted,,")
-    assert lines[3].startswith("Total,,,750000,718500,50000,20000,59600,-1900,-3.19,400,1200")
+        "Table,Game,Gaming day,Opener ($),Closer ($),Fills ($),Credits ($),Drop ($),"
+        "Win ($),Hold %,Rake (percentage + incremental) ($),Time charges ($),Status,"
+        "Adjustment to win since the close ($),Adjustments since the close")
+    assert lines[1] == (f"{d.hilo.name},five-card-hi-lo,{d.day.isoformat()},5000.00,"
+                        "4985.00,500.00,200.00,280.00,-35.00,-12.50,,,counted,,")
+    assert lines[2] == (f"{d.poker.name},holdem,{d.day.isoformat()},2500.00,2200.00,0.00,"
+                        "0.00,316.00,16.00,5.06,4.00,12.00,counted,,")
+    assert lines[3].startswith("Total,,,7500.00,7185.00,500.00,200.00,596.00,-19.00,-3.19,"
+                               "4.00,12.00")
     assert len(lines) == 4
 
 

@@ -450,12 +450,16 @@ def test_a_jackpot_box_count_variance_is_listed_with_its_explanation(day) -> Non
 # --- the page and the CSV ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["statistical", "exceptions"])
-def test_the_csv_header_is_the_reports_column_keys(day, api_as: Callable, name: str) -> None:
+def test_the_csv_header_is_the_reports_columns_in_words(day, api_as: Callable,
+                                                         name: str) -> None:
+    """Issue 22: a CSV meant for people heads each column with its words and, for money,
+    the unit ("Drop ($)"); never a column key."""
     d = day()
     r = api_as("finance").get(f"/api/v1/finance/reports/{name}/?first={d.day}&as=csv")
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
     header = r.content.decode().splitlines()[0].split(",")
-    assert header == [c.key for c in _build(name, d.team["finance"], d.day).columns]
+    assert header == [f"{c.label} ($)" if c.kind == "money" else c.label
+                      for c in _build(name, d.team["finance"], d.day).columns]
 
 
 def test_the_statistical_page_draws_the_chart(day) -> None:

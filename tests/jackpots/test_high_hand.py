@@ -5,6 +5,7 @@ real database, event store and API."""
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -181,8 +182,14 @@ def test_the_fund_ledger_by_period(room) -> None:
         period, "Four of a kind, nines", 200, 200, 200, 0)
     csv_text = room["finance"].get(URL + f"report/?by=period&first={day}&as=csv"
                                    ).content.decode().splitlines()
-    assert csv_text[0].startswith("period,period_start,period_end,hand,pooled_cents")
-    assert csv_text[1].startswith(f"{period},") and ",200,200,200,0," in csv_text[1]
+    # the CSV a person reads (issue 22): the period by its start and end in the
+    # property's zone with their offset (New York's, -05:00 or -04:00), dollars to the cent
+    assert csv_text[0] == ("Period start,Period end,Winning hand,Pooled ($),Awarded ($),"
+                           "Paid ($),Uncollected ($),Counted to the cage ($)")
+    start, _end, *rest = next(iter(csv.reader(csv_text[1:2])))
+    assert datetime.fromisoformat(start) == datetime.fromisoformat(line["period_start"])
+    assert start[19:] in ("-05:00", "-04:00")
+    assert rest == ["Four of a kind, nines", "2.00", "2.00", "2.00", "0.00", "0.00"]
     from django.contrib.auth import get_user_model
     from django.test import Client
 

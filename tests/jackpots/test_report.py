@@ -41,9 +41,11 @@ def test_a_day_of_the_bad_beat_fund(crew, poker_table: Callable, as_actor: Calla
         "closing_cents": 0, "counted_cents": 0, "tables": 1}]
     r = client.get(f"/api/v1/jackpot-funds/bad-beat/report/?first={day}&as=csv")
     assert r["Content-Type"].startswith("text/csv")
+    # the CSV a person reads (issue 22): words with the unit, dollars to the cent
     assert r.content.decode().splitlines() == [
-        "gaming_day,opening_cents,contributions_cents,transfers_in_cents,payouts_cents,"
-        "transfers_out_cents,closing_cents,counted_cents,tables", f"{day},0,200,0,200,0,0,0,1"]
+        "Gaming day,Opening ($),Contributions ($),Transfers in ($),Payouts ($),"
+        "Transfers out ($),Closing ($),Counted to the cage ($),Tables contributing",
+        f"{day},0.00,2.00,0.00,2.00,0.00,0.00,0.00,1"]
     page = Client()
     page.force_login(get_user_model().objects.get(pk=finance.user_id))
     html = page.get(f"/jackpots/report/bad-beat/?first={day}")

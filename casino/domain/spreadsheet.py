@@ -1,0 +1,72 @@
+"""How a CSV meant for people writes its cells — one rule for every download (finance's
+reports, the jackpot fund ledgers), so a reader never guesses a unit or a zone:
+
+* the header is the column's words with its unit: ``Drop ($)``, ``Hold (%)``;
+* money is dollars to the cent, without the sign or separators, so a spreadsheet sums
+  it: ``1860.00``, ``-50.00`` (never a bare count of cents);
+* a gaming day is its date, ``2026-11-25``;
+* an instant is ISO 8601 in the property's zone with its offset,
+  ``2026-11-25T06:10:00-05:00`` (never a naive or unlabelled time).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from casino.domain.money import Cents, MoneyError
+from casino.domain.wall_clock import iso_with_offset
+
+#: the unit a column of each kind carries in its header
+UNITS = {"money": "$", "percent": "%"}
+
+
+def header(label: str, kind: str = "text") -> str:
+    """``Drop`` of kind money → ``Drop ($)``; a column without a unit, or whose words
+    already name it (``Hold %``), keeps its words."""
+    unit = UNITS.get(kind)
+    return f"{label} ({unit})" if unit and unit not in label else label
+
+
+def dollars_cell(cents: Cents | None) -> str:
+    """123456 → ``1234.56``; -5000 → ``-50.00``; nothing yet (None) → empty."""
+    if cents is None:
+        return ""
+    if not isinstance(cents, int) or isinstance(cents, bool):
+        raise MoneyError(f"{cents!r} is not a whole number of cents")
+    whole, frac = divmod(abs(cents), 100)
+    return f"{'-' if cents < 0 else ''}{whole}.{frac:02d}"
+
+
+def day_cell(day: date | str | None) -> str:
+    """A gaming day as ``YYYY-MM-DD`` (an ISO date string is kept as it is)."""
+    if day is None or day == "":
+        return ""
+    return day.isoformat() if isinstance(day, date) else str(day)
+
+
+def instant_cell(moment: datetime | str | None, *, time_zone: str) -> str:
+    """An instant (aware, or ISO 8601 text with an offset) in the property's zone with
+    its offset; nothing yet → empty. A naive time is refused, never written."""
+    if moment is None or moment == "":
+        return ""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return iso_with_offset(moment, time_zone=time_zone)
+
+
+def cell(value: Any, kind: str, *, time_zone: str) -> str:
+    """A value of a column of ``kind`` (money, percent, count, text, flag, date, time)."""
+    if value is None or value == "":
+        return ""
+    if kind == "money":
+        return dollars_cell(value)
+    if kind == "date":
+        return day_cell(value)
+    if kind == "time":
+        return instant_cell(value, time_zone=time_zone)
+    if kind == "percent":
+        return f"{value:.2f}"
+    if kind == "flag":
+        return "yes" if value is True else ("no" if value is False else str(value))
+    return str(value)
