@@ -25,6 +25,20 @@ class Refused(Exception):
                             content_type="application/problem+json")
 
 
+#: the settings that hold the screens' display keys (display key -> licence number)
+DISPLAY_KEY_SETTINGS = ("ROOM_BOARD_DISPLAY_KEYS", "JACKPOT_BOARD_DISPLAY_KEYS")
+
+
+def keyed_property(key: str, keys: Mapping[str, str]) -> Property | None:
+    """The property ``key`` is set up for in ``keys`` (compared in constant time)."""
+    for known, licence in keys.items():
+        if hmac.compare_digest(known.encode(), key.encode()):
+            prop = Property.objects.filter(licence_number=licence).first()
+            if prop is not None:
+                return prop
+    return None
+
+
 def screen_property(request: HttpRequest, keys: Mapping[str, str], roles: tuple[Role, ...],
                     *, what: str, login_next: str) -> Property:
     """The property whose board ``request`` may see: the one its ``?key=`` is set up for
@@ -32,11 +46,9 @@ def screen_property(request: HttpRequest, keys: Mapping[str, str], roles: tuple[
     logged-in staff member's when they hold one of ``roles``. 403 otherwise."""
     key = request.GET.get("key")
     if key:
-        for known, licence in keys.items():
-            if hmac.compare_digest(known.encode(), key.encode()):
-                prop = Property.objects.filter(licence_number=licence).first()
-                if prop is not None:
-                    return prop
+        prop = keyed_property(key, keys)
+        if prop is not None:
+            return prop
         raise Refused(403, "display_key_unknown", f"this display key opens no {what}")
     user = request.user
     if not user.is_authenticated:
@@ -54,9 +66,12 @@ def board_views(*, keys_setting: str, roles: tuple[Role, ...], what: str, login_
                 ) -> tuple[Callable[[HttpRequest], HttpResponse],
                            Callable[[HttpRequest], HttpResponse]]:
     """A board's page (rendered with its data, refreshing itself) and its data endpoint,
-    both opened by :func:`screen_property` with the display keys of ``keys_setting``."""
+    both opened by :func:`screen_property` with the display keys of ``keys_setting``.
+    The page shows the property's wall clock: it is rendered in the property's zone and
+    hands its script the zone (``zone``) to format every time it writes."""
     from django.conf import settings
     from django.shortcuts import render
+    from django.utils import timezone
     from django.views.decorators.cache import never_cache
 
     def property_of(request: HttpRequest) -> Property:
@@ -69,8 +84,10 @@ def board_views(*, keys_setting: str, roles: tuple[Role, ...], what: str, login_
             prop = property_of(request)
         except Refused as r:
             return render(request, refused_template, {"refused": r}, status=r.status)
-        return render(request, template, {"board": data(prop),
-                                          "key": request.GET.get("key", "")})
+        # the board's own property's clock (its zone, named, for the page's script too)
+        with timezone.override(prop.time_zone):
+            return render(request, template, {"board": data(prop), "zone": prop.time_zone,
+                                              "key": request.GET.get("key", "")})
 
     @never_cache
     def data_view(request: HttpRequest) -> HttpResponse:

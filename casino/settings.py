@@ -52,6 +52,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Pages (not the API) in the viewer's property's zone: after the login is known.
+    "casino.display_zone.DisplayZoneMiddleware",
     # Last: turns a locked-out login into casino.api.login_views.lockout_response.
     "axes.middleware.AxesMiddleware",
 ]

@@ -1,5 +1,6 @@
-"""How a report's cell is shown on its page: money as dollars (the one money format,
-casino.domain.money), percents to two places, flags as a word a reader sees at a glance."""
+"""How a report's cell is shown on its page: money as dollars and a date as a date (the
+one way, casino.templatetags.casino_display), percents to two places, flags as a word a
+reader sees at a glance."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from finance.templatetags.finance_money import money
+from casino.templatetags.casino_display import dollars, gaming_day, wall_clock
 
 register = template.Library()
 
@@ -23,7 +24,11 @@ def cell(row: dict[str, Any] | None, column: Any) -> str:
     if value is None or value == "":
         return "—"
     if column.kind == "money":
-        return money(value)
+        return dollars(value)
+    if column.kind == "date":
+        return gaming_day(value)
+    if column.kind == "time":
+        return wall_clock(value)
     if column.kind == "percent":
         return f"{value:.2f} %"
     return str(value)

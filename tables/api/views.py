@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.generics import ListAPIView, RetrieveAPIView
 from rest_framework.renderers import JSONRenderer, StaticHTMLRenderer
@@ -214,8 +215,11 @@ class TableSignage(APIView):
                 "rules_submission": str(rs.pk), "effective_since": rs.took_effect_at or rs.effective_at,
                 **signage_for(table.game, rs.options)}
         if request.accepted_renderer.format == "html":
-            return Response(render_to_string("tables/signage.html",
-                                             {"sign": sign, "property": table.property}))
+            # the sign players read shows the property's wall clock, its zone named (the
+            # API's JSON keeps its ISO 8601 timestamps: the zone is set for the page only)
+            with timezone.override(table.property.time_zone):
+                return Response(render_to_string("tables/signage.html",
+                                                 {"sign": sign, "property": table.property}))
         return Response(s.SignageSerializer(sign).data)
 
 

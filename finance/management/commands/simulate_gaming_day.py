@@ -21,14 +21,14 @@ import sys
 import time
 from datetime import date, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils import timezone
 from tqdm import tqdm
 
 from casino.domain.errors import DomainError
+from casino.domain.gaming_day import gaming_day_bounds
 from casino.domain.money import format_money
+from casino.domain.wall_clock import format_date, format_period, format_wall_clock
 from casino.management.commands.seed_demo import DEMO_LICENCE
 from casino.models import Property
 from finance import reports
@@ -120,9 +120,13 @@ class Command(BaseCommand):
     def _report(self, r: DayResult, seconds: float, base: str) -> None:
         out = self.stdout.write
         prop = r.property
-        out(f"Simulated gaming day {r.day} at {prop.name} ({prop.time_zone}, from "
-            f"{prop.gaming_day_start_hour:02d}:00): {len(r.tables)} tables, {r.rounds} "
-            f"banked rounds, {r.hands} poker hands")
+        # times as a person reads them: the property's wall clock, its zone named
+        zone = prop.time_zone
+        start, end = gaming_day_bounds(r.day, time_zone=zone,
+                                       start_hour=prop.gaming_day_start_hour)
+        out(f"Simulated gaming day {format_date(r.day)} at {prop.name} "
+            f"({format_period(start, end, time_zone=zone)}): {len(r.tables)} tables, "
+            f"{r.rounds} banked rounds, {r.hands} poker hands")
         figures = r.gaming_day.figures
         out(f"  {'table':13s} {'game':17s} {'played':>10s} {'chip sales':>11s} "
             f"{'fills':>10s} {'credits':>9s} {'rake':>8s} {'drop (exp.)':>11s} "
@@ -152,9 +156,8 @@ class Command(BaseCommand):
             out(f"  note: {note}")
         out(f"Events appended: {r.events:,} in {seconds:.1f} s")
         g = r.gaming_day
-        closed_at = timezone.localtime(g.closed_at, ZoneInfo(prop.time_zone)).strftime(
-            "%Y-%m-%d %H:%M %Z") if g.closed_at else "?"
-        out(f"Gaming day {r.day} {g.state} by {g.closed_by or '?'} at {closed_at}"
+        closed_at = format_wall_clock(g.closed_at, time_zone=zone) if g.closed_at else "?"
+        out(f"Gaming day {format_date(r.day)} {g.state} by {g.closed_by or '?'} at {closed_at}"
             + (f", with {len(r.open_items)} open item(s) listed" if r.open_items else "")
             + f": {len(r.exceptions)} exception(s)")
         for item in r.open_items:
