@@ -73,6 +73,23 @@ def caught_up(name: str) -> None:
     projections.rebuild(name)
 
 
+def put_rules_in_effect(team: dict[str, Actor], game: str, **changes: Any) -> None:
+    """The game's example Rules Submission (with ``changes``), drafted, submitted and
+    approved by two people of compliance."""
+    rs = rules.rules_draft(actor=team["compliance"], game=game,
+                           options={**example_options(game), **changes})
+    rules.rules_submit(actor=team["compliance"], rules_id=rs.pk)
+    rules.rules_approve(actor=team["approver"], rules_id=rs.pk)
+
+
+def configure_table(team: dict[str, Actor], game: str, *, name: str) -> Any:
+    """A closed table of ``game``: dealt by hand (poker) or from an automated shoe."""
+    g = get_table_game(game)
+    return tables.table_configure(
+        actor=team["admin"], name=name, game=game, positions=g.max_positions,
+        dealing_method="hand" if g.is_poker else "automated-shoe", shuffler="automated")
+
+
 def committed_day() -> SmallDay:
     """The small day of tests/finance/_day.py at a property of its own, committed (the
     server's threads read it), made with the same steps as the finance fixtures; and a
@@ -86,17 +103,11 @@ def committed_day() -> SmallDay:
             credential_number=f"FB-{n:03d}", roles=[role], system="test").user)
 
     def rules_in_effect(game: str, **changes: Any) -> None:
-        rs = rules.rules_draft(actor=team["compliance"], game=game,
-                               options={**example_options(game), **changes})
-        rules.rules_submit(actor=team["compliance"], rules_id=rs.pk)
-        rules.rules_approve(actor=team["approver"], rules_id=rs.pk)
+        put_rules_in_effect(team, game, **changes)
 
     def open_table(game: str) -> Any:
-        g = get_table_game(game)
         rules_in_effect(game)
-        t = tables.table_configure(
-            actor=team["admin"], name=f"{game[:12]}-B", game=game, positions=g.max_positions,
-            dealing_method="hand" if g.is_poker else "automated-shoe", shuffler="automated")
+        t = configure_table(team, game, name=f"{game[:12]}-B")
         tables.table_assign_dealer(actor=team["floor"], table_id=t.pk,
                                    dealer=team["dealer"].username)
         return tables.table_open(actor=team["floor"], table_id=t.pk)

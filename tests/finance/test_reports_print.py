@@ -3,9 +3,10 @@ running off the page, and reads on a 1,400 px screen without a horizontal scroll
 (issue 22, item 4). The reports are those registered (``finance.reports.names``, so a new
 report is checked the day it is added) and the other pages finance prints: the gaming day,
 the rounds and hands behind each table's figures, the jackpot funds' ledgers and the High
-Hand periods (the fund records 637a.15(e) and 637a.16(e) ask finance to keep). The
-printables are the table signs (what § 579.4, § 589.4, § 637a.4 ask to be posted), one
-per table of the small day of :mod:`tests.finance._day`.
+Hand periods (the fund records § 637a.15(e) and § 637a.16(e) ask finance to keep), for
+the small day of :mod:`tests.finance._day`. The printables are the table signs, one for
+each game of the catalogue (the payouts and limits posted at the table: § 579.2(b)(7),
+§ 589.2(b)(5)-(7), § 671a.2(b)(5), § 637a.8(k)).
 
 For each page:
 
@@ -14,8 +15,8 @@ For each page:
 * **in print media**, at the width a Letter page leaves inside its margins (reports
   landscape 11 in, printables portrait 8.5 in, less 0.5 in a side, at 96 CSS px an inch),
   the document is no wider than that; the print view shows no stray separator (a "·"
-  left between hidden links), no empty row, no column left without a figure (a column of
-  hidden links) and no bordered box left empty;
+  left between hidden links), no empty row, no cell left empty by its hidden link (the
+  "Behind" column) and no bordered box left empty;
 * **as a PDF** (``page.pdf`` with ``prefer_css_page_size``), every page is Letter in the
   page's orientation: 792 × 612 pt for a report, 612 × 792 pt for a printable. Chromium is
   asked for the *other* orientation, so the page's own ``@page`` rule is what decides.
@@ -37,7 +38,15 @@ from django.db import connections
 from finance import reports
 from tests.finance import _day
 from tests.finance._day import SmallDay
-from tests.finance._live import caught_up, committed_day, log_in, server  # noqa: F401  server: a fixture
+from tables.domain.catalogue import GAMES
+from tests.finance._live import (  # noqa: F401  server: the live-server fixture
+    caught_up,
+    committed_day,
+    configure_table,
+    log_in,
+    put_rules_in_effect,
+    server,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.usefixtures("committed_db")]
 
@@ -70,9 +79,23 @@ def _pages(d: SmallDay) -> list[Printed]:
         Printed("High Hand periods", f"/jackpots/report/high-hand/?by=period&first={day}",
                 True),
     ]
-    pages += [Printed(f"sign of {t.name}", f"/api/v1/tables/{t.pk}/signage?format=html",
-                      False) for t in (d.hilo, d.poker)]
+    pages += [Printed(f"sign of {t.game}", f"/api/v1/tables/{t.pk}/signage?format=html",
+                      False) for t in _sign_tables(d)]
     return pages
+
+
+def _sign_tables(d: SmallDay) -> list[Any]:
+    """A table of every game in the catalogue, each with its example Rules Submission in
+    effect: the day's two tables and a closed table of each other game (the paytables
+    and the jackpot blocks differ by game, so each game's sign is printed)."""
+    played = {d.hilo.game: d.hilo, d.poker.game: d.poker}
+    out = []
+    for game in GAMES:
+        if game not in played:
+            put_rules_in_effect(d.team, game)
+            played[game] = configure_table(d.team, game, name=f"Sign {game}")
+        out.append(played[game])
+    return out
 
 
 _MEDIA_BOX = re.compile(rb"/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\]")
