@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from casino.actors import Actor
+from casino.domain.gaming_day import gaming_day_bounds
 from casino.scoping import property_row, property_rows
 from finance.figures import frozen, table_day_figures
 from finance.models import FinanceException, GamingDay, TableDay
@@ -62,12 +63,17 @@ def adjustments(closed: dict[str, dict[str, Any]], live: dict[str, dict[str, Any
 
 
 def reconciliation(actor: Actor, day: date) -> dict[str, Any]:
-    """The gaming day's reconciliation: each table's figures, the exceptions, what is
-    open; once closed, the frozen figures and the adjustments since."""
+    """The gaming day's reconciliation: when the day begins and ends (the property's
+    gaming-day start hour in its zone: a day may run 23 or 25 hours), each table's
+    figures, the exceptions, what is open; once closed, the frozen figures and the
+    adjustments since."""
+    prop = actor.property
+    starts, ends = gaming_day_bounds(day, time_zone=prop.time_zone,
+                                     start_hour=prop.gaming_day_start_hour)
     row = gaming_day(actor, day)
     live = live_figures(actor, day)
     closed = row.state == "closed"
-    return {"gaming_day": day, "state": row.state,
+    return {"gaming_day": day, "starts_at": starts, "ends_at": ends, "state": row.state,
             "open_items": row.open_items if closed else open_items(actor.property, day),
             "closed_at": row.closed_at, "closed_by": row.closed_by,
             "with_open_items": row.with_open_items,

@@ -8,6 +8,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from casino.api.fields import LocalDateTimeField
+
 PIECES = "chips by denomination in cents, e.g. {\"2500\": 40, \"500\": 100}"
 DAY = "YYYY-MM-DD; default: the current gaming day"
 
@@ -154,6 +156,10 @@ class GamingDayOut(serializers.Serializer):
 
 
 class ReconciliationOut(GamingDayOut):
+    starts_at = LocalDateTimeField(help_text="when the gaming day begins, on the "
+                                   "property's clock with its offset")
+    ends_at = LocalDateTimeField(help_text="when it ends (the next day begins): the close "
+                                 "is refused before")
     tables = serializers.JSONField(help_text="each table's figures, expected and counted")
     exceptions = ExceptionOut(many=True)
     adjustments = serializers.JSONField(

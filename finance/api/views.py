@@ -140,8 +140,10 @@ class Reconciliation(APIView):
                    operation_id="finance_gaming_day")
     def get(self, request: Request, day: str) -> Response:
         actor = actor_of(request.user)
+        # the time_zone: the day's start and end on its property's clock
         return Response(ReconciliationOut(
-            selectors.reconciliation(actor, day_of(actor, day))).data)
+            selectors.reconciliation(actor, day_of(actor, day)),
+            context={"time_zone": actor.property.time_zone}).data)
 
 
 AS = OpenApiParameter("as", str, description="csv: the report as a CSV download")

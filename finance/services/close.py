@@ -25,6 +25,7 @@ from django.utils import timezone
 from casino.actors import Actor, system_actor
 from casino.domain.errors import ConflictError
 from casino.domain.gaming_day import gaming_day_bounds, gaming_day_of
+from casino.domain.wall_clock import format_date, format_wall_clock
 from casino.eventstore import projections
 from casino.eventstore.errors import ConcurrencyError
 from casino.eventstore.models import Event
@@ -221,7 +222,12 @@ def gaming_day_close(*, actor: Actor, gaming_day: Any = None,
     role = actor.require(*FINANCE)
     day = day_of(actor, gaming_day or (actor.gaming_day() - timedelta(days=1)))
     if day >= actor.gaming_day():
-        raise ConflictError(f"the gaming day {day} has not ended", code="gaming_day_not_ended")
+        prop = actor.property
+        _, ends = gaming_day_bounds(day, time_zone=prop.time_zone,
+                                    start_hour=prop.gaming_day_start_hour)
+        raise ConflictError(f"the gaming day {format_date(day)} has not ended: it ends "
+                            f"{format_wall_clock(ends, time_zone=prop.time_zone)}",
+                            code="gaming_day_not_ended")
     _jackpot_counts_current()
     with transaction.atomic():
         row, _ = _close(actor, day, with_open_items=bool(with_open_items), role=role)

@@ -12,9 +12,13 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
 from rest_framework.test import APIClient
 
 from casino.actors import Actor
+from casino.domain.gaming_day import gaming_day_bounds
+from casino.domain.wall_clock import format_wall_clock
 from casino.eventstore.models import Event
 from casino.roles import Role
 from casino.services import property_register
@@ -467,6 +471,35 @@ def test_a_close_refused_for_open_items_lists_them_as_the_day_does(desk: Desk) -
     assert body["open_count"] == 3
     assert body["open_items"] == desk.get("finance",
                                           f"{V1}/gaming-days/{day}/").json()["open_items"]
+
+
+def test_the_reconciliation_says_when_the_gaming_day_begins_and_ends(desk: Desk) -> None:
+    """The gaming day runs from its start hour (6 AM, America/New_York) to the next day's.
+    The clocks fall back at 2 AM on Nov 1, 2026, inside the gaming day of Oct 31: it
+    begins at 6:00 EDT (UTC−4) and ends at 6:00 EST (UTC−5) on Nov 1, 25 hours later.
+    The answer gives both with their offsets, and the gaming-day page says them on the
+    property's wall clock."""
+    answer = desk.get("finance", f"{V1}/gaming-days/2026-10-31/").json()
+    assert (answer["starts_at"], answer["ends_at"]) == ("2026-10-31T06:00:00-04:00",
+                                                        "2026-11-01T06:00:00-05:00")
+    client = Client()
+    client.force_login(get_user_model().objects.get(pk=desk.team["finance"].user_id))
+    page = client.get("/finance/days/2026-10-31/").content.decode()
+    assert "Oct 31, 2026, 6:00 AM EDT" in page and "Nov 1, 2026, 6:00 AM EST" in page
+
+
+def test_a_close_of_the_day_being_played_says_when_it_ends(desk: Desk) -> None:
+    """409 ``gaming_day_not_ended`` says when the day ends, on the property's clock."""
+    prop = desk.table.property
+    day = today(desk.team["dealer"])
+    _, ends = gaming_day_bounds(day, time_zone=prop.time_zone,
+                                start_hour=prop.gaming_day_start_hour)
+    with nothing_appended():
+        body = problem(desk.clients["finance"].post(f"{V1}/gaming-days/close/",
+                                                    {"gaming_day": day.isoformat()},
+                                                    format="json"),
+                       409, "gaming_day_not_ended")
+    assert format_wall_clock(ends, time_zone=prop.time_zone) in body["detail"]
 
 
 def test_the_schema_declares_the_open_items_of_a_refused_close(schema: dict) -> None:
