@@ -7,6 +7,7 @@ from typing import Any
 
 from casino.actors import Actor
 from casino.domain.errors import NotFoundError
+from casino.domain.gaming_day import gaming_day_of
 from casino.scoping import property_rows
 from jackpots.domain.periods import period_key
 from jackpots.models import (
@@ -18,13 +19,25 @@ from jackpots.models import (
     HighHandSlip,
     PayoutBox,
 )
+from tables.models import GameTable
+
+
+def _table_names(actor: Actor, ids: Any) -> dict[str, str]:
+    """Table id (as text) -> the table's name, the caller's property's tables only, one
+    query: the lists name each table, not only its id."""
+    keys = {str(i) for i in ids if i}
+    return {str(pk): name for pk, name in property_rows(
+        GameTable.objects.filter(pk__in=keys), actor).values_list("pk", "name")}
 
 
 def funds(actor: Actor) -> list[dict[str, Any]]:
     """Every fund of the property with its contributions and its tables' payout boxes
     (what each should hold: 637a.15(c), 637a.16(c))."""
     boxes: dict[str, list[PayoutBox]] = {}
-    for box in property_rows(PayoutBox.objects.all(), actor):
+    rows = list(property_rows(PayoutBox.objects.all(), actor))
+    names = _table_names(actor, (b.table_id for b in rows))
+    for box in rows:
+        box.table_name = names.get(str(box.table_id), "")
         boxes.setdefault(box.fund, []).append(box)
     return [{"fund": f, "boxes": boxes.get(f.name, [])}
             for f in property_rows(Fund.objects.all(), actor)]
@@ -41,8 +54,12 @@ def fund_ledger(actor: Actor, name: str, first: date, last: date) -> list[FundDa
     """The fund's contributions by table and gaming day, ``first`` to ``last``: the
     finance department's official record (637a.15(e), 637a.16(e))."""
     fund(actor, name)
-    return list(property_rows(FundDay.objects.all(), actor).filter(
+    rows = list(property_rows(FundDay.objects.all(), actor).filter(
         fund=name, gaming_day__range=(first, last)))
+    names = _table_names(actor, (r.table_id for r in rows))
+    for r in rows:
+        r.table_name = names.get(str(r.table_id), "")
+    return rows
 
 
 def hits(actor: Actor, name: str) -> list[BadBeatHit]:
@@ -61,9 +78,20 @@ def slips(actor: Actor, name: str, period: str | None = None) -> list[HighHandSl
 
 
 def counts(actor: Actor, name: str) -> list[FundCount]:
-    """The fund's box counts, newest first (637a.15(d)-(e), 637a.16(d)-(e))."""
+    """The fund's box counts, newest first (637a.15(d)-(e), 637a.16(d)-(e)), each with the
+    gaming day it was opened in (the day whose open items it belongs to, as finance
+    reads it) and its boxes named by their tables."""
     fund(actor, name)
-    return list(property_rows(FundCount.objects.all(), actor).filter(fund=name))
+    rows = list(property_rows(FundCount.objects.all(), actor).filter(fund=name))
+    prop = actor.property
+    names = _table_names(actor, (b.get("table_id") for c in rows for b in c.boxes or []))
+    for c in rows:
+        c.gaming_day = gaming_day_of(c.opened_at, time_zone=prop.time_zone,
+                                     start_hour=prop.gaming_day_start_hour)
+        c.named_boxes = [{"table_id": b.get("table_id"),
+                          "table_name": names.get(str(b.get("table_id")), ""), **b}
+                         for b in c.boxes or []]
+    return rows
 
 
 def display_checks(actor: Actor, name: str) -> list[DisplayCheck]:

@@ -27,6 +27,7 @@ PERIOD_HELP = ("the qualifying period, named by its local start with the propert
 
 class BoxOut(serializers.Serializer):
     table = serializers.UUIDField(source="table_id")
+    table_name = serializers.CharField()
     expected_cents = serializers.IntegerField(
         help_text="what the box should hold: the contributions not yet counted out")
     contributed_cents = serializers.IntegerField()
@@ -105,6 +106,7 @@ class HitOut(serializers.Serializer):
 class LedgerRowOut(serializers.Serializer):
     gaming_day = serializers.DateField()
     table = serializers.UUIDField(source="table_id")
+    table_name = serializers.CharField()
     contributions_cents = serializers.IntegerField()
     contributions = serializers.IntegerField()
 
@@ -224,8 +226,11 @@ class CountOut(serializers.Serializer):
     state = serializers.CharField(help_text="open, witnessed, accounted, at_cage, verified, "
                                             "explained or closed")
     opened_at = serializers.DateTimeField()
+    gaming_day = serializers.DateField(help_text="the gaming day the count was opened in")
     compliance_notified_at = serializers.DateTimeField(allow_null=True)
-    boxes = serializers.ListField(child=serializers.DictField())
+    boxes = serializers.ListField(
+        child=serializers.DictField(), source="named_boxes",
+        help_text="each box: its table (table_id, table_name) and expected_cents")
     expected_cents = serializers.IntegerField()
     counted_cents = serializers.IntegerField(allow_null=True)
     variance_cents = serializers.IntegerField(allow_null=True)

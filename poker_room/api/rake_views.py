@@ -44,6 +44,7 @@ def _day(request: Request, actor: Any) -> date:
 
 class RakeLedgerOut(serializers.Serializer):
     table = serializers.UUIDField()
+    table_name = serializers.CharField()
     gaming_day = serializers.DateField()
     hands = serializers.IntegerField()
     percentage_rake_cents = serializers.IntegerField()
@@ -83,7 +84,8 @@ class RakeLedger(APIView):
         row = RakeDay.objects.filter(table=table, gaming_day=day).first() or RakeDay(
             table=table, gaming_day=day)
         return Response(RakeLedgerOut({
-            "table": table.pk, "gaming_day": day, "hands": row.hands,
+            "table": table.pk, "table_name": table.name, "gaming_day": day,
+            "hands": row.hands,
             "percentage_rake_cents": row.percentage_rake_cents,
             "incremental_rake_cents": row.incremental_rake_cents,
             "time_charges_pending_cents": row.time_charges_pending_cents,

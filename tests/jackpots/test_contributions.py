@@ -110,6 +110,7 @@ def test_the_funds_and_their_ledger_through_the_api(crew, poker_table: Callable,
     assert r.status_code == 200, r.json()
     assert r.json()["total_cents"] == 100
     assert r.json()["rows"] == [{"gaming_day": day, "table": str(table.pk),
+                                 "table_name": table.name,
                                  "contributions_cents": 100, "contributions": 1}]
     assert dealer.get("/api/v1/jackpot-funds/").status_code == 403
     r = finance.get("/api/v1/jackpot-funds/high-hand/ledger/?first=yesterday")

@@ -150,3 +150,35 @@ def test_the_beat_opens_each_count_once_then_reminds_and_escalates(room, setting
     # the one after the escalation
     row = FundCount.objects.get(pk=opened[("bad-beat", "daily")].pk)
     assert (row.reminders, row.escalated_at is not None) == (2, True)
+
+
+def test_the_lists_name_each_table_and_the_day(room) -> None:
+    """§ 637a.15(d)-(e): a count's record says which boxes, so the list names each box's
+    table by its name (not its id alone) and the gaming day the count belongs to (the one
+    it was opened in: the property's local date, the day starting at its start hour); the
+    fund's ledger by table and day (§ 637a.15(e)) and its payout boxes name their tables
+    too."""
+    from datetime import date
+    from zoneinfo import ZoneInfo
+
+    from tables.models import GameTable
+
+    name = GameTable.objects.get(pk=room["table"]).name
+    _post(room["floor"], "open/", {"place": "cage"})
+    row = room["finance"].get(URL).json()[0]
+    prop = room["people"]["finance"].property
+    local = datetime.fromisoformat(row["opened_at"]).astimezone(ZoneInfo(prop.time_zone))
+    day = (local - timedelta(hours=prop.gaming_day_start_hour)).date()
+    assert row["gaming_day"] == day.isoformat()
+    assert [(b["table_id"], b["table_name"], b["expected_cents"]) for b in row["boxes"]] == [
+        (room["table"], name, 200)]
+    ledger = room["finance"].get(f"/api/v1/jackpot-funds/bad-beat/ledger/?first={day}").json()
+    assert [(r["gaming_day"], r["table_name"], r["contributions_cents"])
+            for r in ledger["rows"]] == [(day.isoformat(), name, 200)]
+    funds = room["finance"].get("/api/v1/jackpot-funds/").json()
+    assert {(f["fund"], b["table_name"]) for f in funds for b in f["boxes"]} == {
+        ("bad-beat", name), ("high-hand", name)}
+    ledger = room["floor"].get(f"/api/v1/poker-tables/{room['table']}/rake-ledger/"
+                               f"?gaming_day={date.fromisoformat(row['gaming_day'])}").json()
+    assert (ledger["table"], ledger["table_name"], ledger["gaming_day"]) == (
+        room["table"], name, day.isoformat())
