@@ -85,6 +85,8 @@ def _wait_for(check, what: str, seconds: float) -> None:  # noqa: ANN001
 @pytest.fixture(scope="module")
 def demo() -> Iterator[dict[str, str]]:
     """A fresh demo as ``bin/run`` starts it; yields the environment the pages run in."""
+    missing = [tool for tool in ("bash", "curl", "jq", "awk") if shutil.which(tool) is None]
+    assert not missing, f"the walk-throughs need {', '.join(missing)} (.ci/run installs them)"
     var_dir = Path(tempfile.mkdtemp(prefix="casino-walkthroughs-"))
     env = _demo_env(var_dir)
     python = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").is_dir() else sys.executable
