@@ -47,9 +47,9 @@ class FundRowOut(serializers.Serializer):
         allow_null=True, help_text="the amount shown to patrons (637a.15(b), (h))")
     displayed_at = serializers.DateTimeField(allow_null=True)
     display_pending = serializers.BooleanField(
-        help_text="a payout was fixed or paid from the fund (a Bad Beat verified or paid, a "
-                  "High Hand award fixed or paid): the display is pending adjustment "
-                  "(637a.15(f)(1), 637a.16(g))")
+        help_text="a payout was fixed from the fund (a Bad Beat verified, a High Hand "
+                  "period closed with its awards): the display is pending adjustment until "
+                  "finance adjusts it (637a.15(f)(1), 637a.16(g))")
     adjustment_waiting_cents = serializers.IntegerField(
         allow_null=True, help_text="an adjustment begun by finance, waiting for its witness")
     discontinued = serializers.BooleanField(help_text="637a.15(i)")

@@ -24,7 +24,7 @@ class FundState:
     displayed_cents: int | None = None
     #: an adjustment begun by finance, waiting for its witness: {"amount_cents", "by"}
     adjusting: dict[str, Any] | None = None
-    #: 637a.15(f)(1), 637a.16(g): a payout fixed or paid and the display not yet adjusted
+    #: 637a.15(f)(1), 637a.16(g): a payout fixed and the display not yet adjusted since
     #: (:func:`leaves_display_pending`)
     display_pending: bool = False
     #: High Hand period key -> the slips recorded in it, in order (637a.16(f))
@@ -63,21 +63,18 @@ class FundState:
         return contributions_cents - self.paid_cents - self.committed_cents
 
 
-#: the events by which money is owed or paid out of a fund: a Bad Beat verified or paid,
-#: a High Hand period closed with its awards, an award paid
-PAYOUT_EVENTS = frozenset({"BadBeatVerified", "BadBeatPaid", "HighHandPeriodClosed",
-                           "HighHandPaid"})
-
-
 def leaves_display_pending(type_: str, data: Mapping[str, Any]) -> bool:
-    """637a.15(f)(1), 637a.16(g): the amount displayed must be the fund's; after any payout
-    out of a fund (fixed or paid) the display shows it pending adjustment until finance
-    adjusts it. A High Hand period closed without a winner pays nothing (637a.16(h):
-    rolled over), so it leaves the display as it was. The one rule, for the fold and for
-    the follower's rows alike."""
+    """637a.15(f)(1), 637a.16(g): the amount displayed must be the fund's. A payout from
+    any fund takes its amount out of the record when it is fixed (owed out of the fund):
+    a Bad Beat verified, a High Hand period closed with its awards. From then the display
+    is pending adjustment until finance adjusts it, whether the payout has been paid yet
+    or not. Paying it later changes the record no more (the amount was owed already), so
+    a display adjusted in between stays right; a period closed without a winner pays
+    nothing (637a.16(h): rolled over). The one rule, for the fold and the follower's
+    rows alike."""
     if type_ == "HighHandPeriodClosed":
         return any(a.get("cents", 0) > 0 for a in data.get("awards") or ())
-    return type_ in PAYOUT_EVENTS
+    return type_ == "BadBeatVerified"
 
 
 def fold(events: Iterable[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> FundState:

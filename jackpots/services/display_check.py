@@ -1,7 +1,7 @@
 """The daily check of the displayed amounts (637a.15(h), 637a.16(b)): after each gaming
 day, each fund's display must have been adjusted during it (no less than once a day) and
-must not still be pending after a payout (a Bad Beat verified or paid, a High Hand award
-fixed or paid: 637a.15(f)(1), 637a.16(g)); otherwise an exception is recorded
+must not still be pending after a payout (a Bad Beat verified, a High Hand period's
+awards fixed: 637a.15(f)(1), 637a.16(g)); otherwise an exception is recorded
 for finance to act on. Once per fund and gaming day: a second run finds it checked."""
 
 from __future__ import annotations

@@ -203,10 +203,10 @@ def test_a_paid_award_leaves_the_display_pending_until_finance_adjusts_it(
         room, settings) -> None:
     """§ 637a.16(g): the amount displayed is the fund's. The display shows the $2 the
     fund held; the period closes with the $2 awarded (the record is $0): the display is
-    pending adjustment. Finance adjusts it to $0 with a floorperson; the award is then
-    paid: a payout again, pending again until the next adjustment. The board and the
-    fund's answer say so, the day's display check (§ 637a.15(h)(2)) flags it, and the
-    follower's row agrees with a fold of the fund's stream."""
+    pending adjustment, and still is once the award is paid at the cage. The board and
+    the fund's answer say so, the day's display check (§ 637a.15(h)(2)) flags it, and the
+    follower's row agrees with a fold of the fund's stream. Finance adjusts it to $0
+    with a floorperson: no longer pending."""
     from django.test import Client
 
     from jackpots.models import DisplayCheck
@@ -234,14 +234,15 @@ def test_a_paid_award_leaves_the_display_pending_until_finance_adjusts_it(
     period, end = r.json()["period"], datetime.fromisoformat(r.json()["period_end"])
     services.high_hand_periods_close_due(now=end + timedelta(seconds=1))
     assert pending() == ("$2.00", True, True)
-    adjust()
-    assert pending() == ("$0.00", False, False)
     r = finance.post(URL + "high-hands/pay/", {"period": period, "slip": 1, "name": "P2",
                                                "identification": "PA DL 2"}, format="json")
     assert r.status_code == 200, r.json()
-    assert pending() == ("$0.00", True, True)
     row = Fund.objects.get(name="high-hand")
+    assert (row.record_cents, row.displayed_cents) == (0, 200)
+    assert pending() == ("$2.00", True, True)
     assert fund_state(row).display_pending is True
     display_checks_due(datetime.now().astimezone() + timedelta(days=1))
     check = DisplayCheck.objects.get(fund="high-hand")
     assert (check.passed, check.reason) == (False, "pending_not_adjusted")
+    adjust()
+    assert pending() == ("$0.00", False, False)
