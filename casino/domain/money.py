@@ -45,3 +45,12 @@ def format_money(cents: Cents) -> str:
     sign = "-" if cents < 0 else ""
     whole, frac = divmod(abs(cents), 100)
     return f"{sign}${whole:,}.{frac:02d}"
+
+
+def said_amount(value: object) -> str:
+    """An amount as a refusal states it to a person: dollars (``"$12.50"``) when it is whole
+    cents, else the input as it was given (``'12.5'``), so the message still says what was
+    refused."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_money(value)
+    return repr(value)

@@ -8,6 +8,7 @@ from typing import Any
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, NotFoundError
+from casino.domain.money import format_money
 from jackpots.domain.fund import HELD, PAID, REJECTED, VERIFIED
 from jackpots.domain.hits import payout_shares
 from jackpots.models import BAD_BEAT, BadBeatHit
@@ -109,8 +110,8 @@ def _payees(value: Any, shares: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         who = by_seat.get(share["seat"])
         if who is None:
-            raise FundError(f"seat {share['seat']} is owed {share['cents']} cents: name and "
-                            "identify the player", code="identification_required",
+            raise FundError(f"seat {share['seat']} is owed {format_money(share['cents'])}: "
+                            "name and identify the player", code="identification_required",
                             field="payees")
         out.append({**share, **who})
     extra = set(by_seat) - {s["seat"] for s in shares}

@@ -12,6 +12,7 @@ from typing import Any
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, DomainError
+from casino.domain.money import format_money
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.roles import Role
 from django.db import transaction
@@ -169,10 +170,11 @@ def _buy_in_limits(stack_after: int, rules: TableRules, *, adding: bool = False)
     low, high = options["buy_in_minimum_cents"], options["buy_in_maximum_cents"]
     field = "amount_cents" if adding else "buy_in_cents"
     if not adding and stack_after < low:
-        raise SeatError(f"the minimum buy-in is {low} cents", code="buy_in_below_minimum",
-                        field=field)
+        raise SeatError(f"the minimum buy-in is {format_money(low)}",
+                        code="buy_in_below_minimum", field=field)
     if stack_after > high:
-        raise SeatError(f"the table stakes may not exceed the maximum buy-in of {high} cents",
+        raise SeatError(f"the table stakes may not exceed the maximum buy-in of "
+                        f"{format_money(high)}",
                         code="buy_in_above_maximum", field=field)
     _whole_chips(stack_after, rules, field)
 
@@ -248,7 +250,8 @@ def step_away(*, actor: Actor, table_id: Any, seat: Any, covered_cents: Any,
         if s.status == SeatStatus.AWAY:
             raise ConflictError("the player has already stepped away", code="seat_away")
         if covered != s.stack_cents and not at.hand_in_progress:
-            raise SeatError(f"the table stakes at seat {s.seat} are {s.stack_cents} cents",
+            raise SeatError(f"the table stakes at seat {s.seat} are "
+                            f"{format_money(s.stack_cents)}",
                             code="stakes_mismatch", field="covered_cents")
         at.record(NewEvent("PlayerSteppedAway", {
             "seat": s.seat, "covered_cents": covered, "method": method,
@@ -282,7 +285,8 @@ def minimum_bet_raise(*, actor: Actor, table_id: Any, amount_cents: Any,
         increase = rules.shared_dict()["minimum_bet_increase"]
         posted = rules.opening_bet_cents
         if amount <= posted:
-            raise SeatError(f"the posted minimum bet is {posted} cents: raise it above that",
+            raise SeatError(f"the posted minimum bet is {format_money(posted)}: raise it above "
+                            "that",
                             code="invalid_amount", field="amount_cents")
         if amount - posted > increase["maximum_increase_cents"]:
             raise ConflictError(

@@ -27,6 +27,7 @@ from django.utils import timezone
 from casino.actors import Actor, system_actor
 from casino.domain.errors import ConflictError, DomainError, NotFoundError
 from casino.domain.gaming_day import gaming_day_of
+from casino.domain.wall_clock import format_wall_clock
 from casino.eventstore.store import NewEvent, Stream, append
 from poker_room.domain.rake import time_charges
 from poker_room.models import PokerTable, Seat, TimeChargePeriod
@@ -166,7 +167,9 @@ def time_charge_verify(*, actor: Actor, table_id: Any, period_start: Any) -> Tim
         at = AtTable(actor, table_id, FLOOR)
         period = TimeChargePeriod.objects.filter(table=at.table, period_start=start).first()
         if period is None:
-            raise NotFoundError(f"no time charge assessed at {start.isoformat()}",
+            # the property's wall clock with its zone, as a person reads it
+            raise NotFoundError("no time charge assessed for the period starting "
+                                f"{format_wall_clock(start, time_zone=actor.property.time_zone)}",
                                 code="time_charge_not_found")
         if period.verified_at is not None:
             raise ConflictError(f"verified already by {period.verified_by}",

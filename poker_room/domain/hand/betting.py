@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from casino.domain.hands import stud as _stud
+from casino.domain.money import format_money
 from poker_room.domain.errors import (
     BetAboveLimit,
     BetBelowMinimum,
@@ -260,11 +261,11 @@ class BettingMixin:
         if not isinstance(to, int) or isinstance(to, bool):
             raise InvalidAction("the amount must be whole cents", field="amount")
         if to < low:
-            raise BetBelowMinimum(f"the bet must come to at least {low} cents, not {to}",
-                                  field="amount")
+            raise BetBelowMinimum(f"the bet must come to at least {format_money(low)}, not "
+                                  f"{format_money(to)}", field="amount")
         if to > high:
-            raise BetAboveLimit(f"the bet may come to at most {high} cents, not {to}",
-                                field="amount")
+            raise BetAboveLimit(f"the bet may come to at most {format_money(high)}, not "
+                                f"{format_money(to)}", field="amount")
 
     def _cap_total(self) -> int:
         # the opening bet is not a raise; before the flop the big blind is that bet

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Self
 
 from casino.domain.cards import DECK_SIZE
+from casino.domain.money import format_money
 from poker_room.domain.errors import (
     HandComplete,
     InsufficientStakes,
@@ -107,8 +108,9 @@ class HandState:
                 need = need_base + forced[i]
                 if stacks[s] < need:
                     raise InsufficientStakes(
-                        f"seat {s} has {stacks[s]} cents on the table; playing needs "
-                        f"{need} (its forced bets and one minimum bet, 637a.8(b)(4))",
+                        f"seat {s} has {format_money(stacks[s])} on the table; playing "
+                        f"needs {format_money(need)} (its forced bets and one minimum bet, "
+                        "637a.8(b)(4))",
                         field="stacks")
         hand = cls()
         hand._rng = rng or _random.SystemRandom()

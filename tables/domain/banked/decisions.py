@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from casino.domain.money import format_money, said_amount
 from tables.domain.hands.hilo import HiLoSettingError, Setting, validate_setting
 from tables.domain.hands.lunar import instant_payout_hand, super_hand
 from tables.domain.banked import hilo_settlement, lunar_settlement
@@ -66,7 +67,8 @@ def _phase_error(state: RoundState, what: str) -> Exception:
 def _amount(cmd: dict[str, Any], expected: int, code: str, message: str) -> int:
     amount = cmd.get("amount", expected)
     if amount != expected or isinstance(amount, bool):
-        raise bad(code, f"{message} ({expected} cents), not {amount!r}", field="amount")
+        raise bad(code, f"{message} ({format_money(expected)}), not {said_amount(amount)}",
+                  field="amount")
     return expected
 
 

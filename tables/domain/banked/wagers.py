@@ -18,7 +18,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from casino.domain.money import check_wager
+from casino.domain.money import check_wager, format_money, said_amount
 from tables.domain.banked.errors import bad, conflict
 from tables.domain.banked.events import Recorder
 from tables.domain.banked.state import HILO_GAME, Phase, RoundState
@@ -151,7 +151,8 @@ def place_wager(rec: Recorder, cmd: dict[str, Any]) -> None:
         # 671a.7(c)(3): a Super Wager on another hand is "equal to or greater than the
         # table minimum"; every other wager is within the posted limits too
         raise bad("outside_table_limits", f"the {wager} wager must be between the table "
-                  f"minimum {lo} and maximum {hi} cents, not {amount}", field="amount")
+                  f"minimum {format_money(lo)} and maximum {format_money(hi)}, not "
+                  f"{said_amount(amount)}", field="amount")
     player = cmd.get("player")
     _check_player(state, n, player)
     here = state.positions.get(n)

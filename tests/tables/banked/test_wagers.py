@@ -223,3 +223,12 @@ def test_hilo_adjacent_areas_refused_when_not_permitted() -> None:
 def test_unknown_command_is_refused() -> None:
     t = Table("five-card-hi-lo")
     t.refuse("unknown_command", "shuffle_up_and_deal")
+
+
+def test_a_refused_wager_states_the_limits_in_dollars() -> None:
+    """§ 589.7: the posted limits of the example submission, $10.00 to $500.00; a person
+    reads the refusal in dollars, never bare cents (issue 22)."""
+    t = Table("lunar-poker-589")
+    refused = t.refuse("outside_table_limits", "place_wager", position=1, wager="ante",
+                       amount=999)
+    assert "between the table minimum $10.00 and maximum $500.00, not $9.99" in str(refused)
