@@ -121,9 +121,9 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                        "decisions": [{"decision": "bet"}]}],
         "dealer": {"cards": ["Ac", "Kh", "8d", "5s", "2h"]}},
     # --- Poker room: seats (P-HOLDEM, $4/$8, buy-ins $40.00 to $400.00)
-    "seat_player": {"seat": 1, "buy_in_cents": 10000,
+    "seat_player": {"seat": 1, "buy_in_cents": 10000, "paid_with": "cash",
                     "player": {"name": "Avery Demo", "phone": "555-0101"}},
-    "chips_add": {"seat": 1, "amount_cents": 5000},
+    "chips_add": {"seat": 1, "amount_cents": 5000, "paid_with": "cash"},
     "sit_out": {"seat": 2},
     "sit_in": {"seat": 2},
     "step_away": {"seat": 3, "covered_cents": 9200, "method": "stakes-counted"},
