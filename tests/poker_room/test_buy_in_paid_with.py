@@ -103,3 +103,21 @@ def test_the_rake_ledger_and_finance_name_their_figures_of_one_box(room) -> None
     figures = table_day_figures(room["table"].property, room["day"],
                                 table_ids=[room["table"].pk])[room["table"].pk][1]
     assert (figures.chip_sales_cents, figures.expected_drop_cents) == (30_000, 30_200)
+
+
+def test_the_demo_players_buy_in_with_cash(crew, put_rules_in_effect, make_staff) -> None:
+    """§ 637a.8(b)(1): the demo's four players at an open demo Hold'em table buy in for
+    $100 each, in cash: the table's day shows $400.00 of chip sales."""
+    from finance.models import TableDay
+    from poker_room.demo import seed_players
+    from tables.services import tables
+
+    put_rules_in_effect("holdem")
+    make_staff("dealer", username="demo_dealer")
+    table = tables.table_configure(actor=crew["admin"], name="P-HOLDEM", game="holdem",
+                                   positions=10, dealing_method="hand", shuffler="automated")
+    tables.table_assign_dealer(actor=crew["floor"], table_id=table.pk, dealer="demo_dealer")
+    tables.table_open(actor=crew["floor"], table_id=table.pk)
+    assert seed_players(table.property) == ["P-HOLDEM: 4 players seated with $100 each"]
+    day = TableDay.objects.get(table_id=table.pk)
+    assert (day.gaming_day, day.chip_sales_cents) == (crew["dealer"].gaming_day(), 40_000)
