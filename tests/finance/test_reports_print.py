@@ -41,9 +41,9 @@ from django.db import connections
 from finance import reports
 from finance.models import FinanceException
 from finance.services.exceptions import variance_explain, variance_sign_off
+from tables.domain.catalogue import GAMES
 from tests.finance import _day
 from tests.finance._day import SmallDay
-from tables.domain.catalogue import GAMES
 from tests.finance._live import (  # noqa: F401  server: the live-server fixture
     caught_up,
     committed_day,
@@ -72,6 +72,8 @@ class Printed:
 
 
 def _pages(d: SmallDay) -> list[Printed]:
+    """The pages to print: every registered report, finance's other printed pages, the
+    jackpot ledgers, and a sign for every game (the signs' tables are set up here)."""
     day = d.day.isoformat()
     pages = [Printed(f"report {n}", f"/finance/reports/{n}/?first={day}", True)
              for n in reports.names()]
