@@ -12,6 +12,21 @@ from jackpots.domain.periods import period_name
 from jackpots.services import counts
 
 
+class ShareOut(serializers.Serializer):
+    """A Bad Beat payout share (637a.15(b)(3)): the event's ``cents`` as ``amount_cents``."""
+
+    share = serializers.CharField()
+    seat = serializers.IntegerField()
+    amount_cents = serializers.IntegerField(source="cents")
+
+
+class PayeeOut(ShareOut):
+    """A Bad Beat share as paid (637a.15(g)), with who was paid and their identification."""
+
+    name = serializers.CharField(required=False)
+    identification = serializers.CharField(required=False)
+
+
 class PeriodField(serializers.CharField):
     """A High Hand qualifying period (637a.16(b)(1)) named by its local start with the
     property's offset, ``2026-11-25T20:00:00-05:00`` (never a naive local string); the
@@ -93,14 +108,15 @@ class HitOut(serializers.Serializer):
     pot_cents = serializers.IntegerField()
     qualified_at = serializers.DateTimeField()
     amount_cents = serializers.IntegerField(allow_null=True)
-    shares = serializers.ListField(child=serializers.DictField())
+    shares = ShareOut(many=True, help_text="the posted shares (637a.15(b)(3)): {share, seat, "
+                                           "amount_cents}")
     verified_by = serializers.CharField()
     decided_at = serializers.DateTimeField(allow_null=True)
     reason = serializers.CharField()
     paid_by = serializers.CharField()
     paid_at = serializers.DateTimeField(allow_null=True)
     paid_where = serializers.CharField()
-    payees = serializers.ListField(child=serializers.DictField())
+    payees = PayeeOut(many=True)
 
 
 class LedgerRowOut(serializers.Serializer):
@@ -196,11 +212,21 @@ class CloseIn(serializers.Serializer):
                                  "alone (2026-11-25T20:00)")
 
 
+class AwardOut(serializers.Serializer):
+    """A High Hand award fixed at the period's close (637a.16(g)-(h))."""
+
+    slip = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    table_id = serializers.CharField()
+    amount_cents = serializers.IntegerField(source="cents")
+    collect_by = serializers.DateTimeField(help_text="to be collected by (637a.16(i))")
+
+
 class CloseOut(serializers.Serializer):
     period = PeriodField(help_text=PERIOD_HELP)
     amount_cents = serializers.IntegerField()
     hand = serializers.CharField()
-    awards = serializers.ListField(child=serializers.DictField())
+    awards = AwardOut(many=True)
 
 
 class AwardPayIn(CloseIn):

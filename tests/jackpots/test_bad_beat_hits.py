@@ -56,7 +56,7 @@ def test_a_bad_beat_is_held_verified_and_paid_by_the_posted_shares(bad_beat) -> 
                                     format="json")
     assert r.status_code == 200, r.json()
     assert r.json()["state"] == "verified" and r.json()["amount_cents"] == 100
-    assert [(s["share"], s["seat"], s["cents"]) for s in r.json()["shares"]] == [
+    assert [(s["share"], s["seat"], s["amount_cents"]) for s in r.json()["shares"]] == [
         ("losing_hand", 1, 51), ("winning_hand", 2, 25), ("table_share", 3, 12),
         ("table_share", 4, 12)]
     fund = Fund.objects.get(name="bad-beat")
@@ -67,7 +67,7 @@ def test_a_bad_beat_is_held_verified_and_paid_by_the_posted_shares(bad_beat) -> 
     assert r.status_code == 200, r.json()
     paid = r.json()
     assert paid["state"] == "paid"
-    assert [(p["seat"], p["cents"], p["identification"]) for p in paid["payees"]] == [
+    assert [(p["seat"], p["amount_cents"], p["identification"]) for p in paid["payees"]] == [
         (1, 51, "PA DL 1111"), (2, 25, "PA DL 2222"), (3, 12, "Passport 3333"),
         (4, 12, "NJ DL 4444")]
     fund.refresh_from_db()
