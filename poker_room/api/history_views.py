@@ -143,7 +143,8 @@ class SettleScriptIn(serializers.Serializer):
     rules_submission_id = serializers.UUIDField(
         required=False, allow_null=True, help_text="instead of options: a Rules Submission "
                                                    "of this property (any version)")
-    stacks = serializers.JSONField(help_text='each seat dealt in: {"1": 10000, ...}')
+    stacks = serializers.JSONField(help_text='each seat dealt in, its table stakes in cents: '
+                                             '{"1": 10000, ...} ($100.00)')
     button = serializers.IntegerField(required=False, allow_null=True, default=None)
     straddle = serializers.BooleanField(default=False)
     kill_active = serializers.BooleanField(default=False)
@@ -151,7 +152,8 @@ class SettleScriptIn(serializers.Serializer):
                                  help_text="the 52 cards top first, the engine dealing; "
                                            "without it the deal commands name the cards")
     commands = serializers.JSONField(
-        help_text="the dealer's commands in order, as hands/{id}/commands/ takes them")
+        help_text="the dealer's commands in order, as hands/{id}/commands/ takes them "
+                  "(amounts in cents)")
 
 
 class SettlementOut(serializers.Serializer):

@@ -122,13 +122,14 @@ class HandCommandIn(serializers.Serializer):
     command = serializers.JSONField(help_text=(
         '{"type": "act", "seat": 3, "action": "raise", "amount": 800} · {"type": "deal", '
         '"cards": {"1": ["As", "Kd"], ...}} or a board list · {"type": "draw", "seat": 2, '
-        '"discard": ["7c"], "cards": ["2d"]} · {"type": "misdeal", "reason": ...}'))
+        '"discard": ["7c"], "cards": ["2d"]} · {"type": "misdeal", "reason": ...}. An act\'s '
+        '"amount" is in cents (800 = $8.00): what the bet or raise comes to'))
     expected_version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
 class HandBatchIn(serializers.Serializer):
     commands = serializers.JSONField(help_text="a list of commands, run in order, all or "
-                                               "nothing")
+                                               "nothing (amounts in cents)")
     expected_version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 

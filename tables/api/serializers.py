@@ -345,7 +345,8 @@ class LockItem(serializers.Serializer):
     position = serializers.IntegerField()
     decision = serializers.CharField(required=False, allow_null=True, default=None,
                                      max_length=20)
-    amount = serializers.IntegerField(required=False, allow_null=True, default=None)
+    amount = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                      help_text="cents, checked (a Bet is 2 x Ante)")
     high = CardsField(required=False, allow_null=True, default=None)
     low = CardsField(required=False, allow_null=True, default=None)
 
@@ -389,10 +390,13 @@ class SettleScriptInput(serializers.Serializer):
 
     game = serializers.CharField(max_length=40)
     options = serializers.JSONField()
-    positions = serializers.JSONField()
+    positions = serializers.JSONField(help_text="each position's wagers (amounts in cents) "
+                                                "and cards")
     dealer = serializers.JSONField()
     irregularities = serializers.JSONField(required=False)
-    expected = serializers.JSONField(required=False)
+    expected = serializers.JSONField(required=False, help_text="the amounts worked by hand, "
+                                     "in cents: returned by position and wager, "
+                                     "house_win_cents")
     cite = serializers.JSONField(required=False)
     description = serializers.CharField(required=False, allow_blank=True)
 
