@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, NotFoundError
+from casino.domain.money import format_money, said_amount
 from casino.roles import Role
 from jackpots.models import BAD_BEAT, HIGH_HAND, Fund, PayoutBox
 from jackpots.services.common import (
@@ -209,8 +210,9 @@ def count_verify(*, actor: Actor, fund: Any, count_id: Any, counted_cents: Any
         _all_counted(count)
         boxes_total = sum(b["counted_cents"] for b in count["boxes"].values())
         if counted_cents != boxes_total:
-            raise ConflictError(f"the total in hand, {counted_cents} cents, is not the "
-                                f"boxes' count of {boxes_total}", code="aggregate_differs")
+            raise ConflictError(f"the total in hand, {said_amount(counted_cents)}, is not the "
+                                f"boxes' count of {format_money(boxes_total)}",
+                                code="aggregate_differs")
         expected = sum(b["expected_cents"] for b in count["boxes"].values())
         return {"counted_cents": counted_cents, "expected_cents": expected,
                 "variance_cents": counted_cents - expected,

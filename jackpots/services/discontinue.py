@@ -11,6 +11,7 @@ from typing import Any
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError
+from casino.domain.money import format_money
 from casino.roles import Role
 from jackpots.models import Fund
 from jackpots.services.common import AtFund, FundError, _run
@@ -56,8 +57,8 @@ def fund_discontinue_approve(*, actor: Actor, fund: Any) -> Fund:
             raise ConflictError("the person who proposed it does not approve it",
                                 code="same_person")
         if at.state.committed_cents:
-            raise ConflictError(f"{at.state.committed_cents} cents are owed out of the fund: "
-                                "pay them first", code="payouts_owed")
+            raise ConflictError(f"{format_money(at.state.committed_cents)} is owed out of the "
+                                "fund: pay it first", code="payouts_owed")
         at.record("FundDiscontinued", {"transfer_to": proposal["transfer_to"],
                                        "amount_cents": at.available_cents,
                                        "rule": "637a.15(i)"}, role)

@@ -147,8 +147,9 @@ def bad_beat_pay(*, actor: Actor, fund: Any, hand_id: Any, payees: Any,
         paid = _payees(payees, owed["shares"])
         held = at.row.contributions_cents - at.state.paid_cents
         if owed["amount_cents"] > held:
-            raise ConflictError(f"the payout of {owed['amount_cents']} cents is more than the "
-                                f"fund holds ({held})", code="payout_exceeds_fund")
+            raise ConflictError(f"the payout of {format_money(owed['amount_cents'])} is more "
+                                f"than the fund holds ({format_money(held)})",
+                                code="payout_exceeds_fund")
         at.record("BadBeatPaid", {"hand_id": key, "amount_cents": owed["amount_cents"],
                                   "payees": paid, "where": where, "rule": "637a.15(g)"},
                   role)

@@ -95,7 +95,7 @@ def _cents(value: Any, field: str) -> int:
 
 def _whole_chips(amount: int, rules: TableRules, field: str) -> None:
     if amount % rules.chip_unit_cents:
-        raise SeatError(f"{field} must be whole chips of {rules.chip_unit_cents} cents",
+        raise SeatError(f"{field} must be whole chips of {format_money(rules.chip_unit_cents)}",
                         code="not_whole_chips", field=field)
 
 
@@ -291,7 +291,8 @@ def minimum_bet_raise(*, actor: Actor, table_id: Any, amount_cents: Any,
         if amount - posted > increase["maximum_increase_cents"]:
             raise ConflictError(
                 "the Rules Submission allows the minimum bet to be raised by at most "
-                f"{increase['maximum_increase_cents']} cents", code="increase_above_maximum")
+                f"{format_money(increase['maximum_increase_cents'])}",
+                code="increase_above_maximum")
         _whole_chips(amount, rules, "amount_cents")
         if at.hand_in_progress:
             raise ConflictError("the minimum bet changes between hands",

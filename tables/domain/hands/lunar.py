@@ -26,7 +26,7 @@ from casino.domain.cards import (
 )
 from casino.domain.errors import DomainError
 from casino.domain.hands.high import CATEGORY_SHIFT, Category, high5, ranks_of
-from casino.domain.money import check_wager
+from casino.domain.money import check_wager, format_money
 from tables.domain.paytables import PAYTABLES, Odds, PayHand
 
 KING = 11
@@ -487,8 +487,8 @@ def settle_ante_and_bet(rulebook: Rulebook | str, player_cards: Sequence[Card],
     check_wager(ante_cents, what="Ante")
     check_wager(bet_cents, what="Bet")
     if bet_cents != 2 * ante_cents:
-        raise LunarError(f"the Bet must be twice the Ante ({2 * ante_cents} cents), "
-                         f"not {bet_cents}", code="bet_not_twice_ante")
+        raise LunarError(f"the Bet must be twice the Ante ({format_money(2 * ante_cents)}), "
+                         f"not {format_money(bet_cents)}", code="bet_not_twice_ante")
     rb = _rulebook(rulebook)
     player_cards = _check_count(player_cards, (5, 6))
     dealer_cards = _check_count(dealer_cards, (5,))
