@@ -7,18 +7,18 @@ stream was read at, so two decisions on one table day never cross: a stale one i
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from django.db import transaction
 
 from casino.actors import Actor
-from casino.domain.errors import ConflictError
 from casino.domain.gaming_day import gaming_day_bounds
 from casino.eventstore.models import Event
 from casino.eventstore.store import NewEvent, Stream, append, read_stream
 from casino.roles import Role
 from casino.scoping import property_row
+from finance.domain.recording_day import asked_day, recording_day
 from finance.domain.table_day import FinanceError, TableDayState, fold
 from finance.models import TableDay, table_day_stream
 from tables.models import Deck, GameTable, Round
@@ -43,28 +43,24 @@ READERS = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.CASHIER, Role.COU
            Role.SECURITY, Role.FINANCE, Role.COMPLIANCE)
 
 
-def day_of(actor: Actor, value: Any, *, latest_back: int | None = None) -> date:
-    """The gaming day asked for (YYYY-MM-DD, default the current one): never one still to
-    come; with ``latest_back``, no more than that many days back (the floor's slips are
-    for the day being played, or the one just ended)."""
-    today = actor.gaming_day()
-    if value in (None, ""):
-        return today
-    if isinstance(value, date):
-        day = value
-    else:
-        try:
-            day = date.fromisoformat(str(value))
-        except ValueError:
-            raise FinanceError("gaming_day is a date, YYYY-MM-DD", code="invalid_gaming_day",
-                               field="gaming_day") from None
-    if day > today:
-        raise FinanceError(f"the gaming day {day} has not begun", code="invalid_gaming_day",
-                           field="gaming_day")
-    if latest_back is not None and day < today - timedelta(days=latest_back):
-        raise ConflictError(f"the gaming day {day} is over for the tables",
-                            code="gaming_day_over")
-    return day
+def day_of(actor: Actor, value: Any) -> date:
+    """The gaming day asked for (YYYY-MM-DD, default the current one), never one still to
+    come: what a read or the close names."""
+    return asked_day(value, actor.gaming_day())
+
+
+def step_day(actor: Actor, step: str, value: Any) -> date:
+    """The gaming day a finance step (its event type) is recorded against: the one rule
+    of :mod:`finance.domain.recording_day`."""
+    return recording_day(step, value, actor.gaming_day())
+
+
+def played(table: GameTable, day: date) -> bool:
+    """Whether a round or hand was opened at ``table`` in gaming day ``day``."""
+    prop = table.property
+    start, end = gaming_day_bounds(day, time_zone=prop.time_zone,
+                                   start_hour=prop.gaming_day_start_hour)
+    return Round.objects.filter(table=table, opened_at__gte=start, opened_at__lt=end).exists()
 
 
 class AtTableDay:

@@ -20,7 +20,7 @@ from casino.domain.errors import ConflictError
 from finance.domain import table_day as td
 from finance.domain.reconcile import DROP
 from finance.models import GamingDay, TableDay
-from finance.services.common import CAGE, COUNTING, REMOVING, AtTableDay, day_of, run, \
+from finance.services.common import CAGE, COUNTING, REMOVING, AtTableDay, run, step_day, \
     table_workers
 
 
@@ -40,7 +40,7 @@ def drop_remove(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> Table
 
     def decide(at: AtTableDay) -> None:
         at.record(td.drop_step(at.state, "DropBoxRemoved", who=actor.username), role)
-    return run(actor, table_id, day_of(actor, gaming_day, latest_back=1), decide)
+    return run(actor, table_id, step_day(actor, "DropBoxRemoved", gaming_day), decide)
 
 
 def drop_count(*, actor: Actor, table_id: Any, cash: Any = None, chips: Any = None,
@@ -54,7 +54,7 @@ def drop_count(*, actor: Actor, table_id: Any, cash: Any = None, chips: Any = No
                                chips=chips)
         _not_a_worker(at)
         at.record(decided, role)
-    return run(actor, table_id, day_of(actor, gaming_day), decide)
+    return run(actor, table_id, step_day(actor, "DropCounted", gaming_day), decide)
 
 
 def drop_count_sign(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> TableDay:
@@ -65,7 +65,7 @@ def drop_count_sign(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> T
         decided = td.drop_step(at.state, "DropCountSigned", who=actor.username)
         _not_a_worker(at)
         at.record(decided, role)
-    return run(actor, table_id, day_of(actor, gaming_day), decide)
+    return run(actor, table_id, step_day(actor, "DropCountSigned", gaming_day), decide)
 
 
 def drop_accept(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> TableDay:
@@ -88,4 +88,4 @@ def drop_accept(*, actor: Actor, table_id: Any, gaming_day: Any = None) -> Table
                                 tolerance_cents=settings.FINANCE_TOLERANCE_CENTS,
                                 after_close=closed, only=None if closed else {DROP})
         at.record(decided, role)
-    return run(actor, table_id, day_of(actor, gaming_day), decide)
+    return run(actor, table_id, step_day(actor, "DropCountAccepted", gaming_day), decide)

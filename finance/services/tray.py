@@ -3,7 +3,8 @@ slips (recorded by the dealer, signed by a floorperson), the chips sold for cash
 cash goes into the drop box), and the fill and credit slips (requested by a floorperson,
 prepared by a cashier, signed by the runner who carries them and by the dealer or
 floorperson at the table; an unused or voided slip is voided with its reason, so every
-slip is accounted for). Each step an event with its person, role and credential.
+slip is accounted for). Each step an event with its person, role and credential; the
+gaming day each is recorded against is :mod:`finance.domain.recording_day`'s rule.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from casino.actors import Actor
 from casino.domain.errors import NotFoundError
 from casino.scoping import parse_key
 from finance.domain import table_day as td
+from finance.domain.recording_day import check_opener_before_play
 from finance.models import TableDay
 from finance.services.common import (
     AT_TABLE,
@@ -24,8 +26,9 @@ from finance.services.common import (
     RUNNERS,
     VOIDING,
     AtTableDay,
-    day_of,
+    played,
     run,
+    step_day,
     text,
 )
 from tables.models import Round
@@ -34,13 +37,17 @@ from tables.models import Round
 def inventory_record(*, actor: Actor, table_id: Any, slip: Any, pieces: Any,
                      gaming_day: Any = None) -> TableDay:
     """The dealer records the tray's opening (``opener``) or closing (``closer``) count,
-    chips by denomination; it counts once a floorperson has signed it."""
+    chips by denomination; it counts once a floorperson has signed it. The opener comes
+    before the table's first round or hand of the day: 409 ``opener_after_play`` after
+    (:mod:`finance.domain.recording_day`)."""
     role = actor.require(*DEALING)
 
     def decide(at: AtTableDay) -> None:
-        at.record(td.inventory_record(at.state, slip=slip, pieces=pieces,
-                                      who=actor.username), role)
-    return run(actor, table_id, day_of(actor, gaming_day, latest_back=1), decide)
+        decided = td.inventory_record(at.state, slip=slip, pieces=pieces, who=actor.username)
+        if slip == td.OPENER:
+            check_opener_before_play(slip, played=played(at.table, at.day))
+        at.record(decided, role)
+    return run(actor, table_id, step_day(actor, "InventorySlipRecorded", gaming_day), decide)
 
 
 def inventory_sign(*, actor: Actor, table_id: Any, slip: Any,
@@ -50,7 +57,7 @@ def inventory_sign(*, actor: Actor, table_id: Any, slip: Any,
 
     def decide(at: AtTableDay) -> None:
         at.record(td.inventory_sign(at.state, slip=slip, who=actor.username), role)
-    return run(actor, table_id, day_of(actor, gaming_day, latest_back=1), decide)
+    return run(actor, table_id, step_day(actor, "InventorySlipSigned", gaming_day), decide)
 
 
 def chips_sell(*, actor: Actor, table_id: Any, amount_cents: Any,
@@ -66,7 +73,7 @@ def chips_sell(*, actor: Actor, table_id: Any, amount_cents: Any,
         if round_id is not None:
             decided[1]["round_id"] = str(_round_at(at, round_id))
         at.record(decided, role)
-    return run(actor, table_id, day_of(actor, None), decide)
+    return run(actor, table_id, step_day(actor, "ChipsSold", None), decide)
 
 
 def poker_cash_sale(*, actor: Actor, table_id: Any, amount_cents: int, seat: int,
@@ -76,7 +83,7 @@ def poker_cash_sale(*, actor: Actor, table_id: Any, amount_cents: int, seat: int
     seating command and in its transaction, so the dealer records one thing. Refused as
     any chip sale is (after the closing inventory, once the box is removed): the seat is
     then refused with it, nothing recorded."""
-    at = AtTableDay(actor, table_id, day_of(actor, None))
+    at = AtTableDay(actor, table_id, step_day(actor, "ChipsSold", None))
     type_, data = td.chips_sell(at.state, amount_cents=amount_cents)
     at.record((type_, {**data, "seat": seat, "paid_for": paid_for}), role)
 
@@ -98,7 +105,7 @@ def slip_request(*, actor: Actor, table_id: Any, kind: Any, pieces: Any) -> Tabl
     def decide(at: AtTableDay) -> None:
         at.record(td.slip_request(at.state, slip_id=str(uuid.uuid4()), kind=kind,
                                   pieces=pieces), role)
-    return run(actor, table_id, day_of(actor, None), decide)
+    return run(actor, table_id, step_day(actor, "SlipRequested", None), decide)
 
 
 def _slip_step(type_: str, roles: tuple[Any, ...]) -> Any:
@@ -109,7 +116,7 @@ def _slip_step(type_: str, roles: tuple[Any, ...]) -> Any:
         def decide(at: AtTableDay) -> None:
             at.record(td.slip_step(at.state, type_, slip_id=slip_id, who=actor.username),
                       role)
-        return run(actor, table_id, day_of(actor, gaming_day, latest_back=1), decide)
+        return run(actor, table_id, step_day(actor, type_, gaming_day), decide)
     return step
 
 
@@ -133,4 +140,4 @@ def slip_void(*, actor: Actor, table_id: Any, slip_id: Any, reason: Any,
 
     def decide(at: AtTableDay) -> None:
         at.record(td.slip_void(at.state, slip_id=slip_id, reason=why), role)
-    return run(actor, table_id, day_of(actor, gaming_day, latest_back=1), decide)
+    return run(actor, table_id, step_day(actor, "SlipVoided", gaming_day), decide)

@@ -100,14 +100,16 @@ def small_day(team: dict[str, Actor], *, open_table: Callable, deck_in_play: Cal
     is then not counted either); ``hilo_count`` takes its drop box only as far as
     that step (:data:`COUNT_STEPS`). The poker table is always closed and counted."""
     hilo = open_table("five-card-hi-lo")
+    # the opener before the first round (finance.domain.recording_day: opener_after_play)
+    open_tray(team, hilo, HILO_OPENER)
     play_hilo_round(team["dealer"], hilo, deck_in_play(hilo))
-    tray(team, hilo, opener=HILO_OPENER, chips_sold=HILO_CHIPS_SOLD,
+    tray(team, hilo, opener=None, chips_sold=HILO_CHIPS_SOLD,
          slips=[("fill", HILO_FILL), ("credit", HILO_CREDIT)],
          closer=HILO_CLOSER if hilo_closer else None)
     if hilo_closer:
         count(team, hilo, cash=HILO_DROP_SHORT, until=hilo_count)
-    poker = play_poker(team, poker_table, as_actor)
-    tray(team, poker, opener=POKER_OPENER, chips_sold=POKER_CHIPS_SOLD, slips=[],
+    poker = play_poker(team, poker_table, as_actor, opener=POKER_OPENER)
+    tray(team, poker, opener=None, chips_sold=POKER_CHIPS_SOLD, slips=[],
          closer=POKER_CLOSER)
     count(team, poker, cash=POKER_DROP_CASH, chips=POKER_DROP_CHIPS)
     jackpots.display_adjust(actor=team["finance"], fund="bad-beat")
@@ -131,10 +133,13 @@ def play_hilo_round(dealer: Actor, table: GameTable, deck: Any) -> None:
     banked.round_close_banked(actor=dealer, round_id=rid)
 
 
-def play_poker(team: dict[str, Actor], poker_table: Callable, as_actor: Callable
-               ) -> GameTable:
-    """Two $24 hands and two time-charge periods, the first verified (see above)."""
+def play_poker(team: dict[str, Actor], poker_table: Callable, as_actor: Callable,
+               opener: dict[str, int] | None = None) -> GameTable:
+    """Two $24 hands and two time-charge periods, the first verified (see above); with
+    ``opener``, the tray's opening inventory recorded and signed before the first hand."""
     table = poker_table("holdem", rake=RAKE)["table"]
+    if opener is not None:
+        open_tray(team, table, opener)
     dealer = as_actor(team["dealer"])
     seat_three(dealer, table)
     play_hand(dealer, table)
@@ -158,13 +163,22 @@ def _two_periods_today(actor: Actor) -> tuple[datetime, datetime]:
     return now, now + step
 
 
-def tray(team: dict[str, Actor], table: GameTable, *, opener: dict[str, int],
+def open_tray(team: dict[str, Actor], table: GameTable, opener: dict[str, int]) -> None:
+    """The opener recorded by the dealer and signed by the floorperson: before the
+    table's first round or hand (finance.domain.recording_day)."""
+    finance.inventory_record(actor=team["dealer"], table_id=table.pk, slip="opener",
+                             pieces=opener)
+    finance.inventory_sign(actor=team["floor"], table_id=table.pk, slip="opener")
+
+
+def tray(team: dict[str, Actor], table: GameTable, *, opener: dict[str, int] | None,
          chips_sold: int, slips: list[tuple[str, dict[str, int]]],
          closer: dict[str, int] | None) -> None:
-    """The opener, the chips sold for cash, the fills and credits and the closer."""
+    """The opener (unless recorded before play already: ``None``), the chips sold for
+    cash, the fills and credits and the closer."""
     dealer, floor = team["dealer"], team["floor"]
-    finance.inventory_record(actor=dealer, table_id=table.pk, slip="opener", pieces=opener)
-    finance.inventory_sign(actor=floor, table_id=table.pk, slip="opener")
+    if opener is not None:
+        open_tray(team, table, opener)
     finance.chips_sell(actor=dealer, table_id=table.pk, amount_cents=chips_sold)
     for kind, pieces in slips:
         row = finance.slip_request(actor=floor, table_id=table.pk, kind=kind, pieces=pieces)
