@@ -61,20 +61,22 @@ class TableDayFigures:
 
     def win_cents(self, *, final: bool) -> int | None:
         """Closer − opener + credits − fills + drop. ``final``: the counted drop and the
-        signed closer; otherwise (the preliminary report, before the count) the expected
-        drop and, without a closer, the expected one."""
-        if self.opener_cents is None:
+        signed closer (None until the opener, the closer and the count are all there);
+        otherwise the preliminary win with the expected drop
+        (:func:`preliminary_win_cents`)."""
+        if not final:
+            return preliminary_win_cents(self)
+        if self.opener_cents is None or self.closer_cents is None \
+                or self.drop_counted_cents is None:
             return None
-        if final:
-            if self.closer_cents is None or self.drop_counted_cents is None:
-                return None
-            closer, drop = self.closer_cents, self.drop_counted_cents
-        else:
-            closer = self.closer_cents if self.closer_cents is not None \
-                else self.expected_closer_cents
-            drop = self.expected_drop_cents
-        assert closer is not None
-        return closer - self.opener_cents + self.credits_cents - self.fills_cents + drop
+        return (self.closer_cents - self.opener_cents + self.credits_cents
+                - self.fills_cents + self.drop_counted_cents)
+
+    @classmethod
+    def from_frozen(cls, figures: dict[str, Any]) -> TableDayFigures:
+        """The figures back from what a close froze or a report reads
+        (``finance.figures.frozen``: these fields and more)."""
+        return cls(**{k: figures[k] for k in cls.__dataclass_fields__ if k in figures})
 
     @property
     def drop_variance_cents(self) -> int | None:
@@ -88,6 +90,26 @@ class TableDayFigures:
         if expected is None or self.closer_cents is None:
             return None
         return self.closer_cents - expected
+
+
+def preliminary_win_cents(f: TableDayFigures, *, drop_cents: int | None = None) -> int:
+    """The win of a table day that is not final yet (no signed closer, or no accepted
+    count): the one rule every report shows (the Master Game Report's preliminary
+    version, the statistical report).
+
+    closer − opener + credits − fills + drop, with the signed closer or else the expected
+    one, and ``drop_cents`` (the drop the report shows) or else the expected drop. With
+    the expected closer the formula gives back the win the events say (the banked
+    rounds' house win, or the rake and time charges at poker) corrected by the drop
+    shown less the expected drop; so without an opener, which the formula cannot start
+    from, that is the win: a day played without an opening inventory still shows what
+    its rounds won (the report says it has no opener)."""
+    drop = f.expected_drop_cents if drop_cents is None else drop_cents
+    if f.opener_cents is None:
+        return f.expected_win_cents + drop - f.expected_drop_cents
+    closer = f.closer_cents if f.closer_cents is not None else f.expected_closer_cents
+    assert closer is not None  # an opener gives an expected closer
+    return closer - f.opener_cents + f.credits_cents - f.fills_cents + drop
 
 
 def hold_percent(win_cents: int | None, drop_cents: int | None) -> float | None:

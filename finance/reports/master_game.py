@@ -7,7 +7,10 @@ Two versions (``params["version"]``):
   not signed or counted yet is blank and the row's status says so;
 * ``preliminary`` (before the count): the drop the events expect (chip sales for cash,
   plus the rake and verified time charges at poker) and the signed closer or, without
-  one, the expected closer (opener + fills − credits − chip sales + the banked win).
+  one, the expected closer (opener + fills − credits − chip sales + the banked win); the
+  win is :func:`finance.domain.reconcile.preliminary_win_cents`, the one rule the
+  statistical report shows too (without an opener, the win the events say). Every
+  figure of this version is preliminary; each row's status says which are expected.
 
 A closed gaming day shows the figures ``GamingDayClosed`` froze; anything that changed
 since (a count accepted after the close, a late slip) is an adjustment, in its own
@@ -22,7 +25,7 @@ from typing import Any
 from casino.actors import Actor
 from casino.domain.money import format_money
 from casino.scoping import property_rows
-from finance.domain.reconcile import hold_percent
+from finance.domain.reconcile import TableDayFigures, hold_percent, preliminary_win_cents
 from finance.domain.table_day import FinanceError
 from finance.figures import days_with_play
 from finance.models import GamingDay, TableDay
@@ -30,9 +33,6 @@ from finance.reports import Column, Report, register
 from finance.selectors import adjustments, live_figures
 
 FINAL, PRELIMINARY = "final", "preliminary"
-#: the frozen figures' key each version reads its win from (the hold is worked here from
-#: the win and drop shown: a close freezes no ratios, the event store holds no floats)
-_WIN = {FINAL: "win_cents", PRELIMINARY: "preliminary_win_cents"}
 #: why the final drop is blank, by the drop box's step
 _NOT_COUNTED = {"counted": "count not signed", "signed": "count not accepted"}
 #: the figures an adjustment names, as a supervisor calls them
@@ -73,14 +73,30 @@ def _version(params: dict[str, str]) -> str:
     return version
 
 
+def _win(f: dict[str, Any] | None, version: str) -> int | None:
+    """The row's win: the final one the figures hold, or the preliminary win worked from
+    them by the one rule (the hold is worked here from the win and drop shown: a close
+    freezes no ratios, the event store holds no floats). None for a table with no
+    figures (first seen after the close)."""
+    if not f or "opener_cents" not in f:
+        return None
+    if version == FINAL:
+        return f.get("win_cents")
+    return preliminary_win_cents(TableDayFigures.from_frozen(f))
+
+
 def _status(f: dict[str, Any], version: str, drop_state: str | None, closed: bool) -> str:
     """What a reader must know about the row's figures: what is expected, or missing."""
-    parts = [] if f.get("opener_cents") is not None else ["no opener"]
     if version == PRELIMINARY:
+        # the whole version is preliminary (its title and note say so); the status names
+        # the figures expected, and a win taken from the events
+        parts = [] if f.get("opener_cents") is not None \
+            else ["no opener: win from the events"]
         parts.append("expected drop")
         if f.get("closer_cents") is None:
             parts.append("expected closer")
         return "; ".join(parts)
+    parts = [] if f.get("opener_cents") is not None else ["no opener"]
     if f.get("closer_cents") is None:
         parts.append("closer not signed")
     if f.get("drop_counted_cents") is None:
@@ -107,7 +123,7 @@ def _row(f: dict[str, Any], day: date, version: str, *, drop_state: str | None,
         closer = f["closer_cents"] if f.get("closer_cents") is not None \
             else f.get("expected_closer_cents")
         drop = f.get("expected_drop_cents")
-    win = f.get(_WIN[version])
+    win = _win(f, version)
     row = {"table": f.get("table", ""), "game": f.get("game", ""),
            "gaming_day": day.isoformat(), "opener_cents": f.get("opener_cents"),
            "closer_cents": closer, "fills_cents": f.get("fills_cents"),
@@ -121,7 +137,7 @@ def _row(f: dict[str, Any], day: date, version: str, *, drop_state: str | None,
     if closed:
         # (None counts as nothing, as the selectors' adjustments do: a drop counted after
         # the close adjusts the blank win at the close by the whole win)
-        row["adjustment_win_cents"] = ((now or {}).get(_WIN[version]) or 0) - (win or 0)
+        row["adjustment_win_cents"] = (_win(now, version) or 0) - (win or 0)
         row["adjustments"] = _adjusted(changes)
     return row
 
@@ -176,6 +192,16 @@ def master_game(actor: Actor, first: date, last: date, params: dict[str, str]) -
                          + (" with items still open" if g.with_open_items else "")
                          + ": its rows are the figures the close froze; what changed since "
                          "is shown as adjustments.")
+    if version == PRELIMINARY:
+        notes.insert(0, "Preliminary: every drop and win here is before the count (the "
+                     "drop the events expect; the closer where signed, else the expected "
+                     "one; without an opener the win the events record). The statistical "
+                     "report shows the same preliminary wins. The final version has the "
+                     "counted figures.")
+    else:
+        notes.insert(0, "Final: the signed closer and the accepted count only; a figure "
+                     "not there yet is blank (the preliminary version gives the "
+                     "preliminary figures).")
     notes.append("Totals add the figures shown (a blank adds nothing); the total hold % is "
                  "over the rows with both a win and a drop.")
     return Report(name="master-game", title="Master Game Report", first=first, last=last,

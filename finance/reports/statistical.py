@@ -9,10 +9,13 @@ live ones (:func:`finance.figures.table_day_figures`) for a day not closed yet.
 
 * drop = the counted drop once the cashier accepted the count, else the expected drop
   (the chip sales for cash, and at poker the rake and time charges), shown "(expected)";
-* win = closer − opener + credits − fills + drop (DESIGN §4 "Finance"); before the closer
-  is signed the expected closer stands in, and without an opening slip the win the events
-  say (the banked rounds' house win, 589.11(f), 671a.11(f), 579.11(l); or the rake and
-  time charges, 637a.17(b));
+* win = closer − opener + credits − fills + drop (DESIGN §4 "Finance") once the closer is
+  signed and the count accepted; before, the preliminary win of
+  :func:`finance.domain.reconcile.preliminary_win_cents` with the drop shown — the one
+  rule the Master Game Report's preliminary version uses too (the expected closer stands
+  in for one not signed; without an opening slip, the win the events say: the banked
+  rounds' house win, 589.11(f), 671a.11(f), 579.11(l); or the rake and time charges,
+  637a.17(b)). The status says which rows are preliminary;
 * hold % = win / drop.
 
 The band is ``finance.hold_band.table_day_band``'s, read for the whole room at once
@@ -35,7 +38,8 @@ from casino.actors import Actor
 from casino.domain.gaming_day import gaming_day_bounds
 from casino.models import Property
 from finance.domain.hold_band import DEFAULT_Z
-from finance.domain.reconcile import BANKED, hold_percent
+from finance.domain.reconcile import BANKED, TableDayFigures, hold_percent, \
+    preliminary_win_cents
 from finance.figures import days_with_play, frozen, table_day_figures
 from finance.hold_band import band_from_results
 from finance.models import GamingDay
@@ -58,7 +62,10 @@ COLUMNS = [
 ]
 
 DAY, MTD, YTD = "day", "month to date", "year to date"
-COUNTED, EXPECTED = "counted", "(expected)"
+#: a row's status: final (counted drop, signed closer); the count accepted but the win
+#: preliminary (no signed closer, or no opener); the drop expected (no accepted count),
+#: so the win preliminary too
+COUNTED, WIN_PRELIMINARY, EXPECTED = "counted", "counted, win preliminary", "(expected)"
 ALL_TABLES = "all tables"
 ALL_GAMES = "all games"
 
@@ -66,36 +73,38 @@ ALL_GAMES = "all games"
 @dataclass
 class Sum:
     """Drop and win added up over table days; ``expected``: how many of them had no
-    accepted count."""
+    accepted count; ``preliminary``: how many had a preliminary win."""
 
     drop: int = 0
     win: int = 0
     parts: int = 0
     expected: int = 0
+    preliminary: int = 0
 
-    def add(self, drop: int, win: int, counted: bool) -> None:
+    def add(self, drop: int, win: int, counted: bool, final: bool = True) -> None:
         self.drop += drop
         self.win += win
         self.parts += 1
         self.expected += 0 if counted else 1
+        self.preliminary += 0 if final else 1
 
     def cells(self) -> dict[str, Any]:
+        status = EXPECTED if self.expected else WIN_PRELIMINARY if self.preliminary \
+            else COUNTED
         return {"drop_cents": self.drop, "win_cents": self.win,
-                "hold_percent": hold_percent(self.win, self.drop),
-                "status": COUNTED if not self.expected else EXPECTED}
+                "hold_percent": hold_percent(self.win, self.drop), "status": status}
 
 
-def drop_and_win(fz: dict[str, Any]) -> tuple[int, int, bool]:
-    """(drop, win, counted) of one table day's frozen figures (module docstring)."""
+def drop_and_win(fz: dict[str, Any]) -> tuple[int, int, bool, bool]:
+    """(drop, win, counted, final) of one table day's frozen figures (module
+    docstring): the final win once there is one, else the preliminary win with the drop
+    shown."""
     counted = fz.get("drop_counted_cents")
     if counted is not None and fz.get("win_cents") is not None:
-        return counted, fz["win_cents"], True
+        return counted, fz["win_cents"], True, True
     drop = counted if counted is not None else fz["expected_drop_cents"]
-    prelim = fz.get("preliminary_win_cents")
-    if prelim is not None:
-        # the preliminary win is worked with the expected drop; the drop shown replaces it
-        return drop, prelim - fz["expected_drop_cents"] + drop, counted is not None
-    return drop, fz["expected_win_cents"], counted is not None
+    win = preliminary_win_cents(TableDayFigures.from_frozen(fz), drop_cents=drop)
+    return drop, win, counted is not None, False
 
 
 def figures_by_day(prop: Property, first: date, last: date
@@ -181,10 +190,15 @@ def _notes(month_start: date, year_start: date, last: date, *, poker_seen: bool,
     notes = [
         "Drop: the counted drop once a cashier accepted the count, otherwise the expected "
         "drop (chip sales for cash; at poker with the rake and time charges), marked "
-        "(expected). Win = closer − opener + credits − fills + drop; before the closer is "
-        "signed the expected closer stands in, without an opening slip the win the events "
-        "record. Closed days show the figures the close froze; changes since are "
-        "adjustments on the gaming day's reconciliation.",
+        "(expected). Win = closer − opener + credits − fills + drop.",
+        "Preliminary figures: a row marked (expected) has no accepted count, so its drop "
+        "is the expected drop and its win preliminary; a row marked \"counted, win "
+        "preliminary\" has its count but no signed closer (or no opening slip). A "
+        "preliminary win takes the expected closer for one not signed, and without an "
+        "opening slip the win the events record; it is the win the Master Game Report's "
+        "preliminary version shows for the same table day. Closed days show the figures "
+        "the close froze; changes since are adjustments on the gaming day's "
+        "reconciliation.",
         f"Month to date from {month_start} and year to date from {year_start}, both to "
         f"{last}.",
         "Band: expected house win ± 3 standard deviations on the day's volume, from the "
@@ -238,20 +252,20 @@ def statistical(actor: Actor, first: date, last: date, params: dict[str, str]) -
             if in_span else {}
         for table_id, fz in sorted(figures.items(), key=lambda kv: kv[1]["table"]):
             names[table_id] = (fz["table"], fz["game"])
-            drop, win, counted = drop_and_win(fz)
+            dw = drop_and_win(fz)  # drop, win, counted, final
             if day >= year_start:
-                ytd[table_id].add(drop, win, counted)
-                ytd_games[fz["game"]].add(drop, win, counted)
-                ytd_total.add(drop, win, counted)
+                ytd[table_id].add(*dw)
+                ytd_games[fz["game"]].add(*dw)
+                ytd_total.add(*dw)
             if day >= month_start:
-                mtd[table_id].add(drop, win, counted)
-                mtd_games[fz["game"]].add(drop, win, counted)
-                mtd_total.add(drop, win, counted)
+                mtd[table_id].add(*dw)
+                mtd_games[fz["game"]].add(*dw)
+                mtd_total.add(*dw)
             if not in_span:
                 continue
-            day_games[fz["game"]].add(drop, win, counted)
-            day_total.add(drop, win, counted)
-            span_total.add(drop, win, counted)
+            day_games[fz["game"]].add(*dw)
+            day_total.add(*dw)
+            span_total.add(*dw)
             if fz["kind"] == BANKED:
                 band = _band_cells(bands.get(table_id))
                 without_band += band["outside_band"] is None
@@ -261,7 +275,7 @@ def statistical(actor: Actor, first: date, last: date, params: dict[str, str]) -
             flagged += bool(band["outside_band"])
             day_flag = day_flag or bool(band["outside_band"])
             one = Sum()
-            one.add(drop, win, counted)
+            one.add(*dw)
             rows.append({"period": DAY, "day": day.isoformat(), "table": fz["table"],
                          "game": fz["game"], **one.cells(), **band,
                          "behind": f"/finance/behind/{table_id}/{day.isoformat()}/"})

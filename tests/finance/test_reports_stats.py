@@ -24,7 +24,7 @@ from finance import services as finance
 from jackpots.services import counts
 from tables.models import GameTable, TableResult
 from tables.services import banked, rounds
-from tests.finance._day import SmallDay, small_day
+from tests.finance._day import SmallDay, count, play_hilo_round, small_day
 from tests.tables import conftest as _tables
 
 pytestmark = pytest.mark.django_db
@@ -155,6 +155,43 @@ def test_the_charts_hold_axis_is_labelled_in_percent(day) -> None:
     svg = re.search(r"<svg.*?</svg>", _page(d, "statistical"), re.S).group(0)
     labels = re.findall(r'<text x="4"[^>]*>(.*?)</text>', svg)
     assert labels == ["Hold %", "0.0 %", "-3.2 %"]  # the axis's name, then its ticks
+
+
+def test_a_preliminary_day_without_an_opener_has_one_win_in_both_reports(
+        team, open_table, deck_in_play) -> None:
+    """Issue 22 (HL-1: "—" on the Master Game Report against $2,980.00 on the statistical
+    report): one rule for a preliminary win. A Hi-Lo table plays the § 579.11(g)(1) round
+    of tests/finance/_day.py (house win −15.00) with no opening slip, no chip sale, no
+    count: the expected drop is 0.00 and the preliminary win the rounds' −15.00 in both
+    reports; each says the figures are preliminary."""
+    table = open_table("five-card-hi-lo")
+    play_hilo_round(team["dealer"], table, deck_in_play(table))
+    day = team["finance"].gaming_day()
+    stats = _build("statistical", team["finance"], day)
+    (row,) = [r for r in stats.rows if r["period"] == "day" and r["table"] == table.name]
+    prelim = reports.build("master-game", team["finance"], day, day,
+                           {"version": "preliminary"})
+    (mg,) = prelim.rows
+    assert (row["drop_cents"], row["win_cents"], row["status"]) == (0, -1_500, "(expected)")
+    assert (mg["drop_cents"], mg["win_cents"]) == (0, -1_500)
+    assert mg["status"] == "no opener: win from the events; expected drop; expected closer"
+    assert any(n.startswith("Preliminary:") for n in prelim.notes)
+    assert any(n.startswith("Preliminary figures:") for n in stats.notes)
+    final = reports.build("master-game", team["finance"], day, day, {})
+    assert final.rows[0]["win_cents"] is None  # nothing final yet
+
+
+def test_a_counted_day_without_a_signed_closer_says_its_win_is_preliminary(day) -> None:
+    """The small day with the Hi-Lo closer left out (and so its box not counted) gives
+    "(expected)"; here the Hi-Lo day is counted — 280.00 — but has no closer: its win is
+    preliminary, the expected closer 4,985.00 standing in: 4,985 − 5,000 + 200 − 500 +
+    280 = −35.00, status "counted, win preliminary"."""
+    d = day(hilo_closer=False)
+    count(d.team, d.hilo, cash={"10000": 2, "2000": 4})
+    report = _build("statistical", d.team["finance"], d.day)
+    assert _rows(report, table=d.hilo.name) == {
+        (d.day.isoformat(), d.hilo.name, "five-card-hi-lo"): (
+            28_000, "counted, win preliminary", -3_500, -12.5)}
 
 
 # --- the band -----------------------------------------------------------------------------------

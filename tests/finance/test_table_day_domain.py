@@ -26,6 +26,7 @@ from finance.domain.reconcile import (
     TableDayFigures,
     exceptions,
     hold_percent,
+    preliminary_win_cents,
 )
 
 Decided = tuple[str, dict[str, Any]]
@@ -539,9 +540,16 @@ def test_the_preliminary_win_before_the_count_is_the_expected_one() -> None:
     assert banked().win_cents(final=True) is None
 
 
-def test_no_win_without_an_opener() -> None:
+def test_without_an_opener_the_preliminary_win_is_the_win_the_events_say() -> None:
+    """Issue 22: one rule for a preliminary win (the Master Game Report showed "—"
+    where the statistical report showed the rounds' win). No opener: no expected closer
+    and no final win, and the preliminary win is the banked win, 1500 (the figure the
+    formula gives with the expected closer); with a counted drop of 36000 against 38000
+    expected it is 1500 + 36000 − 38000 = −500."""
     f = banked(opener_cents=None)
-    assert f.expected_closer_cents is None and f.win_cents(final=False) is None
+    assert f.expected_closer_cents is None and f.win_cents(final=True) is None
+    assert f.win_cents(final=False) == preliminary_win_cents(f) == 1_500
+    assert preliminary_win_cents(f, drop_cents=36_000) == -500
 
 
 def test_a_drop_twenty_dollars_short_is_one_exception_naming_the_amount() -> None:
