@@ -36,6 +36,16 @@ class PeriodField(serializers.CharField):
         return period_name(str(value), time_zone=caller_time_zone(self.context))
 
 
+class CountKeyField(PeriodField):
+    """A count's key: a gaming day stays a date; a High Hand period is named as
+    :class:`PeriodField` names it."""
+
+    def to_representation(self, value: Any) -> str | None:
+        if value is None or len(str(value)) <= len("YYYY-MM-DD"):
+            return value
+        return super().to_representation(value)
+
+
 PERIOD_HELP = ("the qualifying period, named by its local start with the property's offset "
                "(as the period inputs take it)")
 
@@ -248,7 +258,9 @@ class CountOut(serializers.Serializer):
     fund = serializers.CharField()
     place = serializers.CharField(help_text="table (637a.15(d)(1)) or cage ((d)(2))")
     reason = serializers.CharField(help_text="daily, period_end or manual")
-    key = serializers.CharField()
+    key = CountKeyField(allow_null=True, help_text="what the count is for: a Bad Beat "
+                        "fund's gaming day (YYYY-MM-DD), or a High Hand period named by its "
+                        "local start with the property's offset")
     state = serializers.CharField(help_text="open, witnessed, accounted, at_cage, verified, "
                                             "explained or closed")
     opened_at = serializers.DateTimeField()

@@ -120,7 +120,8 @@ def _record_a_high_hand(prop: Any, day: Any) -> None:
     from django.contrib.auth import get_user_model
 
     from casino.actors import actor_of
-    from jackpots.services.high_hand import high_hand_record
+    from jackpots.services.counts import counts_due
+    from jackpots.services.high_hand import high_hand_periods_close_due, high_hand_record
     from tables.models import GameTable
 
     _funds_followed(prop)
@@ -128,10 +129,15 @@ def _record_a_high_hand(prop: Any, day: Any) -> None:
     floor = actor_of(users.get(username="demo_floorperson"))
     table = GameTable.objects.get(name="SIM-HOLDEM-1")
     made_at = datetime.combine(day, time(20, 10), tzinfo=ZoneInfo(prop.time_zone))
-    high_hand_record(actor=floor, fund="high-hand", table_id=str(table.pk), seat=1,
-                     cards=["Ks", "Kd", "Kh", "5c", "5d"],
-                     player={"name": "Pat Doe", "phone": "555-0101"},
-                     dealer="demo_dealer", made_at=made_at)
+    slip = high_hand_record(actor=floor, fund="high-hand", table_id=str(table.pk), seat=1,
+                            cards=["Ks", "Kd", "Kh", "5c", "5d"],
+                            player={"name": "Pat Doe", "phone": "555-0101"},
+                            dealer="demo_dealer", made_at=made_at)
+    # the beat's work once the period is over: the period closed with its award
+    # (§ 637a.16(g)) and its boxes' count opened (§ 637a.16(d)), keyed by the period
+    after = datetime.fromisoformat(str(slip["period_end"])) + timedelta(seconds=1)
+    high_hand_periods_close_due(now=after)
+    counts_due(now=after)
 
 
 # --- filling the path parameters from real rows ------------------------------------
