@@ -117,6 +117,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-us"
+# Dates and times Django prints itself (the admin) as casino.domain.wall_clock does
+FORMAT_MODULE_PATH = ["casino.formats"]
 USE_I18N = False
 USE_TZ = True
 TIME_ZONE = "UTC"  # storage is UTC; the property's own zone decides the gaming day

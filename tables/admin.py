@@ -7,9 +7,11 @@ import json
 from typing import Any
 
 from django.contrib import admin
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from casino.admin import ReadOnlyAdmin
+from casino.domain.wall_clock import format_wall_clock
 from casino.eventstore.store import read_stream
 from tables.domain.banked.visibility import Audience
 from tables.models import Deck, DeckStep, GameTable, Round, RulesSubmission, TableResult
@@ -26,10 +28,11 @@ def _history(obj: Any) -> str:
     shown = banked.round_events_view(obj.stream_id, events, Audience.AUDIT)
     rows = format_html_join(
         "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
-        ((e.version, e.recorded_at.strftime("%Y-%m-%d %H:%M:%S"), e.type,
+        ((e.version, format_wall_clock(e.recorded_at,
+                                       time_zone=timezone.get_current_timezone_name()), e.type,
           e.metadata.get("actor", ""), json.dumps(data, sort_keys=True)[:300])
          for e, data in shown))
-    return format_html("<table><thead><tr><th>v</th><th>recorded (UTC)</th><th>event</th>"
+    return format_html("<table><thead><tr><th>v</th><th>recorded</th><th>event</th>"
                        "<th>by</th><th>data</th></tr></thead><tbody>{}</tbody></table>", rows)
 
 

@@ -70,3 +70,17 @@ def test_the_api_keeps_the_servers_zone(chicago: Any) -> None:
 def test_the_zone_is_put_back_after_the_page(chicago: Any) -> None:
     _zone_seen("/finance/reports/", chicago)
     assert timezone.get_current_timezone_name() == "UTC"
+
+
+def test_what_django_prints_itself_is_the_wall_clock_with_the_zone() -> None:
+    """The admin's dates and times (Django's own formats, casino.formats): 11:10 UTC on
+    Nov 26, 2026 is 6:10 AM in New York, on Eastern Standard Time."""
+    from datetime import UTC, datetime
+
+    from django.template import Context, Template
+
+    moment = datetime(2026, 11, 26, 11, 10, tzinfo=UTC)
+    with timezone.override("America/New_York"):
+        shown = Template("{{ moment }} | {{ moment|time }} | {{ moment|date }}").render(
+            Context({"moment": moment}))
+    assert shown == "Nov 26, 2026, 6:10 AM EST | 6:10 AM EST | Nov 26, 2026"
