@@ -1,0 +1,67 @@
+"""The one rule every CSV meant for people follows (casino.domain.spreadsheet, issue 22):
+headers in words with the unit, dollars to the cent, gaming days as dates, instants in
+the property's zone with their offset. Every figure worked by hand."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from casino.domain import spreadsheet
+from casino.domain.money import MoneyError
+
+NEW_YORK = "America/New_York"
+
+
+def test_a_money_header_says_dollars() -> None:
+    assert spreadsheet.header("Drop", "money") == "Drop ($)"
+
+
+def test_a_percent_header_already_naming_its_unit_keeps_its_words() -> None:
+    assert (spreadsheet.header("Hold %", "percent"), spreadsheet.header("Hold", "percent")) \
+        == ("Hold %", "Hold (%)")
+
+
+def test_a_column_without_a_unit_keeps_its_words() -> None:
+    assert spreadsheet.header("Tables contributing", "count") == "Tables contributing"
+
+
+@pytest.mark.parametrize(("cents", "cell"), [
+    (186000, "1860.00"), (-5000, "-50.00"), (5, "0.05"), (-5, "-0.05"), (0, "0.00"),
+    (123456789, "1234567.89"), (None, "")])
+def test_money_is_dollars_to_the_cent(cents: int | None, cell: str) -> None:
+    """A spreadsheet sums it: no "$", no thousands separator; never a count of cents."""
+    assert spreadsheet.dollars_cell(cents) == cell
+
+
+@pytest.mark.parametrize("bad", [12.5, True, "100"])
+def test_money_that_is_not_whole_cents_is_refused(bad: object) -> None:
+    with pytest.raises(MoneyError):
+        spreadsheet.dollars_cell(bad)  # type: ignore[arg-type]
+
+
+def test_a_gaming_day_is_its_date() -> None:
+    assert (spreadsheet.day_cell(date(2026, 11, 25)), spreadsheet.day_cell("2026-11-25")) \
+        == ("2026-11-25", "2026-11-25")
+
+
+def test_an_instant_is_in_the_propertys_zone_with_its_offset() -> None:
+    """11:10 UTC on Nov 26, 2026 is 6:10 in New York (EST, five hours behind); on Jul 1
+    it is 7:10 (EDT, four hours behind)."""
+    assert spreadsheet.instant_cell(datetime(2026, 11, 26, 11, 10, tzinfo=UTC),
+                                    time_zone=NEW_YORK) == "2026-11-26T06:10:00-05:00"
+    assert spreadsheet.instant_cell("2026-07-01T11:10:00+00:00", time_zone=NEW_YORK) \
+        == "2026-07-01T07:10:00-04:00"
+
+
+def test_a_naive_time_is_never_written() -> None:
+    with pytest.raises(ValueError):
+        spreadsheet.instant_cell("2026-11-25T20:00", time_zone=NEW_YORK)
+
+
+def test_cells_by_kind() -> None:
+    assert [spreadsheet.cell(v, k, time_zone=NEW_YORK) for v, k in [
+        (-3500, "money"), (-12.5, "percent"), (12, "count"), ("counted", "text"),
+        (True, "flag"), (False, "flag"), (None, "money")]] == [
+        "-35.00", "-12.50", "12", "counted", "yes", "no", ""]
