@@ -175,10 +175,10 @@ class SettlementOut(serializers.Serializer):
                                           help_text="[{fund, amount_cents}]")
     pots = serializers.ListField(
         child=serializers.DictField(),
-        help_text="each pot: pot, gross_pot_cents, rake_cents, contributions, pot_cents, "
+        help_text="each pot: pot_number (1 the main pot), gross_pot_cents, rake_cents, contributions, pot_cents, "
                   "awards [{seat, amount_cents, share, odd_chips_cents}]")
     awards = serializers.ListField(child=serializers.DictField(),
-                                   help_text="[{pot, seat, amount_cents, share, "
+                                   help_text="[{pot_number, seat, amount_cents, share, "
                                              "odd_chips_cents}]")
     starting_stacks_cents = serializers.DictField(child=serializers.IntegerField())
     stacks_cents = serializers.DictField(child=serializers.IntegerField())

@@ -134,7 +134,7 @@ def _pots(hand: Hand) -> list[dict[str, Any]]:
     taken from it, the Pot after them (``pot_cents``, 637a.1), what each winner was
     awarded."""
     gross, rake, taken = pot_deductions(hand)
-    pots = [{"pot": k + 1, "gross_pot_cents": amount, "rake_cents": rake[k],
+    pots = [{"pot_number": k + 1, "gross_pot_cents": amount, "rake_cents": rake[k],
              "contributions": [], "pot_cents": amount - taken[k], "awards": []}
             for k, amount in enumerate(gross)]
     for e in hand.events:
@@ -150,7 +150,7 @@ def _pots(hand: Hand) -> list[dict[str, Any]]:
 
 
 def _award(d: Mapping[str, Any]) -> dict[str, Any]:
-    return {"pot": d["pot"] + 1, "seat": d["seat"], "amount_cents": d["amount"],
+    return {"pot_number": d["pot"] + 1, "seat": d["seat"], "amount_cents": d["amount"],
             "share": d.get("share"), "odd_chips_cents": d.get("odd_chips", 0)}
 
 

@@ -362,3 +362,43 @@ def test_every_api_answer_of_a_seeded_day_shows_time_and_money_one_way(
         key = re.sub(r"(money) -?\d+|('.*')", r"\1", key)
         kinds.setdefault(key, line)
     assert found == [], "\n".join(sorted(kinds.values()))
+
+
+def _as(username: str) -> APIClient:
+    from django.contrib.auth import get_user_model
+
+    client = APIClient()
+    client.force_authenticate(get_user_model().objects.get(username=username))
+    return client
+
+
+def test_the_dispute_calculators_answer_money_one_way(seeded: dict[str, Any]) -> None:
+    """The two calculators answer commands, not reads, so the walk above does not meet
+    them: the house-banked one (589.12, a hand-worked round script) and the poker one
+    (637a.18(a), the example $4/$8 Hold'em hand of the poker tests) answer cents in
+    ``…_cents`` fields and their texts in dollars."""
+    import json
+    from pathlib import Path
+
+    from tables.domain.rules_options import example_options
+
+    supervisor = _as("demo_poker_shift_supervisor")
+    script = json.loads((Path(__file__).parents[1] / "tables" / "banked" / "scripts" /
+                         "lunar589_dealer_qualifies_pair_beats_ace_king.json").read_text())
+    banked = supervisor.post("/api/v1/rounds/settle-script/", script, format="json")
+    assert banked.status_code == 200, banked.json()
+    act = lambda seat, action: {"type": "act", "seat": seat, "action": action}  # noqa: E731
+    hand = [{"type": "deal", "cards": {"1": ["As", "Ad"], "2": ["Ks", "Kd"],
+                                       "3": ["Qc", "Jc"], "4": ["7h", "2s"]}},
+            act(3, "raise"), act(4, "fold"), act(1, "call"), act(2, "call"),
+            {"type": "deal", "cards": ["Ah", "9c", "4d"]}, act(1, "bet"), act(2, "call"),
+            act(3, "fold"), {"type": "deal", "cards": ["5s"]}, act(1, "check"),
+            act(2, "check"), {"type": "deal", "cards": ["Tc"]}, act(1, "bet"),
+            act(2, "call")]
+    poker = supervisor.post("/api/v1/poker-settle-script/", {
+        "game": "holdem", "options": example_options("holdem"), "button": 4,
+        "stacks": {"1": 10_000, "2": 10_000, "3": 10_000, "4": 10_000},
+        "commands": hand}, format="json")
+    assert poker.status_code == 200, poker.json()
+    zones = {"EST", "EDT"}
+    assert problems_in(banked.json(), zones) + problems_in(poker.json(), zones) == []

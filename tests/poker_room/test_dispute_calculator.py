@@ -72,11 +72,11 @@ def test_a_hand_worked_out_under_the_tables_rules_submission(supervisor, rules_i
             ) == (True, 4_800, 400, 4_200)
     assert out["contributions"] == [{"fund": "bad-beat", "amount_cents": 100},
                                     {"fund": "high-hand", "amount_cents": 100}]
-    assert out["pots"] == [{"pot": 1, "gross_pot_cents": 4_800, "rake_cents": 400,
+    assert out["pots"] == [{"pot_number": 1, "gross_pot_cents": 4_800, "rake_cents": 400,
                             "contributions": out["contributions"], "pot_cents": 4_200,
                             "awards": [{"seat": 1, "amount_cents": 4_200, "share": "whole",
                                         "odd_chips_cents": 0}]}]
-    assert out["awards"] == [{"pot": 1, "seat": 1, "amount_cents": 4_200, "share": "whole",
+    assert out["awards"] == [{"pot_number": 1, "seat": 1, "amount_cents": 4_200, "share": "whole",
                               "odd_chips_cents": 0}]
     assert out["stacks_cents"] == {"1": 12_200, "2": 8_000, "3": 9_200, "4": 10_000}
     assert out["net_cents"] == {"1": 2_200, "2": -2_000, "3": -800, "4": 0}
