@@ -51,8 +51,12 @@ def _completed(d: Mapping[str, Any]) -> str:
     if d.get("voided"):
         return f"Hand void: every bet returned; stacks {_stacks(d['stacks'])}"
     winners = ", ".join(str(s) for s in d.get("winners") or [])
-    return (f"Hand over: pot {_usd(d['pot'])}, rake {_usd(d['rake'])}, won by seat "
-            f"{winners}; stacks {_stacks(d['stacks'])}")
+    # 637a.1: the Pot is what is left after the rake (and the jackpot contributions taken
+    # after it); the gross pot is every chip put in
+    taken = sum(a for _, a in d.get("contributions") or [])
+    return (f"Hand over: gross pot {_usd(d['pot'])}, rake {_usd(d['rake'])}, jackpot "
+            f"contributions {_usd(taken)}, Pot {_usd(d['pot'] - d['rake'] - taken)} won by "
+            f"seat {winners}; stacks {_stacks(d['stacks'])}")
 
 
 #: each event in words (``d``: its data as the audit audience may see it)

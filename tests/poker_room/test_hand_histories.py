@@ -108,6 +108,11 @@ def test_a_finished_hand_answers_its_gross_pot_and_its_pot_after_rake_and_contri
                                          {"fund": "high-hand", "amount_cents": 100}]
         assert done["stacks"][0] == {"seat": 1, "stack_cents": 12_200}
         assert "pot" not in done and "rake" not in done
+    steps = floor.get(f"/api/v1/hands/{hand}/history/steps/").json()["steps"]
+    over = next(s["text"] for s in steps if s["type"] == "HandCompleted")
+    assert over == ("Hand over: gross pot $48.00, rake $4.00, jackpot contributions $2.00, "
+                    "Pot $42.00 won by seat 1; stacks seat 1 $122.00, seat 2 $80.00, "
+                    "seat 3 $92.00, seat 4 $100.00")
 
 
 def test_a_raked_hand_exports_as_phh_that_pokerkit_replays_to_the_recorded_stacks(
