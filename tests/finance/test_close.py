@@ -495,15 +495,17 @@ def test_a_variance_within_the_tolerance_is_no_exception(tolerance, expected, se
 # --- the beat at the daylight-saving changes ------------------------------------------------
 
 DST_DAYS = {
-    # America/New_York, gaming day from 06:00 local:
-    # fall back 2026-11-01 02:00 EDT → 01:00 EST: the day runs 06:00 EDT (UTC−4) = 10:00
-    # UTC on Nov 1 to 06:00 EST (UTC−5) = 11:00 UTC on Nov 2: 24 + 1 = 25 hours.
-    "fall back": (date(2026, 11, 1), datetime(2026, 11, 1, 10, tzinfo=UTC),
-                  datetime(2026, 11, 2, 11, tzinfo=UTC), 25),
-    # spring forward 2026-03-08 02:00 EST → 03:00 EDT: 06:00 EST = 11:00 UTC on Mar 8 to
-    # 06:00 EDT = 10:00 UTC on Mar 9: 24 − 1 = 23 hours.
-    "spring forward": (date(2026, 3, 8), datetime(2026, 3, 8, 11, tzinfo=UTC),
-                       datetime(2026, 3, 9, 10, tzinfo=UTC), 23),
+    # America/New_York, gaming day from 06:00 local. The clocks change at 2 AM, inside the
+    # gaming day that began at 6 AM the day before:
+    # fall back 2026-11-01 02:00 EDT → 01:00 EST: the gaming day of Oct 31 runs 06:00 EDT
+    # (UTC−4) = 10:00 UTC on Oct 31 to 06:00 EST (UTC−5) = 11:00 UTC on Nov 1: 24 + 1 = 25
+    # hours.
+    "fall back": (date(2026, 10, 31), datetime(2026, 10, 31, 10, tzinfo=UTC),
+                  datetime(2026, 11, 1, 11, tzinfo=UTC), 25),
+    # spring forward 2026-03-08 02:00 EST → 03:00 EDT: the gaming day of Mar 7 runs 06:00
+    # EST = 11:00 UTC on Mar 7 to 06:00 EDT = 10:00 UTC on Mar 8: 24 − 1 = 23 hours.
+    "spring forward": (date(2026, 3, 7), datetime(2026, 3, 7, 11, tzinfo=UTC),
+                       datetime(2026, 3, 8, 10, tzinfo=UTC), 23),
 }
 
 
@@ -535,6 +537,9 @@ def test_the_beat_closes_a_daylight_saving_day_at_its_own_end(change, new_york) 
     test_close_celery.py."""
     day, begins, ends, hours = DST_DAYS[change]
     assert ends - begins == timedelta(hours=hours)
+    prop = new_york["table"].property
+    assert gaming_day_bounds(day, time_zone=prop.time_zone,
+                             start_hour=prop.gaming_day_start_hour) == (begins, ends)
     TableDayAt(new_york, new_york["table"], day).balanced()
     prop_id = new_york["table"].property_id
     assert services.gaming_days_close_due(now=ends - timedelta(seconds=1)) == {

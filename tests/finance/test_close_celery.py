@@ -7,13 +7,15 @@ The property is set explicitly in America/New_York with its gaming day from 06:0
 (``property_register(time_zone=…, gaming_day_start_hour=6)``, not left to the
 PROPERTY_TIME_ZONE / GAMING_DAY_START_HOUR defaults). Its days, worked by hand:
 
-* 2026-11-01, fall back (02:00 EDT → 01:00 EST that night): from 06:00 EDT (UTC−4) =
-  10:00 UTC on Nov 1 to 06:00 EST (UTC−5) = 11:00 UTC on Nov 2 — 25 hours. At
-  2026-11-02T10:59:00Z (05:59 EST) the day is still being played, though 24 h 59 min
-  have passed since it began; at 11:00:30Z it has been over for 30 seconds.
-* 2026-03-08, spring forward (02:00 EST → 03:00 EDT): from 06:00 EST = 11:00 UTC on
-  Mar 8 to 06:00 EDT = 10:00 UTC on Mar 9 — 23 hours. At 09:59:00Z (05:59 EDT) it is
-  still being played; at 10:00:30Z it is over, an hour before 24 hours have passed.
+* 2026-10-31, the gaming day the clocks fall back in (02:00 EDT → 01:00 EST early on
+  Nov 1): from 06:00 EDT (UTC−4) = 10:00 UTC on Oct 31 to 06:00 EST (UTC−5) = 11:00 UTC
+  on Nov 1 — 25 hours. At 2026-11-01T10:59:00Z (05:59 EST) the day is still being
+  played, though 24 h 59 min have passed since it began; at 11:00:30Z it has been over
+  for 30 seconds.
+* 2026-03-07, the gaming day the clocks spring forward in (02:00 EST → 03:00 EDT early
+  on Mar 8): from 06:00 EST = 11:00 UTC on Mar 7 to 06:00 EDT = 10:00 UTC on Mar 8 — 23
+  hours. At 09:59:00Z (05:59 EDT) it is still being played; at 10:00:30Z it is over, an
+  hour before 24 hours have passed.
 
 The worker's clock is the real one (these days are weeks past), so the beat entries
 name the moment to close from (``as_at``): the days that had ended by then.
@@ -49,9 +51,13 @@ from tests._beat import Beat
 
 #: (the gaming day, a minute before its end, 30 seconds after it)
 DAYS = {
-    "fall back, 25 hours": (date(2026, 11, 1), "2026-11-02T10:59:00Z", "2026-11-02T11:00:30Z"),
-    "spring forward, 23 hours": (date(2026, 3, 8), "2026-03-09T09:59:00Z",
-                                 "2026-03-09T10:00:30Z"),
+    # the clocks change at 2 AM, inside the gaming day that began at 6 AM the day before:
+    # Oct 31 runs 06:00 EDT (10:00 UTC) to 06:00 EST on Nov 1 (11:00 UTC), 25 hours;
+    # Mar 7 runs 06:00 EST (11:00 UTC) to 06:00 EDT on Mar 8 (10:00 UTC), 23 hours
+    "fall back, 25 hours": (date(2026, 10, 31), "2026-11-01T10:59:00Z",
+                            "2026-11-01T11:00:30Z"),
+    "spring forward, 23 hours": (date(2026, 3, 7), "2026-03-08T09:59:00Z",
+                                 "2026-03-08T10:00:30Z"),
 }
 OPENER = {"2500": 40, "500": 100}  # 40 × 2500 + 100 × 500 = 150000
 SOLD = 30_000                      # chips sold for cash
