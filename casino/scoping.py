@@ -21,7 +21,8 @@ from casino.domain.errors import NotFoundError
 def property_rows(rows: QuerySet, actor: Actor, *, via: str = "property") -> QuerySet:
     """``rows`` of the actor's property; ``via`` is the path to the property
     (``"table__property"`` for a round)."""
-    return rows.filter(**{via: actor.property})
+    # the property's own rows (``via="pk"``) are matched by its key, not the instance
+    return rows.filter(**{via: actor.property.pk if via == "pk" else actor.property})
 
 
 def parse_key(pk: Any, *, what: str, parse: Callable[[Any], Any] = uuid.UUID) -> Any:
