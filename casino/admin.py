@@ -46,6 +46,25 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def get_actions(self, request: Any) -> dict:
         return {}
 
+    def get_list_display(self, request: Any) -> Any:
+        """A column of cents is shown as dollars under its words (issue 22: no amount
+        in cents where a person reads it): ``displayed_cents`` → "Displayed", $6.00."""
+        return [dollars_column(name) if isinstance(name, str) and name.endswith("_cents")
+                else name for name in super().get_list_display(request)]
+
+
+def dollars_column(name: str) -> Any:
+    """The list column showing the field ``name`` (integer cents) as dollars."""
+    from casino.templatetags.casino_display import dollars
+
+    def column(obj: Any) -> str:
+        return dollars(getattr(obj, name))
+
+    column.__name__ = name
+    column.short_description = name.removesuffix("_cents").replace("_", " ").capitalize()
+    column.admin_order_field = name
+    return column
+
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):
