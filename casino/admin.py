@@ -30,6 +30,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     lists only the viewer's property's rows (``property_path``, casino.scoping)."""
 
     property_path: str = "property"
+    #: integer cents in a field not named ``…_cents``: listed as dollars too
+    money_fields: tuple[str, ...] = ()
 
     def get_queryset(self, request: Any) -> Any:
         return admin_rows(super().get_queryset(request), request.user, self.property_path)
@@ -49,8 +51,9 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def get_list_display(self, request: Any) -> Any:
         """A column of cents is shown as dollars under its words (issue 22: no amount
         in cents where a person reads it): ``displayed_cents`` → "Displayed", $6.00."""
-        return [dollars_column(name) if isinstance(name, str) and name.endswith("_cents")
-                else name for name in super().get_list_display(request)]
+        return [dollars_column(name) if isinstance(name, str) and (
+            name.endswith("_cents") or name in self.money_fields) else name
+            for name in super().get_list_display(request)]
 
 
 def dollars_column(name: str) -> Any:

@@ -27,9 +27,15 @@ class FundAdmin(ReadOnlyAdmin):
 
 @admin.register(FundDay)
 class FundDayAdmin(ReadOnlyAdmin):
-    list_display = ("gaming_day", "fund", "table_id", "contributions_cents", "contributions")
+    list_display = ("gaming_day", "fund", "table_id", "contributions_cents",
+                    "contributions_counted")
     list_filter = ("fund",)
     date_hierarchy = "gaming_day"
+
+    @admin.display(description="Contributions (count)", ordering="contributions")
+    def contributions_counted(self, obj: FundDay) -> int:
+        # beside the amount, also "Contributions": a count, said so
+        return obj.contributions
 
 
 @admin.register(PayoutBox)

@@ -96,6 +96,8 @@ class RoundAdmin(HistoryAdmin):
 class TableResultAdmin(ReadOnlyAdmin):
     """Table results of house-banked rounds per gaming day and wager type (a projection)."""
 
+    money_fields = ("wagered", "returned", "house_win")  # integer cents
+
     list_display = ("gaming_day", "table", "wager", "wagered", "returned", "house_win",
                     "rounds")
     list_filter = ("gaming_day", "wager")
