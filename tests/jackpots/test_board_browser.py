@@ -139,7 +139,9 @@ def test_the_board_follows_the_display_and_survives_a_restart(room, server, brow
 
 def _follow_the_board(room: dict[str, Any], server: Server, browser: Any) -> None:
     people = room["people"]
-    page = browser.new_page()
+    # the screen's own clock is Tokyo's: the board shows the property's, New York's
+    # (issue 22), with its zone named
+    page = browser.new_page(timezone_id="Asia/Tokyo")
     page.goto(f"{server.url}/jackpots/board/?key={KEY}")
     card = page.locator("section[data-fund='bad-beat']")
     assert "to be announced" in card.inner_text()
@@ -162,4 +164,8 @@ def _follow_the_board(room: dict[str, Any], server: Server, browser: Any) -> Non
     server.start()
     assert _shows(page, "Pending adjustment", timeout=8000) < 8
     assert "$5.00" in card.inner_text() and "Ann" not in page.content()
+    # "reconnecting…" gave way to the script's own "updated", in the property's zone
+    page.wait_for_function(
+        r"/^updated \d{1,2}:\d{2}\s[AP]M E[SD]T$/.test("
+        "document.querySelector('#status').textContent)", timeout=6000)
     page.close()
