@@ -35,15 +35,13 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.conftest import suspended_append_only_triggers
 
-#: the tests that read the seeded day (PostgreSQL); the checks themselves need no database
-on_the_seeded_day = [pytest.mark.django_db, pytest.mark.postgres]
-
 ROOM_KEY, JACKPOT_KEY = "walker-room-screen", "walker-jackpot-screen"
 DEMO = "PA-DEMO-0001"
 
 #: what the walk leaves to others, and why
 NOT_WALKED = {
-    "api/v1/": "the API's JSON (its own walk checks ISO 8601 with offsets)",
+    "api/v1/": "the API's JSON (its own walk checks ISO 8601 with offsets); what it "
+               "serves for people is walked below (_served_for_people)",
     "api/schema/": "the OpenAPI schema",
     "api/docs/": "the Swagger UI (the schema's own text)",
     "api-auth/logout/": "logging out (a POST)",
@@ -349,8 +347,8 @@ def _visits(urls: list[str]) -> list[tuple[Client, str]]:
             if not u.startswith("/" + ADMIN) or name in ("", "demo_admin")]
 
 
-@on_the_seeded_day[0]
-@on_the_seeded_day[1]
+@pytest.mark.django_db
+@pytest.mark.postgres  # the seeded day; the checks themselves need no database
 def test_the_walk_fills_every_route(seeded: dict[str, Any]) -> None:
     """A page added to the URL conf is walked the day it is added: its parameters are
     filled in FILLERS (from rows the day has), or it is named in NOT_WALKED with the
@@ -359,8 +357,8 @@ def test_the_walk_fills_every_route(seeded: dict[str, Any]) -> None:
     assert unfilled == []
 
 
-@on_the_seeded_day[0]
-@on_the_seeded_day[1]
+@pytest.mark.django_db
+@pytest.mark.postgres  # the seeded day; the checks themselves need no database
 def test_every_page_and_csv_shows_time_and_money_one_way(seeded: dict[str, Any]) -> None:
     """Every page and CSV, by every login that may read it (and the refusal shown to
     one that may not), and the room's screens opened with their display keys."""
@@ -440,8 +438,8 @@ def test_the_csv_check_holds_the_one_rule() -> None:
         "ISO time without offset '2026-11-25T20:00' under 'period'"]
 
 
-@on_the_seeded_day[0]
-@on_the_seeded_day[1]
+@pytest.mark.django_db
+@pytest.mark.postgres  # the seeded day; the checks themselves need no database
 def test_make_runs_summary_shows_the_wall_clock(seeded: dict[str, Any]) -> None:
     """``simulate_gaming_day`` (what ``make run`` prints): the day's span and its close
     in the property's wall clock with the zone named, never "06:10 EST"."""
