@@ -2,7 +2,8 @@
 the product served on a real socket: finance logs in, opens the list of reports, then each
 report's page for the small day of :mod:`tests.finance._day`: the page renders its table,
 the statistical report draws its chart, and "Download CSV" downloads a CSV whose header
-is the report's column keys. The reports are those registered (``finance.reports.names``).
+is the report's column words with their units ("Kind", "Drop ($)"). The reports are those
+registered (``finance.reports.names``).
 """
 
 from __future__ import annotations
@@ -63,6 +64,14 @@ def _every_report(server: str, browser: Any, d: SmallDay) -> None:
             page.click("text=Download CSV")
         text = open(got.value.path(), encoding="utf-8").read()
         header = next(csv.reader(io.StringIO(text)))
-        assert header == [c.key for c in report.columns], name
+        # the CSV rule for people (casino.domain.spreadsheet): each column's words, a
+        # money column's with its unit "($)"; a percent column's words already say "%"
+        assert header == [f"{c.label} ($)" if c.kind == "money" else c.label
+                          for c in report.columns], name
+        assert all("%" in c.label for c in report.columns if c.kind == "percent"), name
+        assert not {c.key for c in report.columns if "_" in c.key} & set(header), name
+        if name == "exceptions":
+            assert header[:7] == ["Kind", "Gaming day", "Table", "Figure", "Expected ($)",
+                                  "Counted ($)", "Variance ($)"]
         assert len(text.splitlines()) >= 2, name
     context.close()
