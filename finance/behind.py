@@ -225,9 +225,12 @@ def _finance(table: GameTable, day: date) -> dict[str, Any]:
         step = {"step": e.type, "by": m.get("actor", ""), "role": m.get("role", ""),
                 "credential_number": m.get("credential_number", ""),
                 "at": local_time(e.recorded_at, tz)}
+        # a variance's amount is the variance (its data also holds the counted figure,
+        # which the count's own event lists)
+        amount = d.get("variance_cents") if e.type == "VarianceRecorded" else \
+            d.get("amount_cents", d.get("total_cents", d.get("counted_cents")))
         events.append({**step, "event": e.type, "what": _said(e.type, d),
-                       "amount_cents": d.get("amount_cents", d.get("total_cents",
-                                                                   d.get("counted_cents")))})
+                       "amount_cents": amount})
         if e.type == "InventorySlipRecorded":
             inventories[d["slip"]] = {"slip": d["slip"], "pieces": d["pieces"],
                                       "total_cents": d["total_cents"], "state": "recorded",

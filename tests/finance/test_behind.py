@@ -203,6 +203,12 @@ def test_every_finance_event_is_listed_in_order_with_its_amount(day) -> None:
     sold = events[2]
     assert (sold["amount_cents"], sold["what"], sold["by"], sold["role"]) == (
         30_000, "chips sold for cash: $300.00", day.team["dealer"].username, "dealer")
+    # the exception the cashier's acceptance records: its amount is the variance, counted
+    # $280.00 against the expected $300.00 (−$20.00), not the count again; recorded by the
+    # same person and role as the acceptance
+    shortage = events[-1]
+    assert (shortage["amount_cents"], shortage["what"], shortage["role"]) == (
+        -2_000, "drop variance -$20.00", events[-2]["role"])
 
 
 def test_the_banked_days_events_add_up_to_the_reports_figures(day) -> None:
