@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db.models import Q
 
 from casino.actors import Actor
 from casino.domain.gaming_day import gaming_day_bounds
 from casino.domain.money import format_money
+from casino.domain.wall_clock import iso_with_offset
 from casino.eventstore.models import Event
 from casino.eventstore.reading import read_stream
 from casino.scoping import property_row
@@ -54,13 +54,6 @@ CHECKED = {"banked_win_cents": "house win of the rounds", "rake_cents": "rake",
            "time_charges_cents": "time charges (verified)", "chip_sales_cents": "chip sales",
            "fills_cents": "fills", "credits_cents": "credits", "opener_cents": "opener",
            "closer_cents": "closer", "drop_counted_cents": "counted drop"}
-
-
-def local_time(when: datetime | None, time_zone: str) -> str | None:
-    """An instant as the property's local time, to the second (ISO 8601 with offset)."""
-    if when is None:
-        return None
-    return when.astimezone(ZoneInfo(time_zone)).isoformat(timespec="seconds")
 
 
 def round_link(round_id: Any, kind: str) -> str:
@@ -86,7 +79,8 @@ def _rounds(table: GameTable, kind: str, day: date, start: datetime, end: dateti
     for r in rounds:
         row: dict[str, Any] = {
             "round_id": str(r.pk), "number": r.number, "state": r.state,
-            "opened_at": local_time(r.opened_at, tz), "closed_at": local_time(r.closed_at, tz),
+            "opened_at": iso_with_offset(r.opened_at, time_zone=tz) if r.opened_at else None,
+            "closed_at": iso_with_offset(r.closed_at, time_zone=tz) if r.closed_at else None,
             "counted_on": None, "reconstruction": round_link(r.pk, kind)}
         if kind == BANKED:
             row.update(wagered_cents=None, returned_cents=None, house_win_cents=None,
@@ -163,16 +157,17 @@ def _time_charges(table: GameTable, day: date) -> tuple[list[dict[str, Any]], di
     for e in events:
         d = e.data
         p = periods.setdefault(d["period_start"], {
-            "period_start": local_time(datetime.fromisoformat(d["period_start"]), tz),
+            "period_start": iso_with_offset(datetime.fromisoformat(d["period_start"]),
+                                            time_zone=tz),
             "charges": {}, "total_cents": 0,
             "assessed_by": "", "assessed_at": None, "verified_by": "", "verified_at": None})
         if e.type == "TimeChargeAssessed":
             p.update(charges=d["charges"], total_cents=d["total_cents"],
                      assessed_by=e.metadata.get("actor", ""),
-                     assessed_at=local_time(e.recorded_at, tz))
+                     assessed_at=iso_with_offset(e.recorded_at, time_zone=tz))
         else:
             p.update(verified_by=e.metadata.get("actor", ""),
-                     verified_at=local_time(e.recorded_at, tz))
+                     verified_at=iso_with_offset(e.recorded_at, time_zone=tz))
     rows = list(periods.values())
     verified = sum(p["total_cents"] for p in rows if p["verified_at"])
     pending = sum(p["total_cents"] for p in rows if not p["verified_at"])
@@ -224,7 +219,7 @@ def _finance(table: GameTable, day: date) -> dict[str, Any]:
         d, m = e.data, e.metadata or {}
         step = {"step": e.type, "by": m.get("actor", ""), "role": m.get("role", ""),
                 "credential_number": m.get("credential_number", ""),
-                "at": local_time(e.recorded_at, tz)}
+                "at": iso_with_offset(e.recorded_at, time_zone=tz)}
         # a variance's amount is the variance (its data also holds the counted figure,
         # which the count's own event lists)
         amount = d.get("variance_cents") if e.type == "VarianceRecorded" else \
@@ -296,8 +291,8 @@ def table_day_behind(actor: Actor, table_id: Any, day: date) -> dict[str, Any]:
     closed = GamingDay.objects.filter(property=prop, gaming_day=day, state="closed").first()
     return {
         "table_id": str(table.pk), "table": table.name, "game": table.game, "kind": kind,
-        "gaming_day": day.isoformat(), "starts_at": local_time(start, prop.time_zone),
-        "ends_at": local_time(end, prop.time_zone),
+        "gaming_day": day.isoformat(), "starts_at": iso_with_offset(start, time_zone=prop.time_zone),
+        "ends_at": iso_with_offset(end, time_zone=prop.time_zone),
         "day_state": closed.state if closed else "open",
         "rounds": rounds, "time_charges": periods,
         "finance_events": finance["events"], "inventories": finance["inventories"],

@@ -43,5 +43,7 @@ def format_period(start: datetime, end: datetime, *, time_zone: str) -> str:
 
 
 def iso_with_offset(moment: datetime, *, time_zone: str) -> str:
-    """``2026-11-25T06:10:00-05:00``: ISO 8601 in the property's zone, offset included."""
-    return _local(moment, time_zone).isoformat()
+    """``2026-11-25T06:10:00-05:00``: ISO 8601 in the property's zone, offset included,
+    to the second (what a person or a spreadsheet reads; the fraction of a second a
+    recorded event carries is noise there)."""
+    return _local(moment, time_zone).isoformat(timespec="seconds")

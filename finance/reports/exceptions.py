@@ -22,9 +22,10 @@ from typing import Any
 
 from casino.actors import Actor
 from casino.domain.gaming_day import gaming_day_bounds, gaming_day_of
+from casino.domain.wall_clock import iso_with_offset
 from casino.scoping import property_rows
 from finance import selectors
-from finance.behind import local_time, page_link
+from finance.behind import page_link
 from finance.reports import Column, Report, register
 from jackpots.models import FundCount
 from tables.models import GameTable
@@ -61,8 +62,11 @@ def _finance_rows(actor: Actor, first: date, last: date) -> list[dict[str, Any]]
         "figure": e.figure, "expected_cents": e.expected_cents,
         "counted_cents": e.counted_cents, "variance_cents": e.variance_cents,
         "state": e.state, "explanation": e.explanation, "explained_by": e.explained_by,
-        "explained_at": local_time(e.explained_at, tz), "signed_off_by": e.signed_off_by,
-        "signed_off_at": local_time(e.signed_off_at, tz),
+        "explained_at": iso_with_offset(e.explained_at, time_zone=tz)
+        if e.explained_at else None,
+        "signed_off_by": e.signed_off_by,
+        "signed_off_at": iso_with_offset(e.signed_off_at, time_zone=tz)
+        if e.signed_off_at else None,
         "after_close": AFTER_CLOSE if e.after_close else "",
         "behind": page_link(e.table_id, e.gaming_day)}
         for e in selectors.exceptions(actor, first, last)]
@@ -109,8 +113,8 @@ def _jackpot_rows(actor: Actor, first: date, last: date) -> list[dict[str, Any]]
 
 
 def _at(step: dict[str, Any], time_zone: str) -> str | None:
-    return local_time(datetime.fromisoformat(step["at"]), time_zone) if step.get("at") \
-        else None
+    return iso_with_offset(datetime.fromisoformat(step["at"]), time_zone=time_zone) \
+        if step.get("at") else None
 
 
 @register("exceptions")
