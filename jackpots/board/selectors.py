@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from casino.domain.money import format_money
 from casino.models import Property
-from jackpots.domain.periods import period_at
+from jackpots.domain.periods import period_at, period_name
 from jackpots.models import BAD_BEAT, HIGH_HAND, Fund, HighHandSlip
 from tables.domain.catalogue import POKER_GAMES
 from tables.models import GameTable
@@ -43,7 +43,10 @@ def _high_hand(prop: Property, fund: str, minutes: int | None) -> dict[str, Any]
                        day_start_hour=prop.gaming_day_start_hour, minutes=minutes)
     best = HighHandSlip.objects.filter(property=prop, fund=fund, period=period.key).order_by(
         "-value", "slip").first()
-    return {"period": period.key, "ends_at": period.end.isoformat(),
+    # named as the API names a period: its local start with the property's offset
+    # ("2026-11-25T20:00:00-05:00"), never the naive key the slips are filed under
+    return {"period": period_name(period.key, time_zone=prop.time_zone),
+            "ends_at": period.end.isoformat(),
             "hand": best.hand if best else None,
             "table": best.table_name if best else None, "seat": best.seat if best else None}
 

@@ -79,6 +79,7 @@ def test_the_board_shows_the_periods_high_hand_by_table_and_seat_never_the_playe
     """§ 637a.16(f), (g): the highest hand of the period running, with its table and
     seat, and when the period ends; the slip's name and phone stay off the board."""
     from datetime import datetime
+    from zoneinfo import ZoneInfo
 
     from tests.jackpots._hands import play_hand, seat_three
 
@@ -97,8 +98,14 @@ def test_the_board_shows_the_periods_high_hand_by_table_and_seat_never_the_playe
         player={"name": "Secret Name", "phone": "555-0123"})
     r = Client().get(f"/jackpots/board/data?key={KEY}")
     high = next(f for f in r.json()["funds"] if f["fund"] == "high-hand")["high_hand"]
-    assert (high["hand"], high["table"], high["seat"], high["period"]) == (
-        "Full house, kings over fives", setup["table"].name, 3, slip["period"])
+    assert (high["hand"], high["table"], high["seat"]) == (
+        "Full house, kings over fives", setup["table"].name, 3)
+    # the period named as the API names it (issue 22): the slip's local start (its key,
+    # "2026-11-25T20:00") with the property's offset, never the naive key
+    start = datetime.fromisoformat(high["period"])
+    assert start.tzinfo is not None
+    assert start == datetime.fromisoformat(slip["period"]).replace(
+        tzinfo=ZoneInfo(setup["table"].property.time_zone))
     assert high["ends_at"] == slip["period_end"]
     page = Client().get(f"/jackpots/board/?key={KEY}").content.decode()
     assert "Secret Name" not in r.content.decode() + page and "555-0123" not in page
