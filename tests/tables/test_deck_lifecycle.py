@@ -216,3 +216,43 @@ def test_a_deck_of_another_property_is_not_found(crew, open_table, staff) -> Non
     with pytest.raises(DomainError) as err:
         decks.deck_remove(actor=stranger, deck_id=deck.pk, reason="defect")
     assert (err.value.code, err.value.status) == ("deck_not_found", 404)
+
+
+def test_the_card_inventory_report_command_prints_times_with_their_offset(
+        crew, open_table, deck_in_play, capsys) -> None:
+    """Issue 22: the management command prints the API's answer (GET decks/inventory/):
+    every time in it ISO 8601 with its offset, never a naive local string; it holds no
+    money (decks and their signed steps), so no integer named for money either."""
+    import json
+    import re
+
+    from django.core.management import call_command
+
+    table = open_table("badugi")
+    a = deck_in_play(table, colour="red")
+    decks.deck_count(actor=crew["dealer"], deck_id=a.pk, cards=50)
+    decks.deck_destroy(actor=crew["security"], deck_id=a.pk)
+    call_command("card_inventory_report", "--property", crew["floor"].property.licence_number,
+                 "--gaming-day", crew["floor"].gaming_day().isoformat())
+    printed = json.loads(capsys.readouterr().out)
+    timestamp = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+    aware = re.compile(r"(Z|[+-]\d{2}:\d{2})$")
+    seen: list[tuple[str, Any]] = []
+
+    def walk(node: Any, key: str = "") -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, k)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, key)
+        else:
+            seen.append((key, node))
+
+    walk(printed)
+    times = [(k, v) for k, v in seen if isinstance(v, str) and timestamp.match(v)]
+    # received, in play (entered play, received, deadline), removed, destroyed, signatures
+    assert len(times) >= 5
+    assert [(k, v) for k, v in times if not aware.search(v)] == []
+    assert [k for k, v in seen if isinstance(v, int) and not isinstance(v, bool)
+            and re.search(r"amount|cents|dollars|money", k)] == []
