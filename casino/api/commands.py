@@ -14,7 +14,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
-from casino.api.reference.summaries import first_sentence
 from casino.roles import Role, roles_required
 
 
@@ -44,7 +43,7 @@ class Command(APIView):
 
 
 def command(service: Callable[..., Any], *, roles: tuple[Role, ...], input: type, output: type,
-            id_arg: str | None, tag: str, doc: str, created: bool = False,
+            id_arg: str | None, doc: str, created: bool = False,
             rename: dict[str, str] | None = None) -> type[Command]:
     """A Command view for ``service``: the URL's id goes to ``id_arg``, body fields to the
     keyword arguments of the same name (or as ``rename`` maps them)."""
@@ -63,6 +62,5 @@ def command(service: Callable[..., Any], *, roles: tuple[Role, ...], input: type
 
     # A function of its own per view: extend_schema annotates the function object.
     view.post = extend_schema(request=input, responses={201 if created else 200: output},
-                              tags=[tag], summary=first_sentence(doc),
                               operation_id=service.__name__)(post)
     return view

@@ -111,8 +111,7 @@ class DigestListView(APIView):
     permission_classes = [roles_required(Role.COMPLIANCE)]
     schema = DigestSchema()
 
-    @extend_schema(parameters=PAGE_PARAMETERS, responses=DigestPageSerializer,
-                   tags=["events"])
+    @extend_schema(parameters=PAGE_PARAMETERS, responses=DigestPageSerializer)
     def get(self, request: Request) -> Response:
         params = request.query_params
         limit = whole_param(params, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
@@ -126,7 +125,7 @@ class DigestListView(APIView):
             **key, "next": _next_url(request, offset, limit, total),
             "count": len(page), "total": total, "results": page}).data)
 
-    @extend_schema(request=None, responses={201: DigestSerializer}, tags=["events"])
+    @extend_schema(request=None, responses={201: DigestSerializer})
     def post(self, request: Request) -> Response:
         try:
             digest = digests.digest_write(digests.ON_DEMAND)

@@ -23,8 +23,6 @@ from casino.api.problems import PROBLEM_CONTENT_TYPE, problem
 from casino.roles import Role
 from casino.services import logins
 
-TAG = "auth"
-
 
 def _retry_after() -> int:
     return int(settings.AXES_COOLOFF_TIME.total_seconds())
@@ -72,7 +70,7 @@ class TokenView(APIView):
     def get_authenticate_header(self, request: Request) -> str:
         return "Token"  # so a wrong password is 401, not 403
 
-    @extend_schema(request=TokenRequest, responses={200: TokenResponse}, tags=[TAG],
+    @extend_schema(request=TokenRequest, responses={200: TokenResponse},
                    operation_id="auth_token")
     def post(self, request: Request) -> Response:
         body = TokenRequest(data=request.data)
@@ -102,8 +100,7 @@ class Logout(APIView):
     everywhere = False
     problem_codes = {409: ["no_token"]}
 
-    @extend_schema(request=None, responses={200: RevokedSerializer}, tags=[TAG],
-                   operation_id="auth_logout")
+    @extend_schema(request=None, responses={200: RevokedSerializer}, operation_id="auth_logout")
     def post(self, request: Request) -> Response:
         count = logins.token_logout(user=request.user, token=request.auth,
                                     everywhere=self.everywhere)
@@ -115,7 +112,7 @@ class LogoutAll(Logout):
 
     everywhere = True
 
-    @extend_schema(request=None, responses={200: RevokedSerializer}, tags=[TAG],
+    @extend_schema(request=None, responses={200: RevokedSerializer},
                    operation_id="auth_logout_all")
     def post(self, request: Request) -> Response:
         return super().post(request)
@@ -143,12 +140,12 @@ class StaffRevokedSerializer(serializers.Serializer):
 
 
 LoginUnlock = command(logins.login_unlock, roles=logins.UNLOCKERS, input=UnlockInput,
-                      output=UnlockSerializer, id_arg=None, tag=TAG,
+                      output=UnlockSerializer, id_arg=None,
                       doc="Lift a lock-out of an account or an address before it ends "
                           "(never one's own).")
 StaffTokensRevoke = command(logins.staff_tokens_revoke, roles=(Role.ADMIN,),
                             input=TokensRevokeInput, output=StaffRevokedSerializer,
-                            id_arg="staff_id", tag=TAG,
+                            id_arg="staff_id",
                             doc="Revoke every API token of a member of staff.")
 # The services' own refusals, for the schema (casino.api.schema.ProblemAutoSchema).
 LoginUnlock.problem_codes = {404: ["staff_not_found"], 409: ["self_unlock"]}

@@ -22,7 +22,6 @@ from casino.scoping import property_rows
 from casino.services import staff
 
 MANAGERS = (Role.ADMIN, Role.COMPLIANCE)
-TAG = "staff"
 
 
 def _scoped(view: Any, qs: QuerySet) -> QuerySet:
@@ -32,34 +31,33 @@ def _scoped(view: Any, qs: QuerySet) -> QuerySet:
 
 
 StaffEnrol = command(staff.staff_enrol, roles=(Role.ADMIN,), input=s.EnrolInput,
-                     output=s.StaffSerializer, id_arg=None, tag=TAG, created=True,
+                     output=s.StaffSerializer, id_arg=None, created=True,
                      doc="Enrol a member of staff of this property, with no role: roles are "
                          "asked for and approved by two people.")
 RoleGrantRequest = command(staff.role_grant_request, roles=MANAGERS, input=s.GrantRequestInput,
-                           output=s.RoleGrantSerializer, id_arg="staff_id", tag=TAG,
-                           created=True,
+                           output=s.RoleGrantSerializer, id_arg="staff_id", created=True,
                            doc="Ask for a role for a member of staff (never oneself); a "
                                "second admin or compliance officer approves it.")
 RoleGrantApprove = command(staff.role_grant_approve, roles=MANAGERS, input=s.StaffEmptyInput,
-                           output=s.RoleGrantSerializer, id_arg="grant_id", tag=TAG,
+                           output=s.RoleGrantSerializer, id_arg="grant_id",
                            doc="Approve a role request: not by the person who asked, not by "
                                "the person who receives it.")
 RoleGrantReject = command(staff.role_grant_reject, roles=MANAGERS, input=s.StaffReasonInput,
-                          output=s.RoleGrantSerializer, id_arg="grant_id", tag=TAG,
+                          output=s.RoleGrantSerializer, id_arg="grant_id",
                           doc="Turn a role request down, with the reason.")
 RoleRevoke = command(staff.role_revoke, roles=MANAGERS, input=s.RevokeInput,
-                     output=s.StaffSerializer, id_arg="staff_id", tag=TAG,
+                     output=s.StaffSerializer, id_arg="staff_id",
                      doc="Take a role away, with the reason.")
 StaffDeactivate = command(staff.staff_deactivate, roles=MANAGERS, input=s.StaffReasonInput,
-                          output=s.StaffSerializer, id_arg="staff_id", tag=TAG,
+                          output=s.StaffSerializer, id_arg="staff_id",
                           doc="Deactivate a login (never one's own); its tokens are revoked.")
 CredentialNumberChange = command(staff.staff_credential_number_change, roles=(Role.ADMIN,),
                                  input=s.CredentialNumberInput, output=s.StaffSerializer,
-                                 id_arg="staff_id", tag=TAG,
+                                 id_arg="staff_id",
                                  doc="Record a new Board credential number.")
 PasswordReset = command(staff.staff_password_reset, roles=(Role.ADMIN,),
                         input=s.PasswordResetInput, output=s.StaffSerializer,
-                        id_arg="staff_id", tag=TAG,
+                        id_arg="staff_id",
                         doc="Set another member of staff's password; their tokens are revoked.")
 
 
@@ -75,13 +73,11 @@ class PasswordChange(Command):
         return {"done": True}
 
     @extend_schema(request=s.PasswordChangeInput, responses={200: s.DoneSerializer},
-                   tags=[TAG], operation_id="password_change",
-                   summary="Change one's own password")
+                   operation_id="password_change")
     def post(self, request: Request, pk: Any = None) -> Response:
         return super().post(request, pk)
 
 
-@extend_schema_view(get=extend_schema(tags=[TAG], summary="Staff of this property"))
 class StaffList(ListAPIView):
     """Staff of this property with their roles. POST enrols (admin)."""
 
@@ -97,13 +93,12 @@ class StaffList(ListAPIView):
         return _scoped(self, StaffProfile.objects.select_related("user", "property")
                        .prefetch_related("user__groups").order_by("user_id"))
 
-    @extend_schema(request=s.EnrolInput, responses={201: s.StaffSerializer}, tags=[TAG],
-                   operation_id="staff_enrol", summary="Enrol a member of staff")
+    @extend_schema(request=s.EnrolInput, responses={201: s.StaffSerializer},
+                   operation_id="staff_enrol")
     def post(self, request: Request) -> Response:
         return Command.post(StaffEnrol(), request)
 
 
-@extend_schema_view(get=extend_schema(tags=[TAG], summary="A member of staff"))
 class StaffDetail(RetrieveAPIView):
     permission_classes = [roles_required(*MANAGERS)]
     serializer_class = s.StaffSerializer
@@ -115,8 +110,7 @@ class StaffDetail(RetrieveAPIView):
                        .prefetch_related("user__groups"))
 
 
-@extend_schema_view(get=extend_schema(tags=[TAG], summary="Role requests of this property",
-                                      parameters=[OpenApiParameter(
+@extend_schema_view(get=extend_schema(parameters=[OpenApiParameter(
                                           "state", str, enum=["pending", "approved",
                                                               "rejected"])]))
 class RoleGrantList(ListAPIView):

@@ -39,7 +39,7 @@ class EventListView(APIView):
             OpenApiParameter("stream_id", str), OpenApiParameter("stream_type", str),
             OpenApiParameter("type", str, description="event type"),
         ],
-        responses=EventPageSerializer, tags=["events"])
+        responses=EventPageSerializer)
     def get(self, request: Request) -> Response:
         from_position, limit = parse_paging(request.query_params)
         events = selectors.events_page(
@@ -56,7 +56,7 @@ class StreamEventsView(APIView):
 
     permission_classes = [roles_required(Role.COMPLIANCE, Role.FINANCE)]
 
-    @extend_schema(parameters=PAGING, responses=EventPageSerializer, tags=["events"])
+    @extend_schema(parameters=PAGING, responses=EventPageSerializer)
     def get(self, request: Request, stream_id: str) -> Response:
         from_position, limit = parse_paging(request.query_params)
         actor = actor_of(request.user)
@@ -74,7 +74,7 @@ class ChainVerificationView(APIView):
 
     permission_classes = [roles_required(Role.COMPLIANCE)]
 
-    @extend_schema(responses=ChainReportSerializer, tags=["events"])
+    @extend_schema(responses=ChainReportSerializer)
     def get(self, request: Request) -> Response:
         actor = actor_of(request.user)
         report = verify_chain(property=None if actor.group_wide
@@ -87,7 +87,7 @@ class MeView(APIView):
 
     permission_classes = [roles_required(*ALL_ROLES)]
 
-    @extend_schema(responses=MeSerializer, tags=["auth"])
+    @extend_schema(responses=MeSerializer)
     def get(self, request: Request) -> Response:
         staff = getattr(request.user, "staff", None)
         return Response({
@@ -106,7 +106,7 @@ class HealthView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
 
-    @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer}, tags=["health"])
+    @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer})
     def get(self, request: Request) -> Response:
         report: dict[str, Any] = health.check()
         return Response(report, status=200 if report["status"] == "ok" else 503)

@@ -35,14 +35,13 @@ from finance.api.serializers import (
 from finance.services.common import day_of
 from jackpots.reports import gaming_day_span
 
-TAG = "finance"
 FIRST = OpenApiParameter("first", str, description="YYYY-MM-DD; default: today's gaming day")
 LAST = OpenApiParameter("last", str, description="YYYY-MM-DD; default: the first day")
 
 
 def _table_command(service, roles, input, doc, created=False):  # type: ignore[no-untyped-def]
     return command(service, roles=roles, input=input, output=TableDayOut, id_arg="table_id",
-                   tag=TAG, doc=doc, created=created)
+                   doc=doc, created=created)
 
 
 inventory_record_view = _table_command(
@@ -83,15 +82,15 @@ drop_accept_view = _table_command(
     "A cashier accepts the signed count: the drop is final.")
 variance_explain_view = command(
     services.variance_explain, roles=services.FINANCE, input=ExplainIn, output=ExceptionOut,
-    id_arg="exception_id", tag=TAG,
+    id_arg="exception_id",
     doc="Finance explains an exception (negative poker revenue: the investigation).")
 variance_sign_off_view = command(
     services.variance_sign_off, roles=services.SIGNING_OFF, input=EmptyInput,
-    output=ExceptionOut, id_arg="exception_id", tag=TAG,
+    output=ExceptionOut, id_arg="exception_id",
     doc="A second person (finance or compliance) signs off an explained exception.")
 gaming_day_close_view = command(
     services.gaming_day_close, roles=services.FINANCE, input=CloseIn, output=GamingDayOut,
-    id_arg=None, tag=TAG,
+    id_arg=None,
     doc="Finance closes a gaming day that has ended; refused while items are open unless "
         "closed with them listed.")
 # the 409 open_items problem lists the items as GET gaming-days/{day}/ does (schema: the
@@ -109,7 +108,7 @@ class TableDayView(APIView):
     #: a day in the path that is not a date, or one still to come
     problem_codes = {400: ["invalid_gaming_day"]}
 
-    @extend_schema(responses={200: TableDayOut}, tags=[TAG], operation_id="finance_table_day")
+    @extend_schema(responses={200: TableDayOut}, operation_id="finance_table_day")
     def get(self, request: Request, pk: str, day: str) -> Response:
         actor = actor_of(request.user)
         return Response(TableDayOut(selectors.table_day(actor, pk, day_of(actor, day))).data)
@@ -121,7 +120,7 @@ class Exceptions(APIView):
     permission_classes = [roles_required(*services.READERS)]
 
     @extend_schema(parameters=[FIRST, LAST], responses={200: ExceptionOut(many=True)},
-                   tags=[TAG], operation_id="finance_exceptions")
+                   operation_id="finance_exceptions")
     def get(self, request: Request) -> Response:
         actor = actor_of(request.user)
         first, last = gaming_day_span(request.query_params, actor.gaming_day())
@@ -136,8 +135,7 @@ class Reconciliation(APIView):
     #: a day in the path that is not a date, or one still to come
     problem_codes = {400: ["invalid_gaming_day"]}
 
-    @extend_schema(responses={200: ReconciliationOut}, tags=[TAG],
-                   operation_id="finance_gaming_day")
+    @extend_schema(responses={200: ReconciliationOut}, operation_id="finance_gaming_day")
     def get(self, request: Request, day: str) -> Response:
         actor = actor_of(request.user)
         # the time_zone: the day's start and end on its property's clock
@@ -156,7 +154,7 @@ class ReportView(APIView):
 
     permission_classes = [roles_required(*services.READERS)]
 
-    @extend_schema(parameters=[FIRST, LAST, AS], responses={200: dict}, tags=[TAG],
+    @extend_schema(parameters=[FIRST, LAST, AS], responses={200: dict},
                    operation_id="finance_report")
     def get(self, request: Request, name: str) -> Any:
         from django.http import HttpResponse
@@ -186,7 +184,7 @@ class TableDayBehind(APIView):
     #: a day in the path that is not a date, or one still to come
     problem_codes = {400: ["invalid_gaming_day"]}
 
-    @extend_schema(responses={200: dict}, tags=[TAG], operation_id="finance_table_day_behind")
+    @extend_schema(responses={200: dict}, operation_id="finance_table_day_behind")
     def get(self, request: Request, pk: str, day: str) -> Response:
         from finance.behind import table_day_behind
 

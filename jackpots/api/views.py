@@ -45,8 +45,6 @@ from jackpots.api.serializers import (
 )
 from jackpots.services import counts, discontinue
 
-TAG = "jackpots"
-
 
 #: who reads the funds: the poker floor and its supervisor, the cage and count team,
 #: finance (the official record) and compliance
@@ -65,8 +63,7 @@ class Funds(APIView):
 
     permission_classes = [roles_required(*FUND_READERS)]
 
-    @extend_schema(responses={200: FundOut(many=True)}, tags=[TAG],
-                   operation_id="jackpot_funds_list")
+    @extend_schema(responses={200: FundOut(many=True)}, operation_id="jackpot_funds_list")
     def get(self, request: Request) -> Response:
         return Response(FundOut(selectors.funds(actor_of(request.user)), many=True).data)
 
@@ -76,7 +73,7 @@ class FundLedger(APIView):
 
     permission_classes = [roles_required(*FUND_READERS)]
 
-    @extend_schema(parameters=[FIRST, LAST], responses={200: LedgerOut}, tags=[TAG],
+    @extend_schema(parameters=[FIRST, LAST], responses={200: LedgerOut},
                    operation_id="jackpot_fund_ledger")
     def get(self, request: Request, name: str) -> Response:
         actor = actor_of(request.user)
@@ -92,42 +89,41 @@ class Hits(APIView):
 
     permission_classes = [roles_required(*FUND_READERS)]
 
-    @extend_schema(responses={200: HitOut(many=True)}, tags=[TAG],
-                   operation_id="bad_beat_hits_list")
+    @extend_schema(responses={200: HitOut(many=True)}, operation_id="bad_beat_hits_list")
     def get(self, request: Request, name: str) -> Response:
         return Response(HitOut(selectors.hits(actor_of(request.user), name), many=True).data)
 
 
 bad_beat_verify_view = command(
     services.bad_beat_verify, roles=services.VERIFYING, input=HandIn, output=HitOut,
-    id_arg="fund", tag=TAG,
+    id_arg="fund",
     doc="The poker shift supervisor verifies a Bad Beat hand (637a.15(f)); the payout and "
         "its shares are fixed, and the display shows it pending adjustment.")
 
 
 bad_beat_reject_view = command(
     services.bad_beat_reject, roles=services.VERIFYING, input=RejectIn, output=HitOut,
-    id_arg="fund", tag=TAG,
+    id_arg="fund",
     doc="The poker shift supervisor rejects a hand held as a Bad Beat, with the reason.")
 
 
 bad_beat_pay_view = command(
     services.bad_beat_pay, roles=services.PAYING, input=PayIn, output=HitOut,
-    id_arg="fund", tag=TAG,
+    id_arg="fund",
     doc="A verified Bad Beat paid at the table or the cage, each share against the "
         "player's identification (637a.15(g)).")
 
 
 display_adjust_view = command(
     services.display_adjust, roles=services.ADJUSTING, input=EmptyInput,
-    output=FundRowOut, id_arg="fund", tag=TAG,
+    output=FundRowOut, id_arg="fund",
     doc="Finance begins adjusting the displayed amount to the official record "
         "(637a.15(h)(1)); a floorperson witnesses it.")
 
 
 display_witness_view = command(
     services.display_witness, roles=services.WITNESSING, input=EmptyInput,
-    output=FundRowOut, id_arg="fund", tag=TAG,
+    output=FundRowOut, id_arg="fund",
     doc="The floorperson in whose presence the display was adjusted signs for it "
         "(637a.15(h)(1)-(2)).")
 
@@ -139,8 +135,7 @@ class Slips(APIView):
 
     @extend_schema(parameters=[OpenApiParameter("period", str,
                                                 description="a period's local start")],
-                   responses={200: SlipOut(many=True)}, tags=[TAG],
-                   operation_id="high_hand_slips_list")
+                   responses={200: SlipOut(many=True)}, operation_id="high_hand_slips_list")
     def get(self, request: Request, name: str) -> Response:
         rows = selectors.slips(actor_of(request.user), name, request.query_params.get("period"))
         return Response(SlipOut(rows, many=True, context={"request": request}).data)
@@ -148,21 +143,21 @@ class Slips(APIView):
 
 high_hand_record_view = command(
     services.high_hand_record, roles=services.RECORDING, input=RecordIn, output=RecordOut,
-    id_arg="fund", tag=TAG, created=True,
+    id_arg="fund", created=True,
     doc="A floorperson records a full house or better, or a higher hand, on the period's "
         "High Hand Tracking Slip (637a.16(f)).")
 
 
 high_hand_close_view = command(
     services.high_hand_period_close, roles=services.CLOSING, input=CloseIn, output=CloseOut,
-    id_arg="fund", tag=TAG,
+    id_arg="fund",
     doc="Close an ended High Hand period: the pooled amount to the highest hand "
         "(637a.16(g)-(h)); the beat task closes each period as it ends.")
 
 
 high_hand_pay_view = command(
     services.high_hand_pay, roles=services.PAYING, input=AwardPayIn, output=AwardPaidOut,
-    id_arg="fund", tag=TAG,
+    id_arg="fund",
     doc="A High Hand award paid at the cage against valid identification (637a.16(h)).")
 
 
@@ -175,8 +170,7 @@ class Counts(APIView):
 
     permission_classes = [roles_required(*COUNT_READERS)]
 
-    @extend_schema(responses={200: CountOut(many=True)}, tags=[TAG],
-                   operation_id="jackpot_counts_list")
+    @extend_schema(responses={200: CountOut(many=True)}, operation_id="jackpot_counts_list")
     def get(self, request: Request, name: str) -> Response:
         return Response(CountOut(selectors.counts(actor_of(request.user), name),
                                  many=True).data)
@@ -184,7 +178,7 @@ class Counts(APIView):
 
 def _count_view(service: Any, roles: tuple, input: type, doc: str) -> Any:
     return command(service, roles=roles, input=input, output=StepOut, id_arg="fund",
-                   tag=TAG, doc=doc)
+                   doc=doc)
 
 
 count_open_view = _count_view(counts.count_open, counts.OPENING, CountOpenIn,
@@ -227,14 +221,14 @@ variance_sign_off_view = _count_view(counts.variance_sign_off, counts.SIGNING_OF
 
 fund_discontinue_view = command(
     discontinue.fund_discontinue, roles=discontinue.PROPOSING, input=DiscontinueIn,
-    output=FundRowOut, id_arg="fund", tag=TAG,
+    output=FundRowOut, id_arg="fund",
     doc="Finance proposes discontinuing the fund, its balance to another fund of the same "
         "kind (637a.15(i)).")
 
 
 fund_discontinue_approve_view = command(
     discontinue.fund_discontinue_approve, roles=discontinue.APPROVING, input=EmptyInput,
-    output=FundRowOut, id_arg="fund", tag=TAG,
+    output=FundRowOut, id_arg="fund",
     doc="Compliance approves the discontinuance; the balance is transferred (637a.15(i)).")
 
 
@@ -243,7 +237,7 @@ class DisplayChecks(APIView):
 
     permission_classes = [roles_required(*FUND_READERS)]
 
-    @extend_schema(responses={200: DisplayCheckOut(many=True)}, tags=[TAG],
+    @extend_schema(responses={200: DisplayCheckOut(many=True)},
                    operation_id="jackpot_display_checks_list")
     def get(self, request: Request, name: str) -> Response:
         return Response(DisplayCheckOut(selectors.display_checks(actor_of(request.user), name),
@@ -263,7 +257,7 @@ class FundReport(APIView):
 
     permission_classes = [roles_required(*FUND_READERS)]
 
-    @extend_schema(parameters=[FIRST, LAST, AS, BY], responses={200: ReportOut}, tags=[TAG],
+    @extend_schema(parameters=[FIRST, LAST, AS, BY], responses={200: ReportOut},
                    operation_id="jackpot_fund_report")
     def get(self, request: Request, name: str) -> Any:
         from django.http import HttpResponse

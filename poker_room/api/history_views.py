@@ -21,7 +21,6 @@ from poker_room.api.cards import cards_in, cards_out, command_in
 from poker_room.api.rake_views import BadDay
 from poker_room.services import disputes, hand_steps, histories
 
-TAG = "poker room"
 HISTORY_READERS = histories.HISTORY_READERS
 DISPUTE_ROLES = disputes.DISPUTE_ROLES
 FORMAT = OpenApiParameter(
@@ -80,8 +79,7 @@ class HandPHH(APIView):
     permission_classes = [roles_required(*HISTORY_READERS)]
     renderer_classes = [PHHRenderer, TOMLRenderer, JSONRenderer]
 
-    @extend_schema(parameters=[FORMAT], responses=PHH_RESPONSES, tags=[TAG],
-                   operation_id="hand_phh")
+    @extend_schema(parameters=[FORMAT], responses=PHH_RESPONSES, operation_id="hand_phh")
     def get(self, request: Request, pk: Any) -> Response:
         return _file(request, histories.hand_phh(actor=actor_of(request.user), round_id=pk))
 
@@ -103,7 +101,7 @@ class TablePHH(APIView):
 
     @extend_schema(parameters=[FORMAT, OpenApiParameter(
         "gaming_day", str, description="YYYY-MM-DD; default: the current gaming day")],
-        responses=PHH_RESPONSES, tags=[TAG], operation_id="table_phh")
+        responses=PHH_RESPONSES, operation_id="table_phh")
     def get(self, request: Request, pk: Any) -> Response:
         actor = actor_of(request.user)
         return _file(request, histories.table_day_phhs(
@@ -128,7 +126,7 @@ class HandSteps(APIView):
 
     permission_classes = [roles_required(*HISTORY_READERS)]
 
-    @extend_schema(responses={200: StepsOut}, tags=[TAG], operation_id="hand_steps")
+    @extend_schema(responses={200: StepsOut}, operation_id="hand_steps")
     def get(self, request: Request, pk: Any) -> Response:
         out = hand_steps.hand_steps(actor=actor_of(request.user), round_id=pk)
         return Response(cards_out(out))
@@ -211,7 +209,7 @@ def hand_settle_script(*, actor: Any, **script: Any) -> dict[str, Any]:
 
 settle_script_view = command(
     hand_settle_script, roles=DISPUTE_ROLES, input=SettleScriptIn, output=SettlementOut,
-    id_arg=None, tag=TAG,
+    id_arg=None,
     doc="The poker dispute calculator: work a hand out from its script (rules, seats and "
         "stacks, button, the cards, the dealer's commands) and get the pots, awards, rake, "
         "contributions and stacks; nothing is recorded (637a.18(a)).")

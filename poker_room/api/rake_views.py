@@ -21,7 +21,6 @@ from poker_room.models import RakeDay, TimeChargePeriod
 from poker_room.services import time_charges
 from tables.models import GameTable
 
-TAG = "poker room"
 #: who reads the rake ledger: the floor, the count team, the cage, finance, compliance
 LEDGER_READERS = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.FINANCE,
                   Role.COMPLIANCE, Role.CASHIER, Role.COUNT_TEAM)
@@ -75,8 +74,7 @@ class RakeLedger(APIView):
 
     permission_classes = [roles_required(*LEDGER_READERS)]
 
-    @extend_schema(parameters=[DAY], responses={200: RakeLedgerOut}, tags=[TAG],
-                   operation_id="rake_ledger")
+    @extend_schema(parameters=[DAY], responses={200: RakeLedgerOut}, operation_id="rake_ledger")
     def get(self, request: Request, pk: Any) -> Response:
         actor = actor_of(request.user)
         table = property_row(GameTable.objects.all(), actor, pk, what="table")
@@ -98,7 +96,7 @@ class TimeCharges(APIView):
 
     permission_classes = [roles_required(*LEDGER_READERS)]
 
-    @extend_schema(parameters=[DAY], responses={200: TimeChargeOut(many=True)}, tags=[TAG],
+    @extend_schema(parameters=[DAY], responses={200: TimeChargeOut(many=True)},
                    operation_id="time_charges_list")
     def get(self, request: Request, pk: Any) -> Response:
         actor = actor_of(request.user)
@@ -113,6 +111,6 @@ class VerifyIn(serializers.Serializer):
 
 time_charge_verify_view = command(
     time_charges.time_charge_verify, roles=(Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR),
-    input=VerifyIn, output=TimeChargeOut, id_arg="table_id", tag=TAG,
+    input=VerifyIn, output=TimeChargeOut, id_arg="table_id",
     doc="A floorperson verifies a period's time charges; they go in the drop box "
         "(637a.17(b)(3)(v)).")

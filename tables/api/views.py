@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.generics import ListAPIView, RetrieveAPIView
 from rest_framework.renderers import JSONRenderer, StaticHTMLRenderer
 from rest_framework.request import Request
@@ -20,7 +20,6 @@ from rest_framework.views import APIView
 from casino.actors import actor_of
 from casino.api.commands import Command, command
 from casino.api.pagination import KEYSET_PAGING_PARAMETERS, page_response, parse_paging
-from casino.api.reference.summaries import first_sentence
 from casino.api.serializers import EventPageSerializer
 from casino.domain.errors import DomainError
 from casino.eventstore import selectors as event_selectors
@@ -56,8 +55,7 @@ def write_via(cmd: type[Command], *, method: str = "post") -> Callable[..., Resp
         return Command.post(cmd(), request, pk)
     return extend_schema(request=cmd.input,
                          responses={201 if cmd.created else 200: cmd.output},
-                         operation_id=f"{cmd.__name__.removesuffix('_view')}_{method}",
-                         summary=first_sentence(cmd.__doc__ or ""))(handler)
+                         operation_id=f"{cmd.__name__.removesuffix('_view')}_{method}")(handler)
 
 
 def _property_rows(view: Any, qs: QuerySet, via: str = "property") -> QuerySet:
@@ -70,43 +68,40 @@ def _property_rows(view: Any, qs: QuerySet, via: str = "property") -> QuerySet:
 
 RulesDraft = command(rules.rules_draft, roles=(Role.COMPLIANCE, Role.ADMIN),
                      input=s.RulesDraftInput, output=s.RulesSubmissionSerializer, id_arg=None,
-                     tag="rules submissions", created=True,
+                     created=True,
                      doc="File a new draft version of the Rules Submission for a game.")
 RulesRevise = command(rules.rules_revise, roles=(Role.COMPLIANCE, Role.ADMIN),
                       input=s.RulesReviseInput, output=s.RulesSubmissionSerializer,
-                      id_arg="rules_id", tag="rules submissions",
+                      id_arg="rules_id",
                       doc="Edit a draft. A version past the draft is never edited.")
 RulesSubmit = command(rules.rules_submit, roles=(Role.COMPLIANCE, Role.ADMIN),
                       input=s.EmptyInput, output=s.RulesSubmissionSerializer, id_arg="rules_id",
-                      tag="rules submissions", doc="Submit a draft for approval.")
+                      doc="Submit a draft for approval.")
 RulesReturn = command(rules.rules_return, roles=(Role.COMPLIANCE,), input=s.ReasonInput,
                       output=s.RulesSubmissionSerializer, id_arg="rules_id",
-                      tag="rules submissions", doc="Return a submitted version to draft.")
+                      doc="Return a submitted version to draft.")
 RulesApprove = command(rules.rules_approve, roles=(Role.COMPLIANCE,), input=s.ApproveInput,
                        output=s.RulesSubmissionSerializer, id_arg="rules_id",
-                       tag="rules submissions",
                        doc="Approve a submitted version (by a compliance officer who did not "
                            "write or submit it); it takes effect at effective_at or now.")
 RulesWithdraw = command(rules.rules_withdraw, roles=(Role.COMPLIANCE,), input=s.ReasonInput,
                         output=s.RulesSubmissionSerializer, id_arg="rules_id",
-                        tag="rules submissions",
                         doc="Withdraw a version. One not in effect is withdrawn at once; for "
                             "the version in effect this asks for its withdrawal, which a "
                             "second compliance officer confirms (withdraw/confirm/).")
 RulesWithdrawConfirm = command(rules.rules_withdraw_confirm, roles=(Role.COMPLIANCE,),
                                input=s.EmptyInput, output=s.RulesSubmissionSerializer,
-                               id_arg="rules_id", tag="rules submissions",
+                               id_arg="rules_id",
                                doc="Confirm the requested withdrawal of the version in effect "
                                    "(by a compliance officer other than the one who asked); "
                                    "it leaves effect and rounds of its game are refused.")
 RulesWithdrawCancel = command(rules.rules_withdraw_cancel, roles=(Role.COMPLIANCE,),
                               input=s.ReasonInput, output=s.RulesSubmissionSerializer,
-                              id_arg="rules_id", tag="rules submissions",
+                              id_arg="rules_id",
                               doc="Cancel the requested withdrawal of the version in effect "
                                   "(any compliance officer); it stays in effect.")
 
 
-@extend_schema_view(get=extend_schema(tags=["rules submissions"]))
 class RulesList(CreateVia, ListAPIView):
     """Rules Submission versions of this property, newest first per game. POST files a
     new draft (compliance, admin)."""
@@ -122,7 +117,6 @@ class RulesList(CreateVia, ListAPIView):
         return _property_rows(self, RulesSubmission.objects.all())
 
 
-@extend_schema_view(get=extend_schema(tags=["rules submissions"]))
 class RulesDetail(RetrieveAPIView):
     permission_classes = [roles_required(*ALL_ROLES)]
     serializer_class = s.RulesSubmissionSerializer
@@ -135,7 +129,8 @@ class RulesDetail(RetrieveAPIView):
 
 TableConfigure = command(tables.table_configure, roles=(Role.ADMIN,),
                          input=s.TableConfigureInput, output=s.TableSerializer, id_arg=None,
-                         tag="tables", created=True, doc="Configure a new table (closed).")
+                         created=True,
+                         doc="Configure a new table (closed).")
 
 
 def _reconfigure(*, actor: Any, table_id: Any, **changes: Any) -> Any:
@@ -144,25 +139,24 @@ def _reconfigure(*, actor: Any, table_id: Any, **changes: Any) -> Any:
 
 _reconfigure.__name__ = "table_reconfigure"
 TableReconfigure = command(_reconfigure, roles=(Role.ADMIN,), input=s.TableReconfigureInput,
-                           output=s.TableSerializer, id_arg="table_id", tag="tables",
+                           output=s.TableSerializer, id_arg="table_id",
                            doc="Change a closed table's name, positions or equipment.")
 TableOpen = command(tables.table_open, roles=(Role.FLOORPERSON,), input=s.EmptyInput,
-                    output=s.TableSerializer, id_arg="table_id", tag="tables",
+                    output=s.TableSerializer, id_arg="table_id",
                     doc="Open the table for gaming under the Rules Submission in effect.")
 TableClose = command(tables.table_close, roles=(Role.FLOORPERSON,), input=s.EmptyInput,
-                     output=s.TableSerializer, id_arg="table_id", tag="tables",
+                     output=s.TableSerializer, id_arg="table_id",
                      doc="Close the table.")
 TableAssignDealer = command(tables.table_assign_dealer, roles=(Role.FLOORPERSON,),
                             input=s.AssignDealerInput, output=s.TableSerializer,
-                            id_arg="table_id", tag="tables",
+                            id_arg="table_id",
                             doc="Assign the dealer who acts at this table.")
 TableEquipment = command(tables.table_equipment, roles=(Role.FLOORPERSON, Role.DEALER),
                          input=s.EquipmentInput, output=s.TableSerializer, id_arg="table_id",
-                         tag="tables", doc="Record a shuffler or shoe out of order, or "
-                                           "restored (589.13(g)).")
+                         doc="Record a shuffler or shoe out of order, or "
+                             "restored (589.13(g)).")
 
 
-@extend_schema_view(get=extend_schema(tags=["tables"]))
 class TableList(CreateVia, ListAPIView):
     """Tables of this property. POST configures a new one (admin)."""
 
@@ -177,7 +171,6 @@ class TableList(CreateVia, ListAPIView):
         return _property_rows(self, selectors.with_decks_in_play(GameTable.objects.all()))
 
 
-@extend_schema_view(get=extend_schema(tags=["tables"]))
 class TableDetail(CreateVia, RetrieveAPIView):
     """A table. PATCH changes a closed table (admin)."""
 
@@ -202,7 +195,7 @@ class TableSignage(APIView):
     renderer_classes = [JSONRenderer, StaticHTMLRenderer]
     problem_codes = {409: ["no_rules_in_effect"]}  # for the schema (casino.api.schema)
 
-    @extend_schema(tags=["tables"], responses=s.SignageSerializer, parameters=[
+    @extend_schema(responses=s.SignageSerializer, parameters=[
         OpenApiParameter("format", str, enum=["json", "html"])])
     def get(self, request: Request, pk: Any) -> Any:
         table = _table_of(request, pk)
@@ -235,8 +228,7 @@ class StreamHistory(APIView):
     model: ClassVar[type] = GameTable
     what: ClassVar[str] = "table"
 
-    @extend_schema(responses=EventPageSerializer, tags=["history"],
-                   parameters=KEYSET_PAGING_PARAMETERS)
+    @extend_schema(responses=EventPageSerializer, parameters=KEYSET_PAGING_PARAMETERS)
     def get(self, request: Request, pk: Any) -> Response:
         obj = property_row(self.model.objects.all(), actor_of(request.user), pk,
                            what=self.what)
@@ -261,54 +253,53 @@ class DeckHistory(StreamHistory):
 AT_TABLE = (Role.DEALER, Role.FLOORPERSON)
 DeckReceive = command(decks.deck_receive, roles=(Role.DEALER, Role.FLOORPERSON, Role.SECURITY),
                       input=s.DeckReceiveInput, output=s.DeckSerializer, id_arg=None,
-                      tag="decks", created=True, rename={"table": "table_id"},
+                      created=True, rename={"table": "table_id"},
                       doc="Record a deck received at a table (589.4(a), 637a.4(a)).")
 DeckInspect = command(decks.deck_inspect, roles=(Role.DEALER,), input=s.InspectInput,
-                      output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                      output=s.DeckSerializer, id_arg="deck_id",
                       doc="The dealer's inspection, listing any defects.")
 DeckVerify = command(decks.deck_inspection_verify, roles=(Role.FLOORPERSON,),
                      input=s.VerifyInput, output=s.DeckSerializer, id_arg="deck_id",
-                     tag="decks", doc="The floorperson verifies the inspection; a rejected "
-                                      "deck is removed.")
+                     doc="The floorperson verifies the inspection; a rejected "
+                         "deck is removed.")
 DeckSpread = command(decks.deck_spread, roles=(Role.DEALER,), input=s.SpreadInput,
-                     output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                     output=s.DeckSerializer, id_arg="deck_id",
                      doc="Spread face up for the first player (two at poker).")
 DeckWash = command(decks.deck_wash, roles=(Role.DEALER,), input=s.EmptyInput,
-                   output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                   output=s.DeckSerializer, id_arg="deck_id",
                    doc="Washed and stacked.")
 DeckShuffle = command(decks.deck_shuffle, roles=(Role.DEALER,), input=s.ShuffleInput,
-                      output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                      output=s.DeckSerializer, id_arg="deck_id",
                       doc="Shuffled by hand or by the automated shuffler.")
 DeckCut = command(decks.deck_cut, roles=(Role.DEALER,), input=s.CutInput,
-                  output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                  output=s.DeckSerializer, id_arg="deck_id",
                   doc="Cut with the cover card at least ten cards deep.")
 DeckRecut = command(decks.deck_recut, roles=(Role.FLOORPERSON,), input=s.ReasonInput,
-                    output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                    output=s.DeckSerializer, id_arg="deck_id",
                     doc="A floorperson has the cards cut again before any is dealt.")
 DeckPutInPlay = command(decks.deck_put_in_play, roles=AT_TABLE, input=s.EmptyInput,
-                        output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                        output=s.DeckSerializer, id_arg="deck_id",
                         doc="Put the deck in play; its change-due timer starts.")
 DeckCount = command(decks.deck_count, roles=AT_TABLE, input=s.CountInput,
-                    output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                    output=s.DeckSerializer, id_arg="deck_id",
                     doc="The dealer's count; anything but 52 removes the deck.")
 DeckCountVerify = command(decks.deck_count_verify, roles=(Role.FLOORPERSON,),
                           input=s.EmptyInput, output=s.DeckSerializer, id_arg="deck_id",
-                          tag="decks", doc="The floorperson signs the last count.")
+                          doc="The floorperson signs the last count.")
 DeckShufflerCount = command(decks.deck_shuffler_count, roles=AT_TABLE, input=s.CountInput,
-                            output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                            output=s.DeckSerializer, id_arg="deck_id",
                             doc="The counting shuffler's count; a wrong count removes the deck.")
 DeckRemove = command(decks.deck_remove, roles=AT_TABLE, input=s.RemoveInput,
-                     output=s.DeckSerializer, id_arg="deck_id", tag="decks",
+                     output=s.DeckSerializer, id_arg="deck_id",
                      doc="Remove the deck from the table, with the reason.")
 DeckDestroy = command(decks.deck_destroy, roles=(Role.SECURITY, Role.FLOORPERSON),
                       input=s.NoteInput, output=s.DeckSerializer, id_arg="deck_id",
-                      tag="decks", doc="A removed deck destroyed.")
+                      doc="A removed deck destroyed.")
 DeckCancel = command(decks.deck_cancel, roles=(Role.SECURITY, Role.FLOORPERSON),
                      input=s.NoteInput, output=s.DeckSerializer, id_arg="deck_id",
-                     tag="decks", doc="A removed deck cancelled.")
+                     doc="A removed deck cancelled.")
 
 
-@extend_schema_view(get=extend_schema(tags=["decks"]))
 class DeckList(CreateVia, ListAPIView):
     """Decks of this property. POST records a deck received at a table."""
 
@@ -323,7 +314,6 @@ class DeckList(CreateVia, ListAPIView):
         return _property_rows(self, Deck.objects.all())
 
 
-@extend_schema_view(get=extend_schema(tags=["decks"]))
 class DeckDetail(RetrieveAPIView):
     permission_classes = [roles_required(*TABLE_STAFF)]
     serializer_class = s.DeckSerializer
@@ -349,7 +339,7 @@ class CardInventory(APIView):
     permission_classes = [roles_required(Role.FLOORPERSON, Role.SECURITY, Role.COMPLIANCE,
                                          Role.FINANCE, Role.POKER_SHIFT_SUPERVISOR)]
 
-    @extend_schema(tags=["decks"], responses=s.InventoryReportSerializer, parameters=[
+    @extend_schema(responses=s.InventoryReportSerializer, parameters=[
         OpenApiParameter("gaming_day", str, description="YYYY-MM-DD (default: today's)")])
     def get(self, request: Request) -> Response:
         actor = actor_of(request.user)
@@ -365,15 +355,14 @@ def _round_open(*, actor: Any, table: Any, deck: Any) -> Any:
 
 _round_open.__name__ = "round_open"
 RoundOpen = command(_round_open, roles=AT_TABLE, input=s.RoundOpenInput,
-                    output=s.RoundSerializer, id_arg=None, tag="rounds", created=True,
+                    output=s.RoundSerializer, id_arg=None, created=True,
                     doc="Open a round: refused at a closed table, without rules in effect, "
                         "or with a deck that is due for change or a count, or out of turn.")
 RoundClose = command(rounds.round_close, roles=AT_TABLE, input=s.EmptyInput,
-                     output=s.RoundSerializer, id_arg="round_id", tag="rounds",
+                     output=s.RoundSerializer, id_arg="round_id",
                      doc="Close the round.")
 
 
-@extend_schema_view(get=extend_schema(tags=["rounds"]))
 class RoundDetail(RetrieveAPIView):
     permission_classes = [roles_required(*TABLE_STAFF)]
     serializer_class = s.RoundSerializer
@@ -387,7 +376,7 @@ class RoundDetail(RetrieveAPIView):
 def _banked(service: Callable[..., Any], input: type, doc: str,
             roles: tuple[Role, ...] = AT_TABLE) -> type[Command]:
     return command(service, roles=roles, input=input, output=s.BankedRoundSerializer,
-                   id_arg="round_id", tag="house-banked rounds", doc=doc)
+                   id_arg="round_id", doc=doc)
 
 
 RoundPlaceWager = _banked(banked.round_place_wager, s.WagerInput,
@@ -448,7 +437,7 @@ def _settle_script(*, actor: Any, **script: Any) -> dict[str, Any]:
 
 _settle_script.__name__ = "round_settle_script"
 SettleScript = command(_settle_script, roles=banked.DISPUTE_ROLES, input=s.SettleScriptInput,
-                       output=s.SettlementSerializer, id_arg=None, tag="house-banked rounds",
+                       output=s.SettlementSerializer, id_arg=None,
                        doc="The dispute calculator: settle a round script (the format of "
                            "tests/tables/banked/scripts) without recording anything.")
 
@@ -460,7 +449,7 @@ class RoundPlay(APIView):
 
     permission_classes = [roles_required(*AT_TABLE)]
 
-    @extend_schema(tags=["house-banked rounds"], responses=s.BankedRoundSerializer,
+    @extend_schema(responses=s.BankedRoundSerializer,
                    operation_id="round_play")
     def get(self, request: Request, pk: Any) -> Response:
         return Response(s.BankedRoundSerializer(
@@ -475,7 +464,7 @@ class RoundReconstruction(APIView):
 
     permission_classes = [roles_required(*AUDIT, Role.FINANCE)]
 
-    @extend_schema(tags=["house-banked rounds"], responses=s.ReconstructionSerializer,
+    @extend_schema(responses=s.ReconstructionSerializer,
                    operation_id="round_reconstruction")
     def get(self, request: Request, pk: Any) -> Response:
         return Response(s.ReconstructionSerializer(banked.round_reconstruction(
@@ -488,7 +477,7 @@ class TableResults(APIView):
 
     permission_classes = [roles_required(Role.FINANCE, Role.COMPLIANCE, Role.FLOORPERSON)]
 
-    @extend_schema(tags=["tables"], responses=s.TableResultsSerializer, parameters=[
+    @extend_schema(responses=s.TableResultsSerializer, parameters=[
         OpenApiParameter("gaming_day", str, description="YYYY-MM-DD (default: today's)")])
     def get(self, request: Request, pk: Any) -> Response:
         table = _table_of(request, pk)

@@ -3,9 +3,9 @@
 request, and the names that keep the schema free of drf-spectacular's warnings (two
 operations or two components of one name make a schema that tools read wrongly).
 
-A view's own ``tags=``/``summary=`` annotations are overridden here, so the reference's
-wording lives in one place; the view's docstring remains the description, with the rule
-citations.
+The views give no ``tags=``/``summary=`` of their own (any would be overridden here):
+the reference's wording lives in one place; the view's docstring remains the
+description, with the rule citations.
 """
 
 from __future__ import annotations
