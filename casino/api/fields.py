@@ -16,22 +16,18 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
+from casino.display_zone import viewer_time_zone
 from casino.domain.wall_clock import iso_with_offset
 
 
 def caller_time_zone(context: dict[str, Any]) -> str:
-    """The zone of the caller's property (the serializer's ``time_zone``, else the
-    request's staff member's property), else the configured property zone."""
+    """The zone of the caller's property: the serializer's ``time_zone``, else the one
+    the request's pages use (``casino.display_zone.viewer_time_zone``)."""
     zone = context.get("time_zone")
     if zone:
         return str(zone)
     request = context.get("request")
-    user = getattr(request, "user", None)
-    staff = getattr(user, "staff", None) if getattr(user, "is_authenticated", False) \
-        else None
-    if staff is not None:
-        return staff.property.time_zone
-    return settings.PROPERTY_TIME_ZONE
+    return viewer_time_zone(request) if request is not None else settings.PROPERTY_TIME_ZONE
 
 
 class LocalDateTimeField(serializers.DateTimeField):

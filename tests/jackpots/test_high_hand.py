@@ -240,6 +240,9 @@ def test_a_paid_award_leaves_the_display_pending_until_finance_adjusts_it(
     row = Fund.objects.get(name="high-hand")
     assert (row.record_cents, row.displayed_cents) == (0, 200)
     assert pending() == ("$2.00", True, True)
+    page = screen.get("/jackpots/board/?key=hh-screen-key-0123456").content.decode()
+    assert "Pending adjustment: a payout from this fund is being recorded" in page
+    assert "a Bad Beat is being paid" not in page  # the High Hand's own words, not the beat's
     assert fund_state(row).display_pending is True
     display_checks_due(datetime.now().astimezone() + timedelta(days=1))
     check = DisplayCheck.objects.get(fund="high-hand")
