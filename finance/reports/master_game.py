@@ -24,6 +24,7 @@ from typing import Any
 
 from casino.actors import Actor
 from casino.domain.money import format_money
+from casino.domain.wall_clock import format_date
 from casino.scoping import property_rows
 from finance.domain.reconcile import TableDayFigures, hold_percent, preliminary_win_cents
 from finance.domain.table_day import FinanceError
@@ -188,7 +189,7 @@ def master_game(actor: Actor, first: date, last: date, params: dict[str, str]) -
         g = days.get(day)
         rows += _day_rows(actor, day, version, g, drop_states)
         if g is not None and g.state == "closed":
-            notes.append(f"Gaming day {day.isoformat()} was closed by {g.closed_by or '—'}"
+            notes.append(f"Gaming day {format_date(day)} was closed by {g.closed_by or '—'}"
                          + (" with items still open" if g.with_open_items else "")
                          + ": its rows are the figures the close froze; what changed since "
                          "is shown as adjustments.")

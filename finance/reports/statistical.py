@@ -36,6 +36,7 @@ from typing import Any
 
 from casino.actors import Actor
 from casino.domain.gaming_day import gaming_day_bounds
+from casino.domain.wall_clock import format_date
 from casino.models import Property
 from finance.domain.hold_band import DEFAULT_Z
 from finance.domain.reconcile import BANKED, TableDayFigures, hold_percent, \
@@ -199,8 +200,8 @@ def _notes(month_start: date, year_start: date, last: date, *, poker_seen: bool,
         "preliminary version shows for the same table day. Closed days show the figures "
         "the close froze; changes since are adjustments on the gaming day's "
         "reconciliation.",
-        f"Month to date from {month_start} and year to date from {year_start}, both to "
-        f"{last}.",
+        f"Month to date from {format_date(month_start)} and year to date from "
+        f"{format_date(year_start)}, both to {format_date(last)}.",
         "Band: expected house win ± 3 standard deviations on the day's volume, from the "
         "exact paytable math of the wagers that have it (Super Wager 589.12(b), "
         "671a.12(b); Poker Bonus Wager 579.12(d)); it is held against the house win on "
@@ -281,7 +282,8 @@ def statistical(actor: Actor, first: date, last: date, params: dict[str, str]) -
                          "behind": f"/finance/behind/{table_id}/{day.isoformat()}/"})
         if in_span:
             rows += _aggregate_rows(DAY, day, {}, names, day_games, day_total)
-            points.append({"label": day.isoformat(),
+            points.append({"label": day.isoformat(), "name": format_date(day),
+                           "tick": f"{day:%b} {day.day}",
                            "value": hold_percent(day_total.win, day_total.drop),
                            "flag": day_flag, "low": None, "high": None})
     for period, per_table, per_game, total in ((MTD, mtd, mtd_games, mtd_total),
@@ -294,7 +296,7 @@ def statistical(actor: Actor, first: date, last: date, params: dict[str, str]) -
         columns=COLUMNS, rows=rows,
         basis="Drop, win and hold % by table, game and gaming day; month and year to date; "
               "banked days against the band of their paytables' exact math.",
-        totals={"period": f"{first} to {last}", "table": ALL_TABLES, "game": ALL_GAMES,
+        totals={"period": f"{format_date(first)} to {format_date(last)}", "table": ALL_TABLES, "game": ALL_GAMES,
                 **span_total.cells()} if span_total.parts else None,
         notes=_notes(month_start, year_start, last, poker_seen=poker_seen,
                      without_band=without_band, flagged=flagged),

@@ -176,7 +176,7 @@ def _close(actor: Actor, day: date, *, with_open_items: bool, role: str | None
                        savepoint=False)
             return GamingDay.objects.filter(property=prop, gaming_day=day).first(), False
         refused = ConflictError(
-            f"{len(items)} item(s) still open for {day}: "
+            f"{len(items)} item(s) still open for {format_date(day)}: "
             + "; ".join(f"{i['item']}" + (f" at {i['table']}" if "table" in i else "")
                         for i in items[:20])
             + ("…" if len(items) > 20 else "")

@@ -17,6 +17,7 @@ from django.conf import settings
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError
+from casino.domain.wall_clock import format_date
 from finance.domain import table_day as td
 from finance.domain.reconcile import DROP
 from finance.models import GamingDay, TableDay
@@ -27,7 +28,7 @@ from finance.services.common import CAGE, COUNTING, REMOVING, AtTableDay, run, s
 def _not_a_worker(at: AtTableDay) -> None:
     """409 ``worked_the_table``: the count team took no part at the table that day."""
     if at.actor.username in table_workers(at.table, at.day):
-        raise ConflictError(f"{at.actor.username} worked {at.table.name} on {at.day}; "
+        raise ConflictError(f"{at.actor.username} worked {at.table.name} on {format_date(at.day)}; "
                             "the count team counts only tables it took no part at",
                             code="worked_the_table")
 

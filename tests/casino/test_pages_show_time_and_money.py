@@ -68,6 +68,8 @@ CLOCK = re.compile(r"(?<![\d:.T])(\d{1,2}:\d{2}(?::\d{2})?)(?![\d:])(?P<after>.{
 #: what must follow a clock time: AM or PM and the zone's abbreviation
 LABELLED = re.compile(r"^\s?(?:AM|PM) (?:[A-Z]{2,5}|[+-]\d{2,4})\b")
 CENTS = re.compile(r"(?<![a-z])cents?(?![a-z])", re.I)
+#: a date as ISO 8601 writes it: a page names a gaming day as "Nov 25, 2026"
+ISO_DATE = re.compile(r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])")
 UTC = re.compile(r"\bUTC\b")
 #: a bare whole number (what money in cents looks like on a page)
 BARE_INTEGER = re.compile(r"^-?\d[\d,]*$")
@@ -153,6 +155,8 @@ def page_faults(page: str) -> list[str]:
     clock time without AM/PM and its zone, "UTC", "cents", money as a bare integer."""
     text = _Text(page)
     faults = [f"ISO time on a page: {m.group(0)!r}" for m in ISO_TIME.finditer(text.all)]
+    faults += [f"ISO date on a page: {_before(text.all, m)!r}"
+               for m in ISO_DATE.finditer(ISO_TIME.sub(" ", text.all))]
     faults += _clock_faults(text.all)
     faults += [f"'UTC' on the property's page: {_before(text.all, m)!r}"
                for m in UTC.finditer(text.all)]
@@ -400,10 +404,15 @@ def test_the_check_finds_the_ledgers_cents_and_the_unlabelled_close() -> None:
     ledger = ("<p>The finance department's official record; amounts in cents.</p><table>"
               "<tr><th>Gaming day</th><th>Opening</th><th>Tables</th></tr>"
               "<tr><td>2026-11-25</td><td>2400</td><td>2</td></tr></table>")
-    assert page_faults(ledger) == ["'cents' in the text: 'official record; amounts in cents'",
+    assert page_faults(ledger) == ["ISO date on a page: 'Gaming day Opening Tables 2026-11-25'",
+                                   "'cents' in the text: 'official record; amounts in cents'",
                                    "bare integer '2400' under 'Opening'"]
     closed = "<p>Closed Nov. 26, 2026, 11:10 a.m. by demo_finance.</p>"
     assert page_faults(closed) == ["time without AM/PM and zone: '11:10'"]
+    statistical = "<p>Month to date from 2026-11-01, both to 2026-11-24.</p>"
+    assert page_faults(statistical) == [
+        "ISO date on a page: 'Month to date from 2026-11-01'",
+        "ISO date on a page: 'from 2026-11-01, both to 2026-11-24'"]
 
 
 def test_the_check_finds_naive_and_utc_times() -> None:
