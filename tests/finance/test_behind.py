@@ -293,6 +293,8 @@ def test_the_printable_page_lists_the_rounds_and_the_slips(day) -> None:
     html = page.content.decode()
     assert page.status_code == 200
     assert "/reconstruction" in html and "-$15.00" in html and "$500.00" in html
+    # the one sale of chips for cash, $300.00 (tests/finance/_day.py)
+    assert "Chip sales for cash: 1 sale(s), $300.00." in html
     assert day.team["runner"].username in html
 
 
