@@ -70,13 +70,14 @@ def test_board_is_scoped_and_refused_without_a_role_or_key(crew, poker_table, ma
     assert [t["id"] for t in r.json()["tables"]] == [str(setup["table"].pk)]
 
 
+@pytest.mark.browser
 def test_a_closed_table_is_shown_closed_with_no_open_seats(crew, poker_table: Callable,
-                                                           monkeypatch) -> None:
+                                                           request: pytest.FixtureRequest
+                                                           ) -> None:
     """§ 637a.9(c): vacant seats are announced at the tables being played. Two Hold'em
     tables: one open with a player in seat 2, one closed (ten positions, no one seated):
     the closed one has no vacant seat in the data, and the page, as served and as its
     script draws it in Chromium, says "closed" there, never "10 open" in green."""
-    import os
     import re
 
     from tables.services import tables
@@ -96,25 +97,17 @@ def test_a_closed_table_is_shown_closed_with_no_open_seats(crew, poker_table: Ca
                        re.S)
     assert served and served.group(1) == "closed"
 
-    from playwright.sync_api import sync_playwright
-
-    from tests.conftest import CHROMIUM
-
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"Chromium is not at {CHROMIUM}")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page()
-            page.set_content(html)  # the script draws the rows from the page's own data
-            drawn = {tr.get_attribute("data-table"): (
-                tr.query_selector_all("td")[3].inner_text(),
-                tr.query_selector_all("td")[3].get_attribute("class"))
-                for tr in page.query_selector_all("#tables tr")}
-        finally:
-            browser.close()
+    # The shared browser only now, after the ORM reads (its event loop in this thread
+    # would give the ORM another connection than the test's transaction).
+    page = request.getfixturevalue("browser").new_page()
+    try:
+        page.set_content(html)  # the script draws the rows from the page's own data
+        drawn = {tr.get_attribute("data-table"): (
+            tr.query_selector_all("td")[3].inner_text(),
+            tr.query_selector_all("td")[3].get_attribute("class"))
+            for tr in page.query_selector_all("#tables tr")}
+    finally:
+        page.close()
     assert drawn[str(closed_one.pk)] == ("closed", "full seats")
     assert drawn[str(open_one.pk)] == ("9 open: seat 1, 3, 4, 5, 6, 7, 8, 9, 10",
                                        "vacant seats")

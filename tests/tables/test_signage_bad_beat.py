@@ -40,31 +40,21 @@ def test_the_qualifying_hand_says_or_better_once() -> None:
         "a losing hand of full house or better; at least 4 players dealt in")
 
 
-def _measure(html: str, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+def _measure(html: str, request: pytest.FixtureRequest) -> list[dict[str, Any]]:
     """The Bad Beat block's measures in Chromium at a Letter page's width (96 px an inch)
-    and a narrow screen's. Started after the test's reads: Playwright's event loop in
-    this thread would give the ORM another connection than the test's transaction."""
-    import os
-
-    from playwright.sync_api import sync_playwright
-
-    from tests.conftest import CHROMIUM
-
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"Chromium is not at {CHROMIUM}")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    and a narrow screen's. The shared ``browser`` fixture is asked for only after the
+    test's reads: Playwright's event loop in this thread would give the ORM another
+    connection than the test's transaction. (Without Chromium it skips, or fails on CI.)"""
+    browser = request.getfixturevalue("browser")
     out = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page()
-            for width in (816, 560):
-                page.set_viewport_size({"width": width, "height": 1200})
-                page.set_content(html)
-                out.append({"width": width, **page.evaluate(MEASURE)})
-        finally:
-            browser.close()
+    page = browser.new_page()
+    try:
+        for width in (816, 560):
+            page.set_viewport_size({"width": width, "height": 1200})
+            page.set_content(html)
+            out.append({"width": width, **page.evaluate(MEASURE)})
+    finally:
+        page.close()
     return out
 
 
@@ -93,7 +83,7 @@ MEASURE = """() => {
 
 @pytest.mark.browser
 def test_the_bad_beat_block_stays_within_its_rule(api_as: Any,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+                                                   request: pytest.FixtureRequest) -> None:
     """§ 637a.15(b): the sign as served (the API's HTML), set in Chromium at a Letter
     page's width and narrower: each Bad Beat label on one line, every value inside the
     section's rule, the qualifying sentence under its label."""
@@ -109,7 +99,7 @@ def test_the_bad_beat_block_stays_within_its_rule(api_as: Any,
         format="json"), 201)
     page_html = admin.get(f"{V1}/tables/{table['id']}/signage?format=html").content.decode()
     assert QUALIFYING in page_html
-    for found in _measure(page_html, monkeypatch):
+    for found in _measure(page_html, request):
         assert found["tallest"] < 1.5 * found["line"], found
         assert found["overflow"] <= 0.5, found
         assert found["sentenceUnderLabel"], found
