@@ -71,7 +71,9 @@ def test_a_seat_taken_shows_on_the_board_within_five_seconds(room, server, brows
 
 
 def _seat_shows(room: dict[str, Any], server: str, browser: Any) -> None:
-    page = browser.new_page()
+    # a screen whose own zone is far from the property's: the board's clock is the
+    # property's wall clock all the same (as the jackpot board's test)
+    page = browser.new_page(timezone_id="Asia/Tokyo")
     page.goto(f"{server}/poker/board/?key={KEY}")
     row = page.locator(f"tr[data-table='{room['table'].pk}']")
     assert "P-BOARD" in row.inner_text()
@@ -87,4 +89,8 @@ def _seat_shows(room: dict[str, Any], server: str, browser: Any) -> None:
     assert time.monotonic() - started < 5
     text = row.inner_text()
     assert "seat 1, 2, 4" in text and "Screen Test" not in text
+    # the script's own "updated" reads the property's zone (America/New_York), not Tokyo's
+    page.wait_for_function(
+        r"/^updated \d{1,2}:\d{2}\s[AP]M E[SD]T$/.test("
+        "document.querySelector('#status').textContent)", timeout=6000)
     page.close()
