@@ -62,10 +62,10 @@ class TableDayFigures:
     def win_cents(self, *, final: bool) -> int | None:
         """Closer − opener + credits − fills + drop. ``final``: the counted drop and the
         signed closer (None until the opener, the closer and the count are all there);
-        otherwise the preliminary win with the expected drop
-        (:func:`preliminary_win_cents`)."""
+        otherwise the preliminary win of :func:`preliminary_row` (the accepted count's
+        drop, else the expected one)."""
         if not final:
-            return preliminary_win_cents(self)
+            return preliminary_row(self).win_cents
         if self.opener_cents is None or self.closer_cents is None \
                 or self.drop_counted_cents is None:
             return None
@@ -94,8 +94,7 @@ class TableDayFigures:
 
 def preliminary_win_cents(f: TableDayFigures, *, drop_cents: int | None = None) -> int:
     """The win of a table day that is not final yet (no signed closer, or no accepted
-    count): the one rule every report shows (the Master Game Report's preliminary
-    version, the statistical report).
+    count), with the drop :func:`preliminary_row` decides.
 
     closer − opener + credits − fills + drop, with the signed closer or else the expected
     one, and ``drop_cents`` (the drop the report shows) or else the expected drop. With
@@ -110,6 +109,36 @@ def preliminary_win_cents(f: TableDayFigures, *, drop_cents: int | None = None) 
     closer = f.closer_cents if f.closer_cents is not None else f.expected_closer_cents
     assert closer is not None  # an opener gives an expected closer
     return closer - f.opener_cents + f.credits_cents - f.fills_cents + drop
+
+
+@dataclass(frozen=True)
+class PreliminaryRow:
+    """A table day's drop and win as every report shows them before they are final, and
+    what they stand on (the row's status)."""
+
+    drop_cents: int
+    win_cents: int
+    drop_counted: bool    # the drop is the accepted count; else the expected drop
+    closer_signed: bool   # the win took the signed closer; else the expected closer
+    has_opener: bool      # False: the win is the one the events say
+
+    @property
+    def final(self) -> bool:
+        """The counted drop, the signed closer and the opener: the final win."""
+        return self.drop_counted and self.closer_signed and self.has_opener
+
+
+def preliminary_row(f: TableDayFigures) -> PreliminaryRow:
+    """The one rule for a table day's figures before they are final, shown alike by the
+    Master Game Report's preliminary version and the statistical report: the drop is the
+    counted drop once the cashier accepted the count, else the expected drop; the win is
+    :func:`preliminary_win_cents` with that drop. With the count, the signed closer and
+    the opener all there it is the final win."""
+    counted = f.drop_counted_cents is not None
+    drop = f.drop_counted_cents if f.drop_counted_cents is not None else f.expected_drop_cents
+    return PreliminaryRow(drop_cents=drop, win_cents=preliminary_win_cents(f, drop_cents=drop),
+                          drop_counted=counted, closer_signed=f.closer_cents is not None,
+                          has_opener=f.opener_cents is not None)
 
 
 def hold_percent(win_cents: int | None, drop_cents: int | None) -> float | None:

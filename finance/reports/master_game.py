@@ -5,12 +5,13 @@ Two versions (``params["version"]``):
 
 * ``final`` (the default): the signed closer and the counted and accepted drop; a figure
   not signed or counted yet is blank and the row's status says so;
-* ``preliminary`` (before the count): the drop the events expect (chip sales for cash,
-  plus the rake and verified time charges at poker) and the signed closer or, without
-  one, the expected closer (opener + fills − credits − chip sales + the banked win); the
-  win is :func:`finance.domain.reconcile.preliminary_win_cents`, the one rule the
-  statistical report shows too (without an opener, the win the events say). Every
-  figure of this version is preliminary; each row's status says which are expected.
+* ``preliminary``: the counted drop once the cashier accepted the count, else the drop
+  the events expect (chip sales for cash, plus the rake and verified time charges at
+  poker), and the signed closer or, without one, the expected closer (opener + fills −
+  credits − chip sales + the banked win); drop and win are
+  :func:`finance.domain.reconcile.preliminary_row`'s, the one rule the statistical
+  report shows too (without an opener, the win the events say). Each row's status says
+  which figures are expected.
 
 A closed gaming day shows the figures ``GamingDayClosed`` froze; anything that changed
 since (a count accepted after the close, a late slip) is an adjustment, in its own
@@ -26,7 +27,7 @@ from casino.actors import Actor
 from casino.domain.money import format_money
 from casino.domain.wall_clock import format_date
 from casino.scoping import property_rows
-from finance.domain.reconcile import TableDayFigures, hold_percent, preliminary_win_cents
+from finance.domain.reconcile import TableDayFigures, hold_percent, preliminary_row
 from finance.domain.table_day import FinanceError
 from finance.figures import days_with_play
 from finance.models import GamingDay, TableDay
@@ -58,10 +59,10 @@ COLUMNS = [
 ]
 
 BASIS = ("Win = closer − opener + credits − fills + drop; hold % = win ÷ drop. Final: the "
-         "signed closer and the counted, signed and accepted drop. Preliminary (before the "
-         "count): the drop the events expect (chip sales for cash; at poker also the rake "
-         "and the time charges verified by a floorperson, § 637a.17(b)(1)-(3)) and the "
-         "signed closer, or else the expected closer (opener + fills − credits − chip sales "
+         "signed closer and the counted, signed and accepted drop. Preliminary: the accepted "
+         "count's drop, else the drop the events expect (chip sales for cash; at poker also "
+         "the rake and the time charges verified by a floorperson, § 637a.17(b)(1)-(3)), and "
+         "the signed closer, or else the expected closer (opener + fills − credits − chip sales "
          "+ the banked win from the rounds). A closed gaming day shows what its close froze; "
          "changes since are adjustments, in their own columns.")
 
@@ -83,7 +84,7 @@ def _win(f: dict[str, Any] | None, version: str) -> int | None:
         return None
     if version == FINAL:
         return f.get("win_cents")
-    return preliminary_win_cents(TableDayFigures.from_frozen(f))
+    return preliminary_row(TableDayFigures.from_frozen(f)).win_cents
 
 
 def _status(f: dict[str, Any], version: str, drop_state: str | None, closed: bool) -> str:
@@ -93,7 +94,8 @@ def _status(f: dict[str, Any], version: str, drop_state: str | None, closed: boo
         # the figures expected, and a win taken from the events
         parts = [] if f.get("opener_cents") is not None \
             else ["no opener: win from the events"]
-        parts.append("expected drop")
+        parts.append("expected drop" if f.get("drop_counted_cents") is None
+                     else "counted drop")
         if f.get("closer_cents") is None:
             parts.append("expected closer")
         return "; ".join(parts)
@@ -123,7 +125,7 @@ def _row(f: dict[str, Any], day: date, version: str, *, drop_state: str | None,
     else:
         closer = f["closer_cents"] if f.get("closer_cents") is not None \
             else f.get("expected_closer_cents")
-        drop = f.get("expected_drop_cents")
+        drop = preliminary_row(TableDayFigures.from_frozen(f)).drop_cents
     win = _win(f, version)
     row = {"table": f.get("table", ""), "game": f.get("game", ""),
            "gaming_day": day.isoformat(), "opener_cents": f.get("opener_cents"),
@@ -194,11 +196,11 @@ def master_game(actor: Actor, first: date, last: date, params: dict[str, str]) -
                          + ": its rows are the figures the close froze; what changed since "
                          "is shown as adjustments.")
     if version == PRELIMINARY:
-        notes.insert(0, "Preliminary: every drop and win here is before the count (the "
-                     "drop the events expect; the closer where signed, else the expected "
-                     "one; without an opener the win the events record). The statistical "
-                     "report shows the same preliminary wins. The final version has the "
-                     "counted figures.")
+        notes.insert(0, "Preliminary: the counted drop once the count is accepted, else "
+                     "the drop the events expect; the closer where signed, else the "
+                     "expected one; without an opener the win the events record. The "
+                     "statistical report shows the same drop and win for each table day. "
+                     "The final version has only the signed and counted figures.")
     else:
         notes.insert(0, "Final: the signed closer and the accepted count only; a figure "
                      "not there yet is blank (the preliminary version gives the "

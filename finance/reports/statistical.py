@@ -11,8 +11,8 @@ live ones (:func:`finance.figures.table_day_figures`) for a day not closed yet.
   (the chip sales for cash, and at poker the rake and time charges), shown "(expected)";
 * win = closer − opener + credits − fills + drop (DESIGN §4 "Finance") once the closer is
   signed and the count accepted; before, the preliminary win of
-  :func:`finance.domain.reconcile.preliminary_win_cents` with the drop shown — the one
-  rule the Master Game Report's preliminary version uses too (the expected closer stands
+  :func:`finance.domain.reconcile.preliminary_row` with that drop — the one rule the
+  Master Game Report's preliminary version uses too (the expected closer stands
   in for one not signed; without an opening slip, the win the events say: the banked
   rounds' house win, 589.11(f), 671a.11(f), 579.11(l); or the rake and time charges,
   637a.17(b)). The status says which rows are preliminary;
@@ -39,8 +39,7 @@ from casino.domain.gaming_day import gaming_day_bounds
 from casino.domain.wall_clock import format_date
 from casino.models import Property
 from finance.domain.hold_band import DEFAULT_Z
-from finance.domain.reconcile import BANKED, TableDayFigures, hold_percent, \
-    preliminary_win_cents
+from finance.domain.reconcile import BANKED, TableDayFigures, hold_percent, preliminary_row
 from finance.figures import days_with_play, frozen, table_day_figures
 from finance.hold_band import band_from_results
 from finance.models import GamingDay
@@ -97,15 +96,10 @@ class Sum:
 
 
 def drop_and_win(fz: dict[str, Any]) -> tuple[int, int, bool, bool]:
-    """(drop, win, counted, final) of one table day's frozen figures (module
-    docstring): the final win once there is one, else the preliminary win with the drop
-    shown."""
-    counted = fz.get("drop_counted_cents")
-    if counted is not None and fz.get("win_cents") is not None:
-        return counted, fz["win_cents"], True, True
-    drop = counted if counted is not None else fz["expected_drop_cents"]
-    win = preliminary_win_cents(TableDayFigures.from_frozen(fz), drop_cents=drop)
-    return drop, win, counted is not None, False
+    """(drop, win, counted, final) of one table day's frozen figures, by the one rule of
+    :func:`finance.domain.reconcile.preliminary_row` (the final win once there is one)."""
+    p = preliminary_row(TableDayFigures.from_frozen(fz))
+    return p.drop_cents, p.win_cents, p.drop_counted, p.final
 
 
 def figures_by_day(prop: Property, first: date, last: date
@@ -196,8 +190,9 @@ def _notes(month_start: date, year_start: date, last: date, *, poker_seen: bool,
         "is the expected drop and its win preliminary; a row marked \"counted, win "
         "preliminary\" has its count but no signed closer (or no opening slip). A "
         "preliminary win takes the expected closer for one not signed, and without an "
-        "opening slip the win the events record; it is the win the Master Game Report's "
-        "preliminary version shows for the same table day. Closed days show the figures "
+        "opening slip the win the events record. The Master Game Report's preliminary "
+        "version shows the same drop and win for the same table day (the counted drop once "
+        "the count is accepted, else the expected drop). Closed days show the figures "
         "the close froze; changes since are adjustments on the gaming day's "
         "reconciliation.",
         f"Month to date from {format_date(month_start)} and year to date from "

@@ -86,21 +86,21 @@ def test_master_game_totals_add_the_tables(day) -> None:
                                               59_600, -1_900, -3.19, 400, 1_200)
 
 
-def test_preliminary_win_uses_the_expected_drop_when_the_box_is_short(day) -> None:
-    """The preliminary report (before the count) takes the drop the events expect: at the
-    Hi-Lo the chip sales, 300.00, so win 4,985 − 5,000 + 200 − 500 + 300 = −15.00, the
-    banked win of the round (§ 579.11(g)(1)), hold −15 ÷ 300 = −5.00 %. The final one
-    takes the count, 280.00: win −35.00, hold −12.50 %. The $20.00 short is the
-    difference. At the Hold'em table the count matched: 316.00 in both."""
+def test_once_the_count_is_accepted_the_preliminary_drop_is_the_counted_one(day) -> None:
+    """One rule for a preliminary row (finance.domain.reconcile.preliminary_row): the
+    counted drop once the count is accepted. The Hi-Lo's box counted 280.00 against the
+    300.00 of chip sales expected, its closer signed: both versions show drop 280.00, win
+    4,985 − 5,000 + 200 − 500 + 280 = −35.00, hold −35 ÷ 280 = −12.50 %. At the Hold'em
+    table the count matched: 316.00 in both."""
     d = day()
     final = _report(d, "master-game", version="final")
     prelim = _report(d, "master-game", version="preliminary")
     assert prelim.version == "preliminary"
     assert [(r["drop_cents"], r["win_cents"], r["hold_percent"]) for r in prelim.rows] == [
-        (30_000, -1_500, -5.0), (31_600, 1_600, 5.06)]
+        (28_000, -3_500, -12.5), (31_600, 1_600, 5.06)]
     assert [(r["drop_cents"], r["win_cents"], r["hold_percent"]) for r in final.rows] == [
         (28_000, -3_500, -12.5), (31_600, 1_600, 5.06)]
-    assert prelim.rows[0]["status"] == "expected drop"
+    assert prelim.rows[0]["status"] == "counted drop"
 
 
 def test_before_the_count_the_final_report_leaves_the_drop_blank_and_says_so(day) -> None:

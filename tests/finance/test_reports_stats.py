@@ -185,13 +185,19 @@ def test_a_counted_day_without_a_signed_closer_says_its_win_is_preliminary(day) 
     """The small day with the Hi-Lo closer left out (and so its box not counted) gives
     "(expected)"; here the Hi-Lo day is counted — 280.00 — but has no closer: its win is
     preliminary, the expected closer 4,985.00 standing in: 4,985 − 5,000 + 200 − 500 +
-    280 = −35.00, status "counted, win preliminary"."""
+    280 = −35.00, status "counted, win preliminary". The Master Game Report's preliminary
+    version shows the same drop and win (one rule: the counted drop once accepted)."""
     d = day(hilo_closer=False)
     count(d.team, d.hilo, cash={"10000": 2, "2000": 4})
     report = _build("statistical", d.team["finance"], d.day)
     assert _rows(report, table=d.hilo.name) == {
         (d.day.isoformat(), d.hilo.name, "five-card-hi-lo"): (
             28_000, "counted, win preliminary", -3_500, -12.5)}
+    prelim = reports.build("master-game", d.team["finance"], d.day, d.day,
+                           {"version": "preliminary"})
+    (mg,) = [r for r in prelim.rows if r["table"] == d.hilo.name]
+    assert (mg["drop_cents"], mg["win_cents"], mg["status"]) == (
+        28_000, -3_500, "counted drop; expected closer")
 
 
 # --- the band -----------------------------------------------------------------------------------
