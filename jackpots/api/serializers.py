@@ -63,7 +63,9 @@ class FundRowOut(serializers.Serializer):
     fund = serializers.CharField(source="name")
     kind = serializers.CharField()
     contributions_cents = serializers.IntegerField()
-    contributions = serializers.IntegerField(help_text="how many pots paid in")
+    # a count, so not ``contributions``: that key holds [{fund, amount_cents}] everywhere
+    contributions_count = serializers.IntegerField(source="contributions",
+                                                   help_text="how many pots paid in")
     paid_cents = serializers.IntegerField(help_text="Bad Beat payouts paid (637a.15(g))")
     committed_cents = serializers.IntegerField(help_text="verified payouts not yet paid")
     record_cents = serializers.IntegerField(
@@ -87,8 +89,8 @@ class FundOut(FundRowOut):
     fund = serializers.CharField(source="fund.name")
     kind = serializers.CharField(source="fund.kind")
     contributions_cents = serializers.IntegerField(source="fund.contributions_cents")
-    contributions = serializers.IntegerField(source="fund.contributions",
-                                             help_text="how many pots paid in")
+    contributions_count = serializers.IntegerField(source="fund.contributions",
+                                                   help_text="how many pots paid in")
     paid_cents = serializers.IntegerField(source="fund.paid_cents")
     committed_cents = serializers.IntegerField(source="fund.committed_cents")
     record_cents = serializers.IntegerField(source="fund.record_cents")
@@ -134,7 +136,8 @@ class LedgerRowOut(serializers.Serializer):
     table = serializers.UUIDField(source="table_id")
     table_name = serializers.CharField()
     contributions_cents = serializers.IntegerField()
-    contributions = serializers.IntegerField()
+    contributions_count = serializers.IntegerField(source="contributions",
+                                                   help_text="how many pots paid in")
 
 
 class LedgerOut(serializers.Serializer):

@@ -273,6 +273,7 @@ def _walk(node: Any, where: str, zones: set[str], out: list[str], *,
 def problems_in(answer: Any, zones: set[str]) -> list[str]:
     out: list[str] = []
     _walk(answer, "$", zones, out)
+    out.extend(contribution_problems(answer))  # defined at the end of this file
     return out
 
 
@@ -402,3 +403,74 @@ def test_the_dispute_calculators_answer_money_one_way(seeded: dict[str, Any]) ->
     assert poker.status_code == 200, poker.json()
     zones = {"EST", "EDT"}
     assert problems_in(banked.json(), zones) + problems_in(poker.json(), zones) == []
+
+
+# --- one shape of jackpot contributions (issue 22, item 2) --------------------------------
+# Kept apart from the checks above: ``problems_in`` calls it.
+
+#: the one spelling of a fund's kind; the fund's *name* may be "bad-beat", its kind may not
+FUND_KINDS = frozenset({"bad_beat", "high_hand"})
+#: the kinds spelled as the funds' default names are: a second spelling
+MISSPELT_KINDS = frozenset({"bad-beat", "high-hand"})
+
+
+def contribution_problems(node: Any, where: str = "$", *, record: bool = False) -> list[str]:
+    """Jackpot contributions (637a.15(c), 637a.16(c)) in the one shape the API gives them:
+    a key ``contributions`` holds a list of ``{"fund": <the fund's name>, "amount_cents":
+    n}`` — not ``{"bad-beat": 100}``, not ``[["bad_beat", 100]]``, not a count — and a key
+    ``kind`` never spells a fund kind ``bad-beat``/``high-hand``. An event's own data are
+    the record and keep their shape (as in ``_walk``)."""
+    out: list[str] = []
+    if isinstance(node, dict):
+        event = _is_event(node)
+        for key, value in node.items():
+            here = f"{where}.{key}"
+            inside_record = record or (event and key in RECORD_KEYS)
+            if not inside_record:
+                if key == "contributions":
+                    out.extend(_contributions_shape(value, here))
+                elif "contributions" in str(key).split("_") and isinstance(value,
+                                                                           (dict, list)):
+                    out.append(f"{here}: contributions under another name "
+                               f"(one key, 'contributions')")
+                if (key == "kind" or str(key).endswith("_kind")) and value in MISSPELT_KINDS:
+                    out.append(f"{here}: fund kind spelt {value!r}, not as "
+                               f"{sorted(FUND_KINDS)}")
+            out.extend(contribution_problems(value, here, record=inside_record))
+    elif isinstance(node, list):
+        for n, item in enumerate(node):
+            out.extend(contribution_problems(item, f"{where}[{n}]", record=record))
+    return out
+
+
+def _contributions_shape(value: Any, where: str) -> list[str]:
+    wrong = f"{where}: contributions not as [{{fund, amount_cents}}]: {value!r}"[:200]
+    if not isinstance(value, list):
+        return [wrong]
+    for item in value:
+        if not (isinstance(item, dict) and set(item) == {"fund", "amount_cents"}
+                and isinstance(item["fund"], str) and isinstance(item["amount_cents"], int)
+                and not isinstance(item["amount_cents"], bool)):
+            return [wrong]
+    return []
+
+
+def test_the_contributions_check_catches_the_shapes_the_issue_names() -> None:
+    """Issue 22 quotes three shapes of one thing; only ``[{fund, amount_cents}]`` passes,
+    through ``problems_in`` as every walk calls it (637a.15(c), 637a.16(c))."""
+    zones = {"EST", "EDT"}
+    assert problems_in({"contributions": {"bad-beat": 100}}, zones)
+    assert problems_in({"contributions": [["bad_beat", 100]]}, zones)
+    assert problems_in({"contributions": [{"fund": "bad-beat", "amount": 100}]}, zones)
+    assert problems_in({"contributions": 3}, zones)
+    assert problems_in({"contributions_by_fund": {"bad-beat": 100}}, zones)
+    assert problems_in({"fund": "bad-beat", "kind": "bad-beat"}, zones)
+    assert problems_in({"fund_kind": "high-hand"}, zones)
+    assert not problems_in({"contributions": [{"fund": "bad-beat", "amount_cents": 100},
+                                              {"fund": "high-hand", "amount_cents": 100}]},
+                           zones)
+    assert not problems_in({"contributions": [], "contributions_cents": 200}, zones)
+    assert not problems_in({"fund": "bad-beat", "kind": "bad_beat"}, zones)
+    # an event's data are the record: the engine's own pair list stays as recorded
+    assert not problems_in({"type": "HandCompleted", "event_id": "x",
+                            "data": {"contributions": [["bad-beat", 100]]}}, zones)

@@ -111,7 +111,7 @@ def test_the_funds_and_their_ledger_through_the_api(crew, poker_table: Callable,
     assert r.json()["total_cents"] == 100
     assert r.json()["rows"] == [{"gaming_day": day, "table": str(table.pk),
                                  "table_name": table.name,
-                                 "contributions_cents": 100, "contributions": 1}]
+                                 "contributions_cents": 100, "contributions_count": 1}]
     assert dealer.get("/api/v1/jackpot-funds/").status_code == 403
     r = finance.get("/api/v1/jackpot-funds/high-hand/ledger/?first=yesterday")
     assert (r.status_code, r.json()["code"], r.json()["field"]) == (400, "invalid_gaming_day",
