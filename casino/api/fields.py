@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from rest_framework import serializers
 
 from casino.display_zone import viewer_time_zone
@@ -22,12 +22,19 @@ from casino.domain.wall_clock import iso_with_offset
 
 def caller_time_zone(context: dict[str, Any]) -> str:
     """The zone of the caller's property: the serializer's ``time_zone``, else the one
-    the request's pages use (``casino.display_zone.viewer_time_zone``)."""
+    the request's pages use (``casino.display_zone.viewer_time_zone``).
+
+    A serializer built with neither is a programming error, not a reason to guess: the
+    installation's default zone would give a property in another zone the wrong offset."""
     zone = context.get("time_zone")
     if zone:
         return str(zone)
     request = context.get("request")
-    return viewer_time_zone(request) if request is not None else settings.PROPERTY_TIME_ZONE
+    if request is None:
+        raise ImproperlyConfigured(
+            "a field on the property's clock needs the serializer's context to carry "
+            "'time_zone' or 'request'")
+    return viewer_time_zone(request)
 
 
 class LocalDateTimeField(serializers.DateTimeField):

@@ -173,7 +173,7 @@ class Counts(APIView):
     @extend_schema(responses={200: CountOut(many=True)}, operation_id="jackpot_counts_list")
     def get(self, request: Request, name: str) -> Response:
         return Response(CountOut(selectors.counts(actor_of(request.user), name),
-                                 many=True).data)
+                                 many=True, context={"request": request}).data)
 
 
 def _count_view(service: Any, roles: tuple, input: type, doc: str) -> Any:

@@ -182,3 +182,37 @@ def test_the_lists_name_each_table_and_the_day(room) -> None:
                                f"?gaming_day={date.fromisoformat(row['gaming_day'])}").json()
     assert (ledger["table"], ledger["table_name"], ledger["gaming_day"]) == (
         room["table"], name, day.isoformat())
+
+
+def test_a_period_count_is_named_on_its_own_propertys_clock(room, as_actor) -> None:
+    """§ 637a.16(b)(1), (d): a High Hand period is the property's local span, so the count
+    list names a period count by its local start with that property's offset — a property
+    in Chicago reads -06:00 (CST) beside the start, not the installation's New York -05:00.
+    (The list was built without its request and fell back to the configured zone.)"""
+    from zoneinfo import ZoneInfo
+
+    from casino.actors import actor_of
+    from casino.models import Property
+    from django.contrib.auth import get_user_model
+
+    chicago = "America/Chicago"
+    prop = room["people"]["floor"].property
+    Property.objects.filter(pk=prop.pk).update(time_zone=chicago)
+    users = get_user_model().objects
+    floor = actor_of(users.get(pk=room["people"]["floor"].user_id))
+    slip = services.high_hand_record(
+        actor=floor, fund="high-hand", table_id=room["table"], seat=1,
+        cards=["Ks", "Kd", "Kh", "5c", "5d"], dealer=room["people"]["dealer"].username,
+        player={"name": "Ann", "phone": "555"})
+    end = datetime.fromisoformat(slip["period_end"])
+    services.high_hand_periods_close_due(now=end + timedelta(seconds=1))
+    counts.counts_due(end + timedelta(seconds=2))
+    stored = FundCount.objects.get(fund="high-hand", reason="period_end").key
+    finance = as_actor(actor_of(users.get(pk=room["people"]["finance"].user_id)))
+    row = finance.get("/api/v1/jackpot-funds/high-hand/counts/").json()[0]
+    named = datetime.fromisoformat(row["key"])
+    # the stored key is the naive local start; Chicago is an hour behind New York always
+    local = datetime.fromisoformat(stored)
+    assert named.replace(tzinfo=None) == local
+    assert named.utcoffset() == local.replace(tzinfo=ZoneInfo(chicago)).utcoffset()
+    assert named.utcoffset() != local.replace(tzinfo=ZoneInfo("America/New_York")).utcoffset()
