@@ -37,13 +37,19 @@ class PeriodField(serializers.CharField):
 
 
 class CountKeyField(PeriodField):
-    """A count's key: a gaming day stays a date; a High Hand period is named as
-    :class:`PeriodField` names it."""
+    """A count's key (the field reads the whole count): what it is for follows from why it
+    was opened — a High Hand period's end (637a.16(d)) names its period as
+    :class:`PeriodField` does; a Bad Beat fund's daily count (637a.15(d)) keeps its gaming
+    day as a date; a count opened by hand has none."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", **kwargs)
 
     def to_representation(self, value: Any) -> str | None:
-        if value is None or len(str(value)) <= len("YYYY-MM-DD"):
-            return value
-        return super().to_representation(value)
+        key = value.key or None
+        if key is None or value.reason != counts.PERIOD_END:
+            return key
+        return super().to_representation(key)
 
 
 PERIOD_HELP = ("the qualifying period, named by its local start with the property's offset "

@@ -35,6 +35,9 @@ from jackpots.services.common import (
 )
 
 TABLE, CAGE = "table", "cage"
+#: why a count was opened: a Bad Beat fund's gaming day (its key a date, 637a.15(d)), a
+#: High Hand period's end (its key the period, 637a.16(d)) or by hand (no key)
+DAILY, PERIOD_END, MANUAL = "daily", "period_end", "manual"
 OPENING = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.FINANCE)
 #: (d)(1): a dealer counts at a closed table, a floorperson or above witnesses
 DEALER_COUNTS = (Role.DEALER,)
@@ -98,7 +101,7 @@ def count_open(*, actor: Actor, fund: Any, place: Any = CAGE) -> dict[str, Any]:
     if place not in (TABLE, CAGE):
         raise FundError("place is table or cage", code="invalid_place", field="place")
     out: dict[str, Any] = {}
-    _run(actor, fund, lambda at: out.update(count_id=_opened(at, place, "manual", None, role)))
+    _run(actor, fund, lambda at: out.update(count_id=_opened(at, place, MANUAL, None, role)))
     return out
 
 
@@ -272,7 +275,7 @@ def counts_due(now: datetime | None = None) -> dict[str, int]:
             if key in keys:
                 continue
             done["opened"] += system_decision(actor, row.name, lambda at, k=key: _opened(
-                at, CAGE, "daily" if row.kind == BAD_BEAT else "period_end", k, "system",
+                at, CAGE, DAILY if row.kind == BAD_BEAT else PERIOD_END, k, "system",
                 now))
         for count_id, c in state.counts.items():
             if c["state"] == "closed" or not c.get("opened_at"):
