@@ -207,8 +207,16 @@ def _bad_beat(b: dict[str, Any]) -> dict[str, Any]:
     lines.append(("Payout shares", f"losing hand {shares['losing_hand'] / 100:g}%, winning hand "
                   f"{shares['winning_hand'] / 100:g}%, other players dealt in "
                   f"{shares['table_share'] / 100:g}%"))
-    # its values are sentences: the sign sets them under their labels (signage.html)
-    return {**_section("Bad Beat payout", *lines, source="637a.15(b)"), "layout": "sentences"}
+    # a block of sentences (signage.html): a value that is a sentence sits under its label,
+    # a single figure (the two dollar amounts) keeps its column beside it
+    section = _section("Bad Beat payout", *lines, source="637a.15(b)")
+    for line in section["lines"]:
+        line["under_label"] = line["label"] in _BAD_BEAT_SENTENCES
+    return {**section, "layout": "sentences"}
+
+
+#: the Bad Beat lines whose values are sentences, not one figure
+_BAD_BEAT_SENTENCES = frozenset({"Contribution", "Qualifying Bad Beat", "Payout shares"})
 
 
 def _high_hand(h: dict[str, Any]) -> dict[str, Any]:
