@@ -101,6 +101,7 @@ def _rounds(table: GameTable, kind: str, day: date, start: datetime, end: dateti
     events = sorted(Event.objects.filter(stream_id__in=list(streams), type__in=ROUND_EVENTS),
                     key=lambda e: e.position)
     iso = day.isoformat()
+    completed_rake: dict[str, int] = {}  # each ended hand's rake, for its Pot (637a.1)
     for e in events:
         row, d = rows[e.stream_id], e.data
         today = (e.metadata or {}).get("gaming_day") == iso
@@ -119,9 +120,10 @@ def _rounds(table: GameTable, kind: str, day: date, start: datetime, end: dateti
         elif e.type == "JackpotContributed":
             row["contributions"][d["fund"]] = row["contributions"].get(d["fund"], 0) \
                 + d["amount_cents"]
-            row["pot_cents"] = None if row["gross_pot_cents"] is None else \
-                row["pot_cents"] - d["amount_cents"]
             row["contributed_cents"] += d["amount_cents"]
+            if e.stream_id in completed_rake:  # recorded after the hand's end: its Pot again
+                row["pot_cents"] = pot_figures.pot_after(
+                    row["gross_pot_cents"], completed_rake[e.stream_id], row["contributed_cents"])
             if today:
                 totals["contributed_cents"] += d["amount_cents"]
                 totals["contributions"][d["fund"]] = \
@@ -132,9 +134,11 @@ def _rounds(table: GameTable, kind: str, day: date, start: datetime, end: dateti
         elif e.type == "HandCompleted":
             # 637a.1: the Pot is what is left after the rake and the contributions
             gross = d.get("pot")
+            if gross is not None:
+                completed_rake[e.stream_id] = d.get("rake", 0)
             row.update(gross_pot_cents=gross,
-                       pot_cents=None if gross is None else
-                       gross - d.get("rake", 0) - row["contributed_cents"],
+                       pot_cents=None if gross is None else pot_figures.pot_after(
+                           gross, d.get("rake", 0), row["contributed_cents"]),
                        voided=bool(d.get("voided")), counted_on=e.metadata.get("gaming_day"))
             totals["hands"] += int(today and not d.get("voided"))
     # contributions in the one shape of the API: [{fund, amount_cents}]
@@ -195,6 +199,8 @@ def _said(type_: str, d: dict[str, Any]) -> str:
         "DropCountAccepted": "drop count accepted",
         "VarianceRecorded": f"{d.get('figure')} variance {money(d.get('variance_cents'))}"
                             + (" (after the close)" if d.get("after_close") else ""),
+        "VarianceRevised": f"{d.get('figure')} variance revised at the close: "
+                           f"{money(d.get('variance_cents'))}",
         "VarianceExplained": f"variance explained: {d.get('explanation', '')}",
         "VarianceSignedOff": "variance signed off",
     }.get(type_, type_)

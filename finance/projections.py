@@ -19,7 +19,7 @@ TABLE_DAY_EVENTS = frozenset({
     "InventorySlipRecorded", "InventorySlipSigned", "ChipsSold", "SlipRequested",
     "SlipPrepared", "SlipCarried", "SlipCompleted", "SlipVoided", "DropBoxRemoved",
     "DropCounted", "DropCountSigned", "DropCountAccepted", "VarianceRecorded",
-    "VarianceExplained", "VarianceSignedOff", "TableDayClosed"})
+    "VarianceRevised", "VarianceExplained", "VarianceSignedOff", "TableDayClosed"})
 GAMING_DAY_EVENTS = frozenset({"GamingDayCloseHeld", "GamingDayClosed"})
 
 
@@ -83,6 +83,10 @@ def _exception(row: TableDay, e: RecordedEvent) -> None:
             expected_cents=d["expected_cents"], counted_cents=d["counted_cents"],
             variance_cents=d["variance_cents"], recorded_at=e.recorded_at,
             after_close=bool(d.get("after_close")))
+    elif e.type == "VarianceRevised":
+        FinanceException.objects.filter(exception_id=d["exception_id"]).update(
+            expected_cents=d["expected_cents"], counted_cents=d["counted_cents"],
+            variance_cents=d["variance_cents"], state="open")
     elif e.type == "VarianceExplained":
         FinanceException.objects.filter(exception_id=d["exception_id"]).update(
             state="explained", explanation=d["explanation"], explained_by=who,

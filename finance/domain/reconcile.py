@@ -164,6 +164,19 @@ class Variance:
         return {**asdict(self), "variance_cents": self.variance_cents}
 
 
+def variance_now(f: TableDayFigures, figure: str) -> Variance | None:
+    """The figure's variance as the figures stand now, whatever its size (None while
+    nothing is counted for it): to revise an exception recorded on older figures."""
+    if figure == DROP and f.drop_counted_cents is not None:
+        return Variance(DROP, f.expected_drop_cents, f.drop_counted_cents)
+    if figure == TRAY and f.expected_closer_cents is not None and f.closer_cents is not None:
+        return Variance(TRAY, f.expected_closer_cents, f.closer_cents)
+    win = f.win_cents(final=True)
+    if figure == POKER_REVENUE and win is not None:
+        return Variance(POKER_REVENUE, f.expected_win_cents, win)
+    return None
+
+
 def exceptions(f: TableDayFigures, *, tolerance_cents: int) -> list[Variance]:
     """The variances beyond ``tolerance_cents`` (either way), and a poker table whose
     counted win is below zero (always an exception: a written investigation)."""

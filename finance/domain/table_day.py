@@ -168,6 +168,12 @@ def evolve(state: TableDayState, type_: str, data: dict[str, Any],
                               counted_cents=data["counted_cents"])
     elif type_ == "VarianceRecorded":
         state.variances[data["exception_id"]] = {**data, "state": "open", "signers": {}}
+    elif type_ == "VarianceRevised":
+        # the figures moved after the exception was recorded (a time charge verified
+        # after the count's acceptance): its figures are the close's, explained anew
+        v = state.variances[data["exception_id"]]
+        v.update(expected_cents=data["expected_cents"], counted_cents=data["counted_cents"],
+                 variance_cents=data["variance_cents"], state="open", revised=True)
     elif type_ == "VarianceExplained":
         v = state.variances[data["exception_id"]]
         v.update(state="explained", explanation=data["explanation"], explained_by=who)

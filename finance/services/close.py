@@ -4,7 +4,8 @@ hands, unsigned tray slips, fill and credit slips not signed, drop boxes not cou
 counts not signed or accepted, jackpot box counts), records it, and — when nothing is
 open, or finance closes with the open items listed — records each variance beyond the
 tolerance not yet recorded (a drop's is an exception from the cashier's acceptance of
-the count, :mod:`finance.services.drop`) as an exception on its table and freezes the
+the count, :mod:`finance.services.drop`) as an exception on its table, revises one
+recorded before on figures that have moved since (``VarianceRevised``), and freezes the
 day's figures in ``GamingDayClosed``. A day is closed once: closing again, or a task
 delivered twice, appends nothing.
 """
@@ -31,7 +32,7 @@ from casino.eventstore.errors import ConcurrencyError
 from casino.eventstore.models import Event
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.models import Property
-from finance.domain.reconcile import TableDayFigures, exceptions
+from finance.domain.reconcile import TableDayFigures, exceptions, variance_now
 from finance.figures import frozen, table_day_figures
 from finance.models import GamingDay, TableDay, gaming_day_stream, table_day_stream
 from finance.services.common import FINANCE, day_of
@@ -131,6 +132,21 @@ def variances_of(table: GameTable, day: date, *, tolerance_cents: int,
     return out
 
 
+def revisions_of(row: TableDay | None, f: TableDayFigures) -> list[tuple[str, dict[str, Any]]]:
+    """``VarianceRevised`` for each exception recorded before the close whose figures have
+    moved since (a count accepted while a time charge was still to be verified, or while
+    the day was being played): the close's exceptions are on the figures it freezes. A
+    revised variance stays an exception, explained anew, even if it is now within the
+    tolerance: it was one when recorded, and people close it."""
+    out = []
+    for exception_id, v in (row.state.get("variances", {}) if row else {}).items():
+        now = variance_now(f, v["figure"])
+        if now is not None and (now.expected_cents, now.counted_cents) != (
+                v["expected_cents"], v["counted_cents"]):
+            out.append(("VarianceRevised", {"exception_id": exception_id, **now.as_data()}))
+    return out
+
+
 def _recorded_figures(row: TableDay | None) -> set[str]:
     """The figures (drop, tray, poker_revenue) the table day has an exception on."""
     variances = row.state.get("variances", {}) if row is not None else {}
@@ -190,8 +206,9 @@ def _close(actor: Actor, day: date, *, with_open_items: bool, role: str | None
     found = 0
     for table_id, (table, f) in figures.items():
         td = days.get(table_id)
-        decided = variances_of(table, day, figures=f, already=_recorded_figures(td),
-                               tolerance_cents=settings.FINANCE_TOLERANCE_CENTS)
+        decided = revisions_of(td, f) + variances_of(
+            table, day, figures=f, already=_recorded_figures(td),
+            tolerance_cents=settings.FINANCE_TOLERANCE_CENTS)
         # the day's exceptions: those the close finds and those recorded before it (a
         # drop variance is one from the cashier's acceptance)
         found += len(decided) + len(td.state.get("variances", {}) if td else {})

@@ -4,7 +4,9 @@ the count by denomination, another signs it), accepted by a cashier. Each step a
 
 The cashier's acceptance makes the count the drop, so a drop variance beyond the
 tolerance is an exception from that moment: finance can explain a short box the day it is
-counted, and the gaming day's close does not record it a second time. A count accepted
+counted, and the gaming day's close does not record it a second time; if the expected
+drop moved since (a time charge verified later), the close revises it to the figures it
+freezes (``VarianceRevised``, :func:`finance.services.close.revisions_of`). A count accepted
 after the gaming day was closed arrives as an adjustment: its variances, beyond the
 tolerance, are recorded then as exceptions marked ``after_close``.
 """

@@ -33,6 +33,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
+import time_machine
+from django.utils import timezone
 
 from casino.actors import Actor, actor_of
 from casino.domain.errors import ConflictError
@@ -49,8 +51,18 @@ from finance.models import (
     table_day_stream,
 )
 from finance.selectors import reconciliation
+from poker_room.services.time_charges import time_charge_verify
 from tables.management.commands.simulate_banked import TableRunner
 from tables.services import rounds, tables
+from tests.finance._day import (
+    POKER_CHIPS_SOLD,
+    POKER_CLOSER,
+    POKER_OPENER,
+    _two_periods_today,
+    count,
+    play_poker,
+    tray,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -400,6 +412,37 @@ def test_a_drop_shortage_is_an_exception_once_the_cashier_accepts_the_count(
         (found.exception_id, "drop", "explained")]
     closed = read_stream(gaming_day_stream(banked.property_id, yesterday))[-1]
     assert closed.data["exceptions"] == 1
+
+
+def test_the_close_revises_a_drop_exception_a_later_time_charge_made_stale(
+        team, poker_table, as_actor) -> None:
+    """§ 637a.17(b)(3): a verified time charge is poker revenue in the drop box. The
+    Hold'em table of tests/finance/_day.py: chips sold 30000, rake 2 × 200 = 400, the
+    first period's time charge (3 players × 1200 per hour × 20 min = 1200) verified, the
+    second's assessed but not yet. The box holds 3 × 10000 + 28 × 100 = 32800. At the
+    acceptance the expected drop is 30000 + 400 + 1200 = 31600: a drop exception of
+    32800 − 31600 = +1200. The floorperson then verifies the second period: expected
+    30000 + 400 + 2400 = 32800. The close revises the exception to the figures it
+    freezes — expected 32800, counted 32800, variance 0 — open, to be explained."""
+    table = play_poker(team, poker_table, as_actor, opener=POKER_OPENER)
+    tray(team, table, opener=None, chips_sold=POKER_CHIPS_SOLD, slips=[],
+         closer=POKER_CLOSER)
+    count(team, table, cash={"10000": 3}, chips={"100": 28})
+    (found,) = FinanceException.objects.filter(table_id=table.pk)
+    assert (found.figure, found.expected_cents, found.counted_cents,
+            found.variance_cents) == ("drop", 31_600, 32_800, 1_200)
+    _first, second = _two_periods_today(team["floor"])
+    time_charge_verify(actor=team["floor"], table_id=table.pk, period_start=second)
+    day = team["finance"].gaming_day()
+    with time_machine.travel(timezone.now() + timedelta(days=1), tick=True):
+        services.gaming_day_close(actor=team["finance"], gaming_day=day,
+                                  with_open_items=True)
+    (revised,) = FinanceException.objects.filter(table_id=table.pk)
+    assert (revised.exception_id, revised.figure, revised.expected_cents,
+            revised.counted_cents, revised.variance_cents, revised.state) == (
+        found.exception_id, "drop", 32_800, 32_800, 0, "open")
+    closed = read_stream(table_day_stream(table.pk, day))
+    assert [e.type for e in closed[-2:]] == ["VarianceRevised", "TableDayClosed"]
 
 
 def test_a_count_within_the_tolerance_is_no_exception_at_its_acceptance(
