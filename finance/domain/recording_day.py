@@ -40,6 +40,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from casino.domain.errors import ConflictError
+from casino.domain.wall_clock import format_date
 from finance.domain.table_day import FinanceError
 
 #: the steps of each window (the event each records), and how many ended days back it
@@ -76,7 +77,7 @@ def asked_day(asked: Any, today: date) -> date:
             raise FinanceError("gaming_day is a date, YYYY-MM-DD", code="invalid_gaming_day",
                                field="gaming_day") from None
     if day > today:
-        raise FinanceError(f"the gaming day {day} has not begun", code="invalid_gaming_day",
+        raise FinanceError(f"the gaming day {format_date(day)} has not begun", code="invalid_gaming_day",
                            field="gaming_day")
     return day
 
@@ -89,7 +90,7 @@ def recording_day(step: str, asked: Any, today: date) -> date:
     if back is not None and day < today - timedelta(days=back):
         reach = "the day being played" if back == 0 else \
             "the day being played or the one just ended"
-        raise ConflictError(f"the gaming day {day} is over for this step: it is recorded "
+        raise ConflictError(f"the gaming day {format_date(day)} is over for this step: it is recorded "
                             f"for {reach}", code="gaming_day_over")
     return day
 

@@ -55,6 +55,7 @@ def test_no_step_is_recorded_for_a_day_still_to_come(step: str) -> None:
     with pytest.raises(DomainError) as caught:
         recording_day(step, "2026-11-26", TODAY)
     assert (caught.value.code, caught.value.status) == ("invalid_gaming_day", 400)
+    assert str(caught.value) == "the gaming day Nov 26, 2026 has not begun"
 
 
 @pytest.mark.parametrize("step,yesterday,a_week_back", [
@@ -77,6 +78,10 @@ def test_each_step_reaches_back_as_far_as_it_can_truly_happen(
             with pytest.raises(ConflictError) as caught:
                 recording_day(step, day, TODAY)
             assert caught.value.code == "gaming_day_over"
+            # the day as a person reads it (TODAY is Nov 25, 2026)
+            assert str(caught.value).startswith(
+                "the gaming day " + {1: "Nov 24, 2026", 7: "Nov 18, 2026"}[back]
+                + " is over for this step")
 
 
 def test_the_windows_are_stated_in_days_back() -> None:
