@@ -37,6 +37,20 @@ def as_list(by_fund: Mapping[str, int]) -> list[dict[str, Any]]:
     return [{"fund": f, "amount_cents": a} for f, a in by_fund.items()]
 
 
+def pot_after(gross_cents: int, rake_cents: int, contributions_cents: int) -> int:
+    """The Pot (637a.1): what is left of the chips the players put in (a hand's or one
+    pot's) after the rake (637a.17) and the jackpot contributions taken after it
+    (637a.15(c), 637a.16(c)) — what is awarded to the winners. The one place it is
+    worked out: the hand's answer, its history, the dispute calculator, its steps in words
+    and finance's hands behind a day all ask here."""
+    return gross_cents - rake_cents - contributions_cents
+
+
+def contributed(taken: Iterable[Mapping[str, Any]]) -> int:
+    """The cents taken for the funds, from contributions in the one shape (:func:`as_list`)."""
+    return sum(c["amount_cents"] for c in taken)
+
+
 def hand_result(result: Mapping[str, Any] | None,
                 events: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The finished hand (its ``HandCompleted``) as the API answers it: the gross pot, the
@@ -48,7 +62,7 @@ def hand_result(result: Mapping[str, Any] | None,
     return {"gross_pot_cents": gross, "rake_cents": rake,
             "rake_by_pot_cents": list(result.get("rake_by_pot") or []),
             "contributions": taken,
-            "pot_cents": gross - rake - sum(c["amount_cents"] for c in taken),
+            "pot_cents": pot_after(gross, rake, contributed(taken)),
             "stacks": [{"seat": s, "stack_cents": v} for s, v in result.get("stacks", [])],
             "winners": list(result.get("winners", [])),
             "kill_next": result.get("kill_next"), "voided": bool(result.get("voided"))}

@@ -134,8 +134,11 @@ def _pots(hand: Hand) -> list[dict[str, Any]]:
     taken from it, the Pot after them (``pot_cents``, 637a.1), what each winner was
     awarded."""
     gross, rake, taken = pot_deductions(hand)
+    # taken holds each pot's rake and contributions (pot_deductions)
     pots = [{"pot_number": k + 1, "gross_pot_cents": amount, "rake_cents": rake[k],
-             "contributions": [], "pot_cents": amount - taken[k], "awards": []}
+             "contributions": [],
+             "pot_cents": pot_figures.pot_after(amount, rake[k], taken[k] - rake[k]),
+             "awards": []}
             for k, amount in enumerate(gross)]
     for e in hand.events:
         d = e["data"]
@@ -143,9 +146,10 @@ def _pots(hand: Hand) -> list[dict[str, Any]]:
             pots[d["pot"]]["contributions"].append(
                 {"fund": d.get("fund_name", d["fund"]), "amount_cents": d["amount"]})
         elif e["type"] == "PotAwarded":
-            pots[d["pot"]]["awards"].append({"seat": d["seat"], "amount_cents": d["amount"],
-                                             "share": d.get("share"),
-                                             "odd_chips_cents": d.get("odd_chips", 0)})
+            # the award as the settlement lists it, less the pot it is listed under
+            award = _award(d)
+            del award["pot_number"]
+            pots[d["pot"]]["awards"].append(award)
     return pots
 
 

@@ -13,6 +13,7 @@ from casino.actors import Actor
 from casino.domain.cards import format_card
 from casino.domain.money import format_money
 from casino.eventstore.store import RecordedEvent
+from poker_room.domain import pot_figures
 from poker_room.domain.visibility import AUDIT, event_data
 from poker_room.services.hand_state import ROUND_EVENTS
 from poker_room.services.hands import hand_load
@@ -55,7 +56,8 @@ def _completed(d: Mapping[str, Any]) -> str:
     # after it); the gross pot is every chip put in
     taken = sum(a for _, a in d.get("contributions") or [])
     return (f"Hand over: gross pot {_usd(d['pot'])}, rake {_usd(d['rake'])}, jackpot "
-            f"contributions {_usd(taken)}, Pot {_usd(d['pot'] - d['rake'] - taken)} won by "
+            f"contributions {_usd(taken)}, "
+            f"Pot {_usd(pot_figures.pot_after(d['pot'], d['rake'], taken))} won by "
             f"seat {winners}; stacks {_stacks(d['stacks'])}")
 
 

@@ -22,6 +22,7 @@ from casino.domain.errors import ConflictError
 from casino.eventstore.store import RecordedEvent, read_stream
 from casino.roles import Role
 from casino.scoping import property_row
+from poker_room.domain import pot_figures
 from poker_room.domain.hand import Hand
 from poker_room.domain.phh import to_phh
 from poker_room.services.hand_state import engine_events
@@ -74,7 +75,8 @@ def phh_of(hand: Hand, *, table: str, day: date | None, number: int | None = Non
     """One completed hand as PHH text: the engine's PHH, the table, the day, and our
     deductions in user-defined fields (module doc)."""
     pots, rake, taken = pot_deductions(hand)
-    awarded = [p - t for p, t in zip(pots, taken)]
+    # taken holds the rake and the contributions: the Pot is what is left of each pot
+    awarded = [pot_figures.pot_after(p, r, t - r) for p, r, t in zip(pots, rake, taken)]
     extra = [f"table = {_toml_str(table)}", f"_pa_gross_pot_cents = {pots}",
              f"_pa_rake_by_pot = {rake}", f"_pa_taken_by_pot = {taken}",
              f"_pa_pot_cents = {awarded}",
