@@ -46,11 +46,6 @@ def cards_as_text(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _money(cents: int) -> str:
-    """Dollars with the sign and two decimals (issue 22: a person never guesses the unit)."""
-    return format_money(cents)
-
-
 def _cards(cards: list[int]) -> str:
     return " ".join(format_card(c) for c in cards)
 
@@ -66,7 +61,7 @@ def describe(ev_type: str, d: dict[str, Any]) -> str:
         return (f"round {d.get('number')} opened: {d.get('game')}, rules version "
                 f"{d.get('rules_version_number')}, dealing {d.get('dealing_method')}")
     if ev_type == "WagerPlaced":
-        return f"{p} wagered {d['wager']} {_money(d['amount'])}"
+        return f"{p} wagered {d['wager']} {format_money(d['amount'])}"
     if ev_type == "WagerWithdrawn":
         return f"{p} withdrew {d['wager']}"
     if ev_type == "NoMoreBets":
@@ -80,7 +75,7 @@ def describe(ev_type: str, d: dict[str, Any]) -> str:
     if ev_type == "HandDeclared":
         return f"{p} declared {d['declaration']}: {d['hand']}"
     if ev_type == "DecisionMade":
-        money = f", {d['wager']} {_money(d['amount'])}" if d.get("wager") else ""
+        money = f", {d['wager']} {format_money(d['amount'])}" if d.get("wager") else ""
         return f"{p} decided {d['decision']}{money}"
     if ev_type == "HandsSet":
         return f"{p} set {_setting(d)}"
@@ -103,7 +98,7 @@ def describe(ev_type: str, d: dict[str, Any]) -> str:
         return (f"dealer replaced {format_card(d['discard'])} with {format_card(d['card'])}: "
                 f"{d['hand']}, {ok}")
     if ev_type == "WagerSettled":
-        return (f"{p} {d['wager']}: {d['outcome']}, returned {_money(d['returned'])} — "
+        return (f"{p} {d['wager']}: {d['outcome']}, returned {format_money(d['returned'])} — "
                 f"{d['why']} ({d['cite']})")
     if ev_type == "WagersAbandoned":
         return f"{p} abandoned its wagers ({d['cite']})"
@@ -116,8 +111,8 @@ def describe(ev_type: str, d: dict[str, Any]) -> str:
     if ev_type == "RoundClosed":
         if "wagered" not in d:
             return "round closed"
-        return (f"round closed: wagered {_money(d['wagered'])}, returned "
-                f"{_money(d['returned'])}, house win {_money(d['house_win'])}")
+        return (f"round closed: wagered {format_money(d['wagered'])}, returned "
+                f"{format_money(d['returned'])}, house win {format_money(d['house_win'])}")
     return ev_type
 
 
