@@ -136,7 +136,7 @@ def reconstruct(state: RoundState, recorded: list[RecordedEvent],
                       "setting": ({"high": [format_card(c) for c in pos.setting[0]],
                                    "low": [format_card(c) for c in pos.setting[1]]}
                                   if pos.setting else None)})
-    return {"game": state.game, "phase": reported_phase(state).value, "steps": steps,
+    return {"game": state.game, "phase": reported_phase(state), "steps": steps,
             "hands": hands,
             "dealer": [format_card(c) for c in dealer_cards(state, audience)],
             "lines": settlement["lines"], "void": settlement["void"],

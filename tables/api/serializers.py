@@ -449,7 +449,7 @@ class BankedRoundSerializer(serializers.Serializer):
         rnd = b.round  # type: ignore[attr-defined]
         return {
             "id": str(rnd.pk), "table": str(rnd.table_id), "number": rnd.number,
-            "game": st.game, "state": rnd.state, "phase": reported_phase(st).value,
+            "game": st.game, "state": rnd.state, "phase": reported_phase(st),
             "settled": b.settled, "version": b.version,  # type: ignore[attr-defined]
             "positions": [{"position": n, "player": p.player, "wagered_cents": dict(p.wagered),
                            "returned_cents": dict(p.returned),

@@ -32,11 +32,8 @@ class Phase(StrEnum):
     FORCING = "forcing"          # 589.11(e)(2): the dealer did not qualify; force or not
     DEALER_DRAW = "dealer_draw"  # 589.11(e)(2)(ii): forced; the dealer's replacement card
     CLOSED = "closed"            # settled or void; nothing more may happen
-    # Every wager settled (or the round void), the dealer yet to close it (589.11(f),
-    # 579.11(l)). Never held by the state (the domain closes at once); the phase a settled
-    # round is reported in while the service holds its RoundClosed back
-    # (visibility.reported_phase).
-    SETTLED = "settled"
+    # (a round every wager of which is settled is *reported* as "settled" while the dealer
+    # is yet to close it: visibility.SETTLED, never a phase the state holds)
 
 
 # The house-banked games of the one registry (tables.domain.catalogue), by the rulebook

@@ -54,12 +54,19 @@ def settled(state: RoundState) -> bool:
             and not any(p.unsettled() for p in state.positions.values()))
 
 
-def reported_phase(state: RoundState) -> Phase:
-    """The phase a round is shown in: ``settled`` once every wager is settled and the
+#: the phase a round is reported in once every wager is settled (or the round void) and
+#: the dealer is yet to close it (589.11(f), 579.11(l)). Never a :class:`Phase` the state
+#: holds (the domain closes at once; the service holds the RoundClosed back), so a
+#: snapshot's ``Phase(d["phase"])`` refuses it.
+SETTLED = "settled"
+
+
+def reported_phase(state: RoundState) -> str:
+    """The phase a round is shown in: :data:`SETTLED` once every wager is settled and the
     close is all that is left (589.11(f), 579.11(l)) — a 589 round whose players all
     declined to force the dealer (589.11(e)(2)(i)) is no longer "forcing" — otherwise
     the state's own phase."""
-    return Phase.SETTLED if settled(state) else state.phase
+    return SETTLED if settled(state) else state.phase.value
 
 
 def round_over(state: RoundState) -> bool:
