@@ -172,6 +172,17 @@ def admin_user(make_staff: Callable):  # noqa: ANN201
     return make_staff("admin", username="admin", admin_site=True)
 
 
+def gaming_day_start_far_from_now(time_zone: str) -> int:
+    """A gaming-day start hour twelve hours from the property's clock now: a test that
+    seeds "today" and "yesterday" (the demo, a simulated day) and then runs for minutes
+    sees no gaming day end during its run (with the default 6 AM, one starting at 5:55
+    AM New York would see TODAY and YESTERDAY shift under it)."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    return (datetime.now(ZoneInfo(time_zone)).hour + 12) % 24
+
+
 #: Debian's Chromium, which the test set-up installs (never ``playwright install``)
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 

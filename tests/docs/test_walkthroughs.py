@@ -33,6 +33,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import gaming_day_start_far_from_now
 from tests.docs import walkthrough
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,9 +56,14 @@ def _free_port() -> int:
 def _demo_env(var_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "SECRET_KEY", "DEBUG"}}
+    zone = env.get("PROPERTY_TIME_ZONE", "America/New_York")
     env.update(CASINO_VAR_DIR=str(var_dir), PYTHONPATH=str(ROOT),
                # the beat's sweeps every 5 s, so the day's Bad Beat count opens at once
-               TIMER_SWEEP_SECONDS="5")
+               TIMER_SWEEP_SECONDS="5",
+               # the demo is seeded for "today" and the simulated day is "yesterday": the
+               # pages' TODAY/YESTERDAY must not shift during the run (no page prints the
+               # hour a gaming day starts)
+               GAMING_DAY_START_HOUR=str(gaming_day_start_far_from_now(zone)))
     return env
 
 
