@@ -30,7 +30,7 @@ from django.core.management import call_command
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from tests.conftest import suspended_append_only_triggers
+from tests.conftest import gaming_day_start_far_from_now, suspended_append_only_triggers
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -78,37 +78,42 @@ def _empty_database() -> None:
 @pytest.fixture(scope="module")
 def seeded(django_db_setup: None, django_db_blocker: Any,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The demo property and one short simulated gaming day (committed)."""
+    """The demo property and one short simulated gaming day (committed). The gaming day
+    starts twelve hours from now, so "today" and the simulated "yesterday" stay so for
+    the whole walk; the committed rows are flushed even when seeding fails."""
+    from django.conf import settings
+
     from casino.models import Property
     from finance.simulation import current_day
 
-    with django_db_blocker.unblock():
+    start_hour = gaming_day_start_far_from_now(settings.PROPERTY_TIME_ZONE)
+    with django_db_blocker.unblock(), override_settings(GAMING_DAY_START_HOUR=start_hour):
         _empty_database()
-        with override_settings(VAR_DIR=tmp_path_factory.mktemp("var")):
-            call_command("seed_demo", stdout=io.StringIO())
-            prop = Property.objects.get(licence_number="PA-DEMO-0001")
-            day = current_day(prop) - timedelta(days=1)
-            call_command("simulate_gaming_day", "--day", day.isoformat(), "--rounds", "2",
-                         "--hands", "2", "--no-progress", stdout=io.StringIO())
-            _record_a_high_hand(prop, day)
-        yield {"day": day, "property": prop}
-        _empty_database()
+        try:
+            with override_settings(VAR_DIR=tmp_path_factory.mktemp("var")):
+                call_command("seed_demo", stdout=io.StringIO())
+                prop = Property.objects.get(licence_number="PA-DEMO-0001")
+                assert prop.gaming_day_start_hour == start_hour
+                day = current_day(prop) - timedelta(days=1)
+                call_command("simulate_gaming_day", "--day", day.isoformat(), "--rounds", "2",
+                             "--hands", "2", "--no-progress", stdout=io.StringIO())
+                _record_a_high_hand(prop, day)
+            yield {"day": day, "property": prop}
+        finally:
+            _empty_database()
 
 
-def _funds_followed(prop: Any, wait_seconds: float = 60) -> None:
-    """The jackpots follower has made the funds' rows. On PostgreSQL it reads only settled
-    events, and a transaction open anywhere on the server (another test run) holds that
-    back for a while: wait for it, as the simulation does."""
-    import time
-
+def _funds_followed(prop: Any) -> None:
+    """The jackpots follower brought up to date by rebuilding it from the log under the
+    append lock, as ``tests/finance/_live.py`` does (a catch-up reads only settled events,
+    and a transaction open anywhere on the PostgreSQL server would hold it back); then
+    the funds' rows are there."""
     from casino.eventstore import projections
     from jackpots.models import Fund
 
-    deadline = time.monotonic() + wait_seconds
-    while not Fund.objects.filter(property=prop, name="high-hand").exists():
-        assert time.monotonic() < deadline, "the jackpots follower did not catch up"
-        projections.catch_up("jackpot_funds")
-        time.sleep(0.2)
+    projections.rebuild("jackpot_funds")
+    assert Fund.objects.filter(property=prop, name="high-hand").exists(), (
+        "the demo has no high-hand fund after the jackpots follower was rebuilt")
 
 
 def _record_a_high_hand(prop: Any, day: Any) -> None:

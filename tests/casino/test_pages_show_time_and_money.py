@@ -23,7 +23,6 @@ import csv
 import html
 import io
 import re
-import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
@@ -33,7 +32,7 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.conftest import suspended_append_only_triggers
+from tests.conftest import gaming_day_start_far_from_now, suspended_append_only_triggers
 
 ROOM_KEY, JACKPOT_KEY = "walker-room-screen", "walker-jackpot-screen"
 DEMO = "PA-DEMO-0001"
@@ -210,37 +209,43 @@ def _empty_database() -> None:
 def seeded(django_db_setup: None, django_db_blocker: Any,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The demo as ``make run`` leaves it: the property, its logins, tables and seated
-    players, and the previous gaming day played and closed (committed)."""
+    players, and the previous gaming day played and closed (committed). The gaming day
+    starts twelve hours from now, so "today" and the simulated "yesterday" stay so for
+    the whole walk; the committed rows are flushed even when seeding fails."""
+    from django.conf import settings
+
     from casino.models import Property
     from finance.simulation import current_day
 
-    with django_db_blocker.unblock():
+    start_hour = gaming_day_start_far_from_now(settings.PROPERTY_TIME_ZONE)
+    with django_db_blocker.unblock(), override_settings(GAMING_DAY_START_HOUR=start_hour):
         _empty_database()
-        out = io.StringIO()
-        with override_settings(VAR_DIR=tmp_path_factory.mktemp("var")):
-            for command in ("seed_demo", "seed_demo_tables", "seed_demo_players"):
-                call_command(command, stdout=io.StringIO())
-            prop = Property.objects.get(licence_number=DEMO)
-            day = current_day(prop) - timedelta(days=1)
-            call_command("simulate_gaming_day", "--day", day.isoformat(), "--rounds", "3",
-                         "--hands", "3", "--no-progress", stdout=out)
-        _caught_up()
-        yield {"day": day, "property": prop, "output": out.getvalue()}
-        _empty_database()
+        try:
+            out = io.StringIO()
+            with override_settings(VAR_DIR=tmp_path_factory.mktemp("var")):
+                for command in ("seed_demo", "seed_demo_tables", "seed_demo_players"):
+                    call_command(command, stdout=io.StringIO())
+                prop = Property.objects.get(licence_number=DEMO)
+                assert prop.gaming_day_start_hour == start_hour
+                day = current_day(prop) - timedelta(days=1)
+                call_command("simulate_gaming_day", "--day", day.isoformat(), "--rounds", "3",
+                             "--hands", "3", "--no-progress", stdout=out)
+            _caught_up()
+            yield {"day": day, "property": prop, "output": out.getvalue()}
+        finally:
+            _empty_database()
 
 
-def _caught_up(wait_seconds: float = 60.0) -> None:
-    """Every follower at the head of the log (the funds, the counts): on PostgreSQL they
-    read only settled events, and the server is shared, so they are given a while."""
+def _caught_up() -> None:
+    """Every follower (the funds, the counts) brought up to date by rebuilding it from the
+    log under the append lock, as ``tests/finance/_live.py`` does: a catch-up reads only
+    settled events, below the oldest transaction in flight anywhere on the PostgreSQL
+    server, so another test run's open transaction would hold it back."""
     from casino.eventstore import projections
-    from casino.eventstore.reading import committed_unsettled
 
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        projections.catch_up_all()
-        if not committed_unsettled() or time.monotonic() > deadline:
-            return
-        time.sleep(0.5)
+    for name, projection in sorted(projections.registered().items()):
+        if projection.mode == "async":
+            projections.rebuild(name)
 
 
 # --- the walk ----------------------------------------------------------------------------
