@@ -285,15 +285,21 @@ def problems_in(answer: Any, zones: set[str]) -> list[str]:
 def test_the_checks_catch_what_the_issue_names() -> None:
     """The walker's own rules, on the strings the issue quotes (issue 22)."""
     zones = {"EST", "EDT"}
-    assert problems_in({"start": "2026-11-25T20:00"}, zones)
+    assert problems_in({"start": "2026-11-25T20:00"}, zones) == [
+        "$.start: timestamp without offset '2026-11-25T20:00'"]
     assert not problems_in({"start": "2026-11-26T02:00:00+00:00"}, zones)
-    assert problems_in({"pot": 4800}, zones)
+    assert problems_in({"pot": 4800}, zones) == [
+        "$.pot: money 4800 in a field not named …_cents"]
     assert not problems_in({"pot_cents": 4800, "hands": 12}, zones)
-    assert problems_in({"text": "wagered 40, returned 110"}, zones)
+    assert problems_in({"text": "wagered 40, returned 110"}, zones) == [
+        "$.text: amount without its unit: 'wagered 40,'",
+        "$.text: amount without its unit: 'returned 110'"]
     assert not problems_in({"text": "wagered $0.40, returned $1.10"}, zones)
-    assert problems_in({"detail": "change the deck by 01:13 UTC"}, zones)
+    assert problems_in({"detail": "change the deck by 01:13 UTC"}, zones) == [
+        "$.detail: time of day without AM/PM and the property's zone: '01:13 UTC'"]
     assert not problems_in({"detail": "change the deck by Nov 25, 2026, 8:13 PM EST"}, zones)
-    assert problems_in({"text": "the fund holds $24"}, zones)
+    assert problems_in({"text": "the fund holds $24"}, zones) == [
+        "$.text: dollars without cents: '$24'"]
     assert not problems_in({"type": "HandEnded", "event_id": "x", "data": {"pot": 4800}},
                            zones)
 

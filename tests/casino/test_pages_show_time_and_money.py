@@ -460,3 +460,5 @@ def test_make_runs_summary_shows_the_wall_clock(seeded: dict[str, Any]) -> None:
     out = seeded["output"]
     assert _clock_faults(out) == []
     assert ISO_TIME.search(out) is None
+    # and it does print a time, on the property's clock with the zone named
+    assert re.search(r"\b\d{1,2}:\d{2} [AP]M E[SD]T\b", out), out
