@@ -6,8 +6,6 @@ Read from the projections and the fund's own events; nothing is written."""
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import date, timedelta
 from typing import Any
 
@@ -112,20 +110,9 @@ CSV_COLUMNS = [("gaming_day", "Gaming day", "date"), ("opening_cents", "Opening"
                ("tables", "Tables contributing", "count")]
 
 
-def _csv(columns: list[tuple[str, str, str]], rows: list[dict[str, Any]],
-         time_zone: str) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([spreadsheet.header(label, kind) for _, label, kind in columns])
-    for r in rows:
-        w.writerow([spreadsheet.cell(r.get(key), kind, time_zone=time_zone)
-                    for key, _, kind in columns])
-    return buf.getvalue()
-
-
 def as_csv(report: dict[str, Any], *, time_zone: str) -> str:
     """The ledger by gaming day as a CSV (637a.15(e), 637a.16(e))."""
-    return _csv(CSV_COLUMNS, report["rows"], time_zone)
+    return spreadsheet.write_csv(CSV_COLUMNS, report["rows"], time_zone=time_zone)
 
 
 def period_report(actor: Actor, name: str, first: date, last: date) -> dict[str, Any]:
@@ -173,4 +160,5 @@ PERIOD_CSV_COLUMNS = [("period_start", "Period start", "time"),
 
 def periods_as_csv(report: dict[str, Any], *, time_zone: str) -> str:
     """The High Hand ledger by qualifying period as a CSV (637a.16(g)-(i))."""
-    return _csv(PERIOD_CSV_COLUMNS, report["rows"], time_zone)
+    return spreadsheet.write_csv(PERIOD_CSV_COLUMNS, report["rows"],
+                                 time_zone=time_zone)

@@ -38,13 +38,19 @@ def parse_money(text: str) -> Cents:
     return whole * 100 + int(frac)
 
 
-def format_money(cents: Cents) -> str:
-    """123456 → ``"$1,234.56"``; negative amounts as ``"-$5.00"``."""
+def unsigned_dollars(cents: Cents, *, separators: bool = False) -> str:
+    """The size of an amount in dollars to the cent, without its sign: -123456 →
+    ``"1234.56"`` (``"1,234.56"`` with ``separators``). Only whole cents."""
     if not isinstance(cents, int) or isinstance(cents, bool):
         raise MoneyError(f"{cents!r} is not a whole number of cents")
-    sign = "-" if cents < 0 else ""
     whole, frac = divmod(abs(cents), 100)
-    return f"{sign}${whole:,}.{frac:02d}"
+    return f"{whole:,}.{frac:02d}" if separators else f"{whole}.{frac:02d}"
+
+
+def format_money(cents: Cents) -> str:
+    """123456 → ``"$1,234.56"``; negative amounts as ``"-$5.00"``."""
+    dollars = unsigned_dollars(cents, separators=True)
+    return f"{'-' if cents < 0 else ''}${dollars}"
 
 
 def said_amount(value: object) -> str:

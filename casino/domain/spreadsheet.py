@@ -11,10 +11,13 @@ reports, the jackpot fund ledgers), so a reader never guesses a unit or a zone:
 
 from __future__ import annotations
 
+import csv
+import io
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from typing import Any
 
-from casino.domain.money import Cents, MoneyError
+from casino.domain.money import Cents, unsigned_dollars
 from casino.domain.wall_clock import iso_with_offset
 
 #: the unit a column of each kind carries in its header
@@ -32,10 +35,8 @@ def dollars_cell(cents: Cents | None) -> str:
     """123456 → ``1234.56``; -5000 → ``-50.00``; nothing yet (None) → empty."""
     if cents is None:
         return ""
-    if not isinstance(cents, int) or isinstance(cents, bool):
-        raise MoneyError(f"{cents!r} is not a whole number of cents")
-    whole, frac = divmod(abs(cents), 100)
-    return f"{'-' if cents < 0 else ''}{whole}.{frac:02d}"
+    dollars = unsigned_dollars(cents)  # refuses anything but whole cents first
+    return f"{'-' if cents < 0 else ''}{dollars}"
 
 
 def day_cell(day: date | str | None) -> str:
@@ -70,3 +71,16 @@ def cell(value: Any, kind: str, *, time_zone: str) -> str:
     if kind == "flag":
         return "yes" if value is True else ("no" if value is False else str(value))
     return str(value)
+
+
+def write_csv(columns: Iterable[tuple[str, str, str]], rows: Iterable[Mapping[str, Any]],
+              *, time_zone: str) -> str:
+    """The one CSV writer: ``columns`` as (key, label, kind), a header row of the labels
+    with their units, then each row's cells as :func:`cell` writes them."""
+    columns = list(columns)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([header(label, kind) for _, label, kind in columns])
+    for row in rows:
+        w.writerow([cell(row.get(key), kind, time_zone=time_zone) for key, _, kind in columns])
+    return buf.getvalue()

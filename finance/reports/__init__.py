@@ -9,8 +9,6 @@ Every figure is read from the read models and events; nothing is written. A row 
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import date
@@ -89,13 +87,9 @@ def as_csv(report: Report, *, time_zone: str) -> str:
     """The rows (and totals, last) under the columns' words with their units, each cell
     as every CSV meant for people writes it (casino.domain.spreadsheet: dollars to the
     cent, gaming days as dates, instants in ``time_zone`` with their offset)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([spreadsheet.header(c.label, c.kind) for c in report.columns])
-    for row in report.rows + ([report.totals] if report.totals else []):
-        w.writerow([spreadsheet.cell(row.get(c.key), c.kind, time_zone=time_zone)
-                    for c in report.columns])
-    return buf.getvalue()
+    return spreadsheet.write_csv([(c.key, c.label, c.kind) for c in report.columns],
+                                 report.rows + ([report.totals] if report.totals else []),
+                                 time_zone=time_zone)
 
 
 def _load() -> None:

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from casino.domain import spreadsheet
-from casino.domain.money import MoneyError
+from casino.domain.money import MoneyError, unsigned_dollars
 
 NEW_YORK = "America/New_York"
 
@@ -65,3 +65,24 @@ def test_cells_by_kind() -> None:
         (-3500, "money"), (-12.5, "percent"), (12, "count"), ("counted", "text"),
         (True, "flag"), (False, "flag"), (None, "money")]] == [
         "-35.00", "-12.50", "12", "counted", "yes", "no", ""]
+
+
+def test_the_one_writer_puts_the_headers_with_units_then_each_rows_cells() -> None:
+    """Columns as (key, label, kind); a cell the row lacks is empty; text with a comma is
+    quoted by the csv module."""
+    out = spreadsheet.write_csv(
+        [("day", "Gaming day", "date"), ("drop_cents", "Drop", "money"),
+         ("at", "Counted at", "time"), ("status", "Status", "text")],
+        [{"day": "2026-11-25", "drop_cents": -3500, "at": "2026-11-26T11:10:00+00:00",
+          "status": "counted, win preliminary"}, {"day": "2026-11-26"}],
+        time_zone=NEW_YORK)
+    assert out == ("Gaming day,Drop ($),Counted at,Status\n"
+                   '2026-11-25,-35.00,2026-11-26T06:10:00-05:00,"counted, win preliminary"\n'
+                   "2026-11-26,,,\n")
+
+
+@pytest.mark.parametrize(("cents", "plain", "separated"), [
+    (123456, "1234.56", "1,234.56"), (-500, "5.00", "5.00"), (7, "0.07", "0.07")])
+def test_the_unsigned_dollars_both_formats_share(cents: int, plain: str, separated: str) -> None:
+    assert (unsigned_dollars(cents), unsigned_dollars(cents, separators=True)) == (
+        plain, separated)
