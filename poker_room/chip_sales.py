@@ -20,10 +20,8 @@ CASH = "cash"
 CHIPS = "chips"
 #: what a buy-in or add-on may be paid with
 PAID_WITH = (CASH, CHIPS)
-#: a client that does not say: chips brought to the table, no sale. Before ``paid_with``
-#: a buy-in recorded no sale, and clients that record the cash sale themselves (the
-#: finance chip-sale command) would count it twice were the default cash.
-DEFAULT_PAID_WITH = CHIPS
+# There is no default: a client that left it out would record a cash buy-in as no sale
+# (the defect of issue 22) or chips brought to the table as one; the dealer says which.
 
 
 class SaleRecorder(Protocol):

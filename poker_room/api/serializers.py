@@ -21,14 +21,27 @@ class PlayerIn(serializers.Serializer):
 #: how table stakes were paid (poker_room.chip_sales); checked by the service for its code
 PAID_WITH_HELP = ("cash: paid in cash at the table, recorded with it as a chip sale into the "
                   "drop box; chips: chips brought from the cage or another table, no sale. "
-                  "Default chips (a client that does not say records no sale, as before)")
+                  "Required: left out, 400 invalid_paid_with and nothing recorded")
+
+
+class PaidWithField(serializers.CharField):
+    """``paid_with``, required: left out (or null) it reaches the seating service as
+    ``None``, which refuses it with the field's own code, ``invalid_paid_with``, as it
+    refuses a value other than cash or chips (poker_room.services.seats._paid_with)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(help_text=PAID_WITH_HELP, **kwargs)
+
+    def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
+        if data is serializers.empty or data is None:
+            return True, None
+        return super().validate_empty_values(data)
 
 
 class SeatIn(serializers.Serializer):
     seat = serializers.IntegerField()
     buy_in_cents = serializers.IntegerField()
-    paid_with = serializers.CharField(required=False, default="chips",
-                                      help_text=PAID_WITH_HELP)
+    paid_with = PaidWithField()
     player = PlayerIn(required=False, allow_null=True, default=None,
                       help_text="null: an anonymous seat; else the name and phone a High "
                                 "Hand Tracking Slip records (637a.16(f)(1))")
@@ -40,8 +53,7 @@ class SeatNumberIn(serializers.Serializer):
 
 class ChipsIn(SeatNumberIn):
     amount_cents = serializers.IntegerField()
-    paid_with = serializers.CharField(required=False, default="chips",
-                                      help_text=PAID_WITH_HELP)
+    paid_with = PaidWithField()
 
 
 class StepAwayIn(SeatNumberIn):

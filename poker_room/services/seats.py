@@ -16,7 +16,7 @@ from casino.domain.money import format_money
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.roles import Role
 from django.db import transaction
-from poker_room.chip_sales import CASH, DEFAULT_PAID_WITH, PAID_WITH, record_cash_sale
+from poker_room.chip_sales import CASH, PAID_WITH, record_cash_sale
 from poker_room.domain.rules import TableRules
 from poker_room.models import PokerTable, Seat, SeatStatus
 from poker_room.services.hand_state import seat_in_play, seats_in_hand
@@ -119,8 +119,12 @@ def _player(value: Any) -> dict[str, str] | None:
 
 def _paid_with(value: Any) -> str:
     """How table stakes were paid (:mod:`poker_room.chip_sales`): cash at the table or
-    chips brought to it; 400 ``invalid_paid_with`` otherwise, before anything is
-    recorded."""
+    chips brought to it; 400 ``invalid_paid_with`` otherwise — left out too, since there
+    is no default (:mod:`poker_room.chip_sales`) — before anything is recorded."""
+    if value is None:
+        raise SeatError(f"paid_with is required: {' or '.join(PAID_WITH)} (cash at the table "
+                        f"is a chip sale; chips brought to it are none)",
+                        code="invalid_paid_with", field="paid_with")
     if value not in PAID_WITH:
         raise SeatError(f"paid_with is {' or '.join(PAID_WITH)}, not {value!r}",
                         code="invalid_paid_with", field="paid_with")
@@ -136,7 +140,7 @@ def _paid(at: AtTable, seat: int, amount: int, paid_with: str, paid_for: str) ->
 
 
 def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
-                player: Any = None, paid_with: Any = DEFAULT_PAID_WITH) -> Seat:
+                paid_with: Any, player: Any = None) -> Seat:
     """Seat a player and record the buy-in (637a.8(a), (b)(1)): the seat must be free and
     within the table's seats, a named player seated nowhere else in the room, the buy-in
     within the posted limits and whole chips. ``paid_with``: "cash" at the table (the
@@ -180,7 +184,7 @@ def _buy_in_limits(stack_after: int, rules: TableRules, *, adding: bool = False)
 
 
 def chips_add(*, actor: Actor, table_id: Any, seat: Any, amount_cents: Any,
-              paid_with: Any = DEFAULT_PAID_WITH) -> Seat:
+              paid_with: Any) -> Seat:
     """Add to a player's table stakes, only between rounds of play (637a.8(b)(2)); paid
     with cash at the table (a chip sale, recorded with it) or chips brought to it."""
     amount = _cents(amount_cents, "amount_cents")

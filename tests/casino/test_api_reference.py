@@ -209,10 +209,14 @@ def test_the_validator_refuses_a_wrong_example(schema: dict) -> None:
     """The check above can fail: cents as a string, a misspelt field, a missing one."""
     body = json_body(schema["paths"][f"{V1}/poker-tables/{{id}}/seats/take/"]["post"])
     validator = examples_validator(schema, body["schema"])
-    assert validator.is_valid({"seat": 3, "buy_in_cents": 10000})
-    assert list(validator.iter_errors({"seat": 3, "buy_in_cents": "100.00"}))
-    assert list(validator.iter_errors({"seat": 3, "buy_in_cents": 10000, "buyin": 1}))
-    assert list(validator.iter_errors({"seat": 3}))
+    assert validator.is_valid({"seat": 3, "buy_in_cents": 10000, "paid_with": "cash"})
+    assert list(validator.iter_errors({"seat": 3, "buy_in_cents": "100.00",
+                                       "paid_with": "cash"}))
+    assert list(validator.iter_errors({"seat": 3, "buy_in_cents": 10000, "paid_with": "cash",
+                                       "buyin": 1}))
+    assert list(validator.iter_errors({"seat": 3, "paid_with": "cash"}))
+    # § 637a.8(b)(1): how the buy-in was paid has no default (poker_room.chip_sales)
+    assert list(validator.iter_errors({"seat": 3, "buy_in_cents": 10000}))
 
 
 def test_money_in_an_example_is_integer_cents(schema: dict) -> None:

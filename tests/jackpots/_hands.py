@@ -16,7 +16,8 @@ BOARD = [["Ac", "5h", "9s"], ["Jd"], ["3c"]]
 def seat_three(client: Any, table: Any) -> None:
     for seat in (1, 2, 3):
         r = client.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
-                        {"seat": seat, "buy_in_cents": 10_000}, format="json")
+                        {"seat": seat, "buy_in_cents": 10_000, "paid_with": "chips"},
+                        format="json")
         assert r.status_code == 201, r.json()
 
 
@@ -50,7 +51,8 @@ def play_hand(client: Any, table: Any) -> dict[str, Any]:
 def seat_four(client: Any, table: Any) -> None:
     for seat in (1, 2, 3, 4):
         r = client.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
-                        {"seat": seat, "buy_in_cents": 10_000}, format="json")
+                        {"seat": seat, "buy_in_cents": 10_000, "paid_with": "chips"},
+                        format="json")
         assert r.status_code == 201, r.json()
 
 

@@ -20,7 +20,7 @@ def poker_table_ready(table: Any, crew: dict[str, Actor], players: int = 3) -> N
     for seat in range(1, players + 1):
         if not Seat.objects.filter(table=table, seat=seat).exists():
             seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=seat,
-                              buy_in_cents=10_000)
+                              buy_in_cents=10_000, paid_with="chips")
 
 
 def play_hand(table: Any, crew: dict[str, Actor], *, seed: int = 1,

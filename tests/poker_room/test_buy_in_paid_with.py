@@ -46,21 +46,35 @@ def _chip_sales(room: dict[str, Any]) -> int:
 def test_a_cash_buy_in_is_the_days_chip_sale_chips_brought_are_none(room) -> None:
     """§ 637a.8(b)(1)-(2): seat 1 buys in with $100 cash and adds $50 cash: $150 of chip
     sales, each a ChipsSold in the table day's stream naming the seat, appended by the
-    seating command itself; seat 2 brings $100 of chips from the cage and seat 3 does
-    not say (chips, the default): no sale."""
+    seating command itself; seat 2 brings $100 of chips from the cage and adds $20 of
+    chips: no sale."""
     assert _take(room, 1, 10_000, paid_with="cash").status_code == 201
     assert _chip_sales(room) == 10_000
     assert _add(room, 1, 5_000, paid_with="cash").status_code == 200
     assert _take(room, 2, 10_000, paid_with="chips").status_code == 201
-    assert _take(room, 3, 10_000).status_code == 201
-    assert _add(room, 3, 2_000).status_code == 200
+    assert _add(room, 2, 2_000, paid_with="chips").status_code == 200
     assert _chip_sales(room) == 15_000
     sales = Event.objects.filter(type="ChipsSold").order_by("position")
     assert [(e.data["amount_cents"], e.data["seat"], e.data["paid_for"]) for e in sales] == [
         (10_000, 1, "buy_in"), (5_000, 1, "add_on")]
     seated = {e.data["seat"]: e.data["paid_with"]
               for e in Event.objects.filter(type="PlayerSeated")}
-    assert seated == {1: "cash", 2: "chips", 3: "chips"}
+    assert seated == {1: "cash", 2: "chips"}
+
+
+def test_leaving_paid_with_out_is_a_400_nothing_appended(room) -> None:
+    """§ 637a.8(b)(1)-(2): a buy-in or add-on that does not say how it was paid is
+    refused, not taken as chips brought to the table (a client that left it out recorded
+    a cash buy-in as no chip sale): 400 ``invalid_paid_with`` naming the field, for a
+    buy-in and an add-on, left out or null; nothing is appended."""
+    assert _take(room, 1, 10_000, paid_with="cash").status_code == 201
+    before = Event.objects.count()
+    for r in (_take(room, 2, 10_000), _take(room, 2, 10_000, paid_with=None),
+              _add(room, 1, 1_000), _add(room, 1, 1_000, paid_with=None)):
+        assert (r.status_code, r.json()["code"], r.json()["field"]) == (
+            400, "invalid_paid_with", "paid_with"), r.json()
+    assert Event.objects.count() == before
+    assert _chip_sales(room) == 10_000
 
 
 def test_an_unknown_paid_with_is_a_400_nothing_appended(room) -> None:

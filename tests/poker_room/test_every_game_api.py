@@ -43,7 +43,8 @@ def test_every_game_plays_through_the_api(game: str, crew, poker_table: Callable
     client = as_actor(crew["dealer"])
     for seat in (1, 2, 3):
         assert client.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
-                           {"seat": seat, "buy_in_cents": 10_000}, format="json"
+                           {"seat": seat, "buy_in_cents": 10_000, "paid_with": "chips"},
+                           format="json"
                            ).status_code == 201
     deck = [format_card(c) for c in range(52)]
     random.Random(game).shuffle(deck)

@@ -39,7 +39,7 @@ TIME_CHARGE_ONLY = {"rake": {"types": ["time-charge"], "time_charge": {
 def _seat(dealer: APIClient, table: Any, buy_ins: dict[int, int]) -> None:
     for seat, cents in buy_ins.items():
         r = dealer.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
-                        {"seat": seat, "buy_in_cents": cents}, format="json")
+                        {"seat": seat, "buy_in_cents": cents, "paid_with": "chips"}, format="json")
         assert r.status_code == 201, r.json()
 
 

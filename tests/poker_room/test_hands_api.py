@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 def _seat_three(client, table) -> None:
     for seat in (1, 2, 3):
         r = client.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
-                        {"seat": seat, "buy_in_cents": 10_000}, format="json")
+                        {"seat": seat, "buy_in_cents": 10_000, "paid_with": "chips"},
+                        format="json")
         assert r.status_code == 201, r.json()
 
 
@@ -279,29 +280,33 @@ def test_bad_seating_is_refused_with_a_code_and_nothing_appended(
     dealer = as_actor(crew["dealer"])
     url = f"/api/v1/poker-tables/{table.pk}/seats/"
     alice = {"name": "Alice Example", "phone": "555-0100"}
-    assert dealer.post(url + "take/", {"seat": 1, "buy_in_cents": 10_000, "player": alice},
+    assert dealer.post(url + "take/", {"seat": 1, "buy_in_cents": 10_000, "paid_with": "chips",
+                       "player": alice},
                        format="json").status_code == 201
-    assert dealer.post(url + "take/", {"seat": 2, "buy_in_cents": 10_000},
+    assert dealer.post(url + "take/", {"seat": 2, "buy_in_cents": 10_000, "paid_with": "chips"},
                        format="json").status_code == 201
     before = _event_count()
     cases = [
-        ({"seat": 1, "buy_in_cents": 10_000}, "seat_taken"),
-        ({"seat": 3, "buy_in_cents": 10_000, "player": alice}, "player_already_seated"),
-        ({"seat": 3, "buy_in_cents": 40_100}, "buy_in_above_maximum"),
-        ({"seat": 3, "buy_in_cents": 3_900}, "buy_in_below_minimum"),
-        ({"seat": 11, "buy_in_cents": 10_000}, "invalid_seat"),
-        ({"seat": 3, "buy_in_cents": 10_050}, "not_whole_chips"),
+        ({"seat": 1, "buy_in_cents": 10_000, "paid_with": "chips"}, "seat_taken"),
+        ({"seat": 3, "buy_in_cents": 10_000, "paid_with": "chips", "player": alice},
+         "player_already_seated"),
+        ({"seat": 3, "buy_in_cents": 40_100, "paid_with": "chips"}, "buy_in_above_maximum"),
+        ({"seat": 3, "buy_in_cents": 3_900, "paid_with": "chips"}, "buy_in_below_minimum"),
+        ({"seat": 11, "buy_in_cents": 10_000, "paid_with": "chips"}, "invalid_seat"),
+        ({"seat": 3, "buy_in_cents": 10_050, "paid_with": "chips"}, "not_whole_chips"),
     ]
     for body, code in cases:
         r = dealer.post(url + "take/", body, format="json")
         assert r.status_code in (400, 409) and r.json()["code"] == code, (body, r.json())
-    r = dealer.post(url + "chips/", {"seat": 1, "amount_cents": 30_100}, format="json")
+    r = dealer.post(url + "chips/", {"seat": 1, "amount_cents": 30_100, "paid_with": "chips"},
+                    format="json")
     assert r.json()["code"] == "buy_in_above_maximum"
     assert _event_count() == before
     r = dealer.post(f"/api/v1/poker-tables/{table.pk}/hands/",
                     {"deck_id": str(setup["decks"][0].pk)}, format="json")
     assert r.status_code == 201
-    r = dealer.post(url + "chips/", {"seat": 1, "amount_cents": 1_000}, format="json")
+    r = dealer.post(url + "chips/", {"seat": 1, "amount_cents": 1_000, "paid_with": "chips"},
+                    format="json")
     assert (r.status_code, r.json()["code"]) == (409, "chips_mid_hand")
     r = dealer.post(url + "leave/", {"seat": 2}, format="json")
     assert (r.status_code, r.json()["code"]) == (409, "seat_in_hand")
@@ -393,7 +398,7 @@ def test_bad_beat_judged_at_showdown_and_recorded(crew, poker_table: Callable,
     dealer = as_actor(crew["dealer"])
     for seat in (1, 2, 3, 4):
         dealer.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
-                    {"seat": seat, "buy_in_cents": 10_000}, format="json")
+                    {"seat": seat, "buy_in_cents": 10_000, "paid_with": "chips"}, format="json")
     h = dealer.post(f"/api/v1/poker-tables/{table.pk}/hands/",
                     {"deck_id": str(setup["decks"][0].pk)}, format="json").json()
     a = lambda seat, action: {"type": "act", "seat": seat, "action": action}  # noqa: E731

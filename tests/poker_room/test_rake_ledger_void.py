@@ -79,7 +79,8 @@ def test_rake_of_a_voided_or_misdealt_hand_is_returned_and_a_completed_hands_sta
     dealer = as_actor(crew["dealer"])
     for seat in (1, 2, 3):
         r = dealer.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
-                        {"seat": seat, "buy_in_cents": 10_000}, format="json")
+                        {"seat": seat, "buy_in_cents": 10_000, "paid_with": "chips"},
+                        format="json")
         assert r.status_code == 201, r.json()
 
     # hand 1: $1 of incremental rake taken at a $24 pot, then the hand is voided/misdealt

@@ -34,8 +34,10 @@ def test_board_shows_games_stakes_and_vacant_seats_never_names(crew, poker_table
     setup = poker_table("holdem")
     table = setup["table"]
     seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=1, buy_in_cents=10_000,
+                      paid_with="chips",
                       player={"name": "Casey Secret", "phone": "555-0199"})
-    seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=4, buy_in_cents=10_000)
+    seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=4, buy_in_cents=10_000,
+                      paid_with="chips")
     r = _client(_user(crew["floor"])).get("/poker/board/data")
     assert r.status_code == 200
     row = next(t for t in r.json()["tables"] if t["id"] == str(table.pk))
@@ -86,7 +88,8 @@ def test_a_closed_table_is_shown_closed_with_no_open_seats(crew, poker_table: Ca
     closed_one = tables.table_configure(actor=crew["admin"], name="holdem-closed",
                                         game="holdem", positions=10, dealing_method="hand",
                                         shuffler="automated")
-    seats.seat_player(actor=crew["dealer"], table_id=open_one.pk, seat=2, buy_in_cents=10_000)
+    seats.seat_player(actor=crew["dealer"], table_id=open_one.pk, seat=2, buy_in_cents=10_000,
+                      paid_with="chips")
     floor = _client(_user(crew["floor"]))
     rows = {t["id"]: t for t in floor.get("/poker/board/data").json()["tables"]}
     assert (rows[str(closed_one.pk)]["status"], rows[str(closed_one.pk)]["vacant"]) == (

@@ -81,7 +81,8 @@ def _seat_shows(room: dict[str, Any], server: str, browser: Any) -> None:
         "document.querySelector('#status').textContent.startsWith('updated')", timeout=6000)
     assert "10 open" in row.inner_text()
     seats.seat_player(actor=room["people"]["dealer"], table_id=room["table"].pk, seat=3,
-                      buy_in_cents=10_000, player={"name": "Screen Test", "phone": "555"})
+                      buy_in_cents=10_000, paid_with="chips",
+                      player={"name": "Screen Test", "phone": "555"})
     started = time.monotonic()
     page.wait_for_function(
         f"document.querySelector(\"tr[data-table='{room['table'].pk}']\")"

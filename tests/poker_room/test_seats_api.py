@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 def _take(client, table, *seats: int) -> None:
     for seat in seats:
         assert client.post(f"/api/v1/poker-tables/{table.pk}/seats/take/",
-                           {"seat": seat, "buy_in_cents": 10_000}, format="json"
+                           {"seat": seat, "buy_in_cents": 10_000, "paid_with": "chips"},
+                           format="json"
                            ).status_code == 201
 
 

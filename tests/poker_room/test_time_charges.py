@@ -30,7 +30,7 @@ def _seated(crew, poker_table: Callable, rake: dict, players: int = 3):
     table = setup["table"]
     for seat in range(1, players + 1):
         seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=seat,
-                          buy_in_cents=10_000)
+                          buy_in_cents=10_000, paid_with="chips")
     return table
 
 

@@ -51,7 +51,7 @@ def seated_table(short_minutes: None) -> Any:
             "basis": "per-player", "hourly_cents": 1_200, "assessed_every_minutes": 20}})
     for seat in (1, 2):
         seats.seat_player(actor=people["dealer"], table_id=table.pk, seat=seat,
-                          buy_in_cents=10_000)
+                          buy_in_cents=10_000, paid_with="chips")
     return table
 
 

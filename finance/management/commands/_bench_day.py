@@ -261,7 +261,7 @@ def template_table(table: BenchTable, crew: dict[str, Any], templates: int,
 
         for seat in range(1, PLAYERS + 1):
             seats.seat_player(actor=crew["dealer"], table_id=gt.pk, seat=seat,
-                              buy_in_cents=BUY_IN_CENTS)
+                              buy_in_cents=BUY_IN_CENTS, paid_with="chips")
     events = _since(before)
     t.setup, t.setup_events = _keyed(events, table)
     step(len(events))

@@ -84,7 +84,7 @@ def bench_tables(n: int) -> list[Any]:
         for seat in range(1, 7):
             if not Seat.objects.filter(table=table, seat=seat).exists():
                 seats.seat_player(actor=people["dealer"], table_id=table.pk, seat=seat,
-                                  buy_in_cents=BUY_IN)
+                                  buy_in_cents=BUY_IN, paid_with="chips")
         out.append(table.pk)
     return out
 
@@ -150,7 +150,7 @@ class Terminal:
         for seat, stack in self.stacks.items():
             if stack < BUY_IN // 4:
                 seats.chips_add(actor=self.dealer, table_id=self.table.pk, seat=seat,
-                                amount_cents=BUY_IN - stack)
+                                amount_cents=BUY_IN - stack, paid_with="chips")
                 self.stacks[seat] = BUY_IN
                 self.rebuys += 1
 
