@@ -44,8 +44,7 @@ def inventory_record(*, actor: Actor, table_id: Any, slip: Any, pieces: Any,
 
     def decide(at: AtTableDay) -> None:
         decided = td.inventory_record(at.state, slip=slip, pieces=pieces, who=actor.username)
-        if slip == td.OPENER:
-            check_opener_before_play(slip, played=played(at.table, at.day))
+        check_opener_before_play(slip, played=played(at.table, at.day))
         at.record(decided, role)
     return run(actor, table_id, step_day(actor, "InventorySlipRecorded", gaming_day), decide)
 
@@ -78,9 +77,11 @@ def chips_sell(*, actor: Actor, table_id: Any, amount_cents: Any,
 
 def poker_cash_sale(*, actor: Actor, table_id: Any, amount_cents: int, seat: int,
                     paid_for: str, role: str) -> None:
-    """A poker buy-in or add-on paid in cash at the table (637a.8(b)(1)-(2); registered
-    with :mod:`poker_room.chip_sales`): the chips sold, in the table day's stream, by the
-    seating command and in its transaction, so the dealer records one thing. Refused as
+    """A poker buy-in or add-on paid in cash at the table (§ 637a.8(b)(2)-(3): added to
+    the table stakes between rounds, the currency converted into chips by the dealer;
+    registered with :mod:`poker_room.chip_sales`): the chips sold, in the table day's
+    stream, by the seating command and in its transaction, so the dealer records one
+    thing. Refused as
     any chip sale is (after the closing inventory, once the box is removed): the seat is
     then refused with it, nothing recorded."""
     at = AtTableDay(actor, table_id, step_day(actor, "ChipsSold", None))
