@@ -1,6 +1,6 @@
 """How a poker buy-in or add-on was paid, and where a cash one is recorded as a chip sale.
 
-A player pays for table stakes (637a.8(b)(1)-(2)) either with cash at the table, which the
+A player pays for table stakes (637a.8(b)(2)-(3)) either with cash at the table, which the
 dealer exchanges for chips from the tray and drops in the drop box (a chip sale: finance's
 expected drop counts it), or with chips brought from the cage or another table (no sale:
 nothing leaves the tray, nothing goes in the box). The seating command records which, so

@@ -82,7 +82,8 @@ class FundRowOut(serializers.Serializer):
     display_pending = serializers.BooleanField(
         help_text="a payout was fixed from the fund (a Bad Beat verified, a High Hand "
                   "period closed with its awards): the display is pending adjustment until "
-                  "finance adjusts it (637a.15(f)(1), 637a.16(g))")
+                  "finance adjusts it (637a.15(f)(1); for a High Hand award the room's "
+                  "rule, so the display stays the current amount, 637a.16(b))")
     adjustment_waiting_cents = serializers.IntegerField(
         allow_null=True, help_text="an adjustment begun by finance, waiting for its witness")
     discontinued = serializers.BooleanField(help_text="637a.15(i)")
@@ -238,7 +239,8 @@ class AwardOut(serializers.Serializer):
     seat = serializers.IntegerField()
     table_id = serializers.CharField()
     amount_cents = serializers.IntegerField(source="cents")
-    collect_by = serializers.DateTimeField(help_text="to be collected by (637a.16(i))")
+    collect_by = serializers.DateTimeField(
+        help_text="to be collected by: the posted time limit (637a.16(b)(6))")
 
 
 class CloseOut(serializers.Serializer):

@@ -1,6 +1,7 @@
 """The jackpot board's data (637a.15(b), 637a.16(b): the current amounts displayed to
 patrons): every fund of a property with the amount finance last adjusted the display to,
-and whether it is pending adjustment after a payout (637a.15(f)(1), 637a.16(g)). Never a
+and whether it is pending adjustment after a payout (637a.15(f)(1); a High Hand award too,
+the room's rule so the display stays the current amount, 637a.16(b)). Never a
 player's name or phone: the board is for the room's screens."""
 
 from __future__ import annotations

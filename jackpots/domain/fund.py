@@ -1,6 +1,6 @@
 """A fund's state folded from its stream (``jackpot_fund-<property>-<name>``): the Bad
 Beat hits decided on it, what was paid, the displayed amount and its adjustment in
-progress (637a.15(f)-(h), 637a.16(g))."""
+progress (637a.15(b), (f)-(h), 637a.16(b))."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ class FundState:
     displayed_cents: int | None = None
     #: an adjustment begun by finance, waiting for its witness: {"amount_cents", "by"}
     adjusting: dict[str, Any] | None = None
-    #: 637a.15(f)(1), 637a.16(g): a payout fixed and the display not yet adjusted since
+    #: 637a.15(f)(1) (and the room's rule for 637a.16(b)): a payout fixed and the display
+    #: not yet adjusted since
     #: (:func:`leaves_display_pending`)
     display_pending: bool = False
     #: High Hand period key -> the slips recorded in it, in order (637a.16(f))
@@ -64,7 +65,9 @@ class FundState:
 
 
 def leaves_display_pending(type_: str, data: Mapping[str, Any]) -> bool:
-    """637a.15(f)(1), 637a.16(g): the amount displayed must be the fund's. A payout from
+    """The amount displayed is the fund's current amount (637a.15(b), (h)(2); 637a.16(b)),
+    and a verified Bad Beat leaves it pending adjustment (637a.15(f)(1)); the room applies
+    the same to a High Hand award, which the chapter does not name. A payout from
     any fund takes its amount out of the record when it is fixed (owed out of the fund):
     a Bad Beat verified, a High Hand period closed with its awards. From then the display
     is pending adjustment until finance adjusts it, whether the payout has been paid yet

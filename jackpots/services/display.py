@@ -11,7 +11,7 @@ from jackpots.models import Fund
 from jackpots.services.common import ADJUSTING, WITNESSING, AtFund, _run
 
 def display_adjust(*, actor: Actor, fund: Any) -> Fund:
-    """637a.15(h)(1), 637a.16(g): finance begins adjusting the displayed amount to the
+    """637a.15(h)(1), 637a.16(b): finance begins adjusting the displayed amount to the
     fund's current amount (the official record); it shows once a floorperson witnesses
     it (:func:`display_witness`)."""
     role = actor.require(*ADJUSTING)

@@ -1,8 +1,8 @@
 """The daily check of the displayed amounts (637a.15(h), 637a.16(b)): after each gaming
 day, each fund's display must have been adjusted during it (no less than once a day) and
 must not still be pending after a payout (a Bad Beat verified, a High Hand period's
-awards fixed: 637a.15(f)(1), 637a.16(g)); otherwise an exception is recorded
-for finance to act on. Once per fund and gaming day: a second run finds it checked."""
+awards fixed: 637a.15(f)(1), and the room's rule for 637a.16(b)); otherwise an exception
+is recorded for finance to act on. Once per fund and gaming day: a second run finds it checked."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _verdict(at: AtFund, day: date) -> dict[str, Any]:
     if at.state.display_pending:
         return {"passed": False, "reason": "pending_not_adjusted",
                 "detail": "a payout from the fund is not yet reflected in the display "
-                          "(637a.15(f)(1), (h); 637a.16(g))"}
+                          "(637a.15(f)(1), (h); 637a.16(b))"}
     return {"passed": True, "reason": "", "detail": ""}
 
 

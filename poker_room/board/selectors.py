@@ -71,8 +71,8 @@ def room_board(prop: Property, now: datetime | None = None) -> dict[str, Any]:
         seats = min(t.positions, options["seats"]) if options else t.positions
         mine = sorted(taken[t.pk])
         p = poker.get(t.pk)
-        # a closed table has no seat to offer (637a.9(c): only a game being played has
-        # vacancies to announce)
+        # a closed table has no seat to offer: the room's rule, in light of 637a.9(c)
+        # (the room may announce vacant seats at its tables; one closed has none to fill)
         is_open = t.status == TableStatus.OPEN
         out.append({"id": str(t.pk), "name": t.name, "game": get_table_game(t.game).name,
                     "status": t.status, "stakes": stakes(options), "seats": seats,

@@ -201,7 +201,8 @@ def test_the_fund_ledger_by_period(room) -> None:
 
 def test_a_paid_award_leaves_the_display_pending_until_finance_adjusts_it(
         room, settings) -> None:
-    """§ 637a.16(g): the amount displayed is the fund's. The display shows the $2 the
+    """§ 637a.16(b): the amount displayed is the fund's current amount (pending after an
+    award: the room's rule after § 637a.15(f)(1)). The display shows the $2 the
     fund held; the period closes with the $2 awarded (the record is $0): the display is
     pending adjustment, and still is once the award is paid at the cage. The board and
     the fund's answer say so, the day's display check (§ 637a.15(h)(2)) flags it, and the

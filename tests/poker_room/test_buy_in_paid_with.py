@@ -1,4 +1,4 @@
-"""A poker buy-in or add-on records how it was paid (§ 637a.8(b)(1)-(2)): cash at the table
+"""A poker buy-in or add-on records how it was paid (§ 637a.8(b)(2)-(3)): cash at the table
 is a chip sale of the table's day, recorded by the seating command in its transaction
 (the cash goes in the drop box); chips brought from the cage or another table are no
 sale. The rake ledger's figure (§ 637a.17(b)) and finance's expected drop of the same box
@@ -44,7 +44,7 @@ def _chip_sales(room: dict[str, Any]) -> int:
 
 
 def test_a_cash_buy_in_is_the_days_chip_sale_chips_brought_are_none(room) -> None:
-    """§ 637a.8(b)(1)-(2): seat 1 buys in with $100 cash and adds $50 cash: $150 of chip
+    """§ 637a.8(b)(2)-(3): seat 1 buys in with $100 cash and adds $50 cash: $150 of chip
     sales, each a ChipsSold in the table day's stream naming the seat, appended by the
     seating command itself; seat 2 brings $100 of chips from the cage and adds $20 of
     chips: no sale."""
@@ -63,7 +63,7 @@ def test_a_cash_buy_in_is_the_days_chip_sale_chips_brought_are_none(room) -> Non
 
 
 def test_leaving_paid_with_out_is_a_400_nothing_appended(room) -> None:
-    """§ 637a.8(b)(1)-(2): a buy-in or add-on that does not say how it was paid is
+    """§ 637a.8(b)(2)-(3): a buy-in or add-on that does not say how it was paid is
     refused, not taken as chips brought to the table (a client that left it out recorded
     a cash buy-in as no chip sale): 400 ``invalid_paid_with`` naming the field, for a
     buy-in and an add-on, left out or null; nothing is appended."""

@@ -76,7 +76,8 @@ def test_board_is_scoped_and_refused_without_a_role_or_key(crew, poker_table, ma
 def test_a_closed_table_is_shown_closed_with_no_open_seats(crew, poker_table: Callable,
                                                            request: pytest.FixtureRequest
                                                            ) -> None:
-    """§ 637a.9(c): vacant seats are announced at the tables being played. Two Hold'em
+    """§ 637a.9(c) permits announcing vacant seats; the room's rule is that only a table
+    being played has any (a closed one has no seat to fill). Two Hold'em
     tables: one open with a player in seat 2, one closed (ten positions, no one seated):
     the closed one has no vacant seat in the data, and the page, as served and as its
     script draws it in Chromium, says "closed" there, never "10 open" in green."""
