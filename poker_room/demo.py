@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from casino.actors import actor_of
+from casino.domain.money import format_money
 from casino.models import Property
 from poker_room.models import Seat
 from poker_room.services.seats import seat_player, table_rules
@@ -43,7 +44,7 @@ def seed_players(prop: Property) -> list[str]:
             seat_player(actor=dealer, table_id=table.pk, seat=seat, buy_in_cents=buy_in,
                         player=person, paid_with="cash")
         notes.append(f"{table.name}: {len(DEMO_PLAYERS)} players seated with "
-                     f"${buy_in // 100} each")
+                     f"{format_money(buy_in)} each")
     return notes
 
 

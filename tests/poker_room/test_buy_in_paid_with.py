@@ -132,6 +132,6 @@ def test_the_demo_players_buy_in_with_cash(crew, put_rules_in_effect, make_staff
                                    positions=10, dealing_method="hand", shuffler="automated")
     tables.table_assign_dealer(actor=crew["floor"], table_id=table.pk, dealer="demo_dealer")
     tables.table_open(actor=crew["floor"], table_id=table.pk)
-    assert seed_players(table.property) == ["P-HOLDEM: 4 players seated with $100 each"]
+    assert seed_players(table.property) == ["P-HOLDEM: 4 players seated with $100.00 each"]
     day = TableDay.objects.get(table_id=table.pk)
     assert (day.gaming_day, day.chip_sales_cents) == (crew["dealer"].gaming_day(), 40_000)

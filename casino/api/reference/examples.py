@@ -155,8 +155,10 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                          "cards": ["As", "Ts", "Ks", "Qs", "Js"],
                          "player": {"name": "Bo Kim", "phone": "555-0102"},
                          "dealer": "demo_dealer", "hand_id": HAND_ID},
-    "high_hand_period_close": {"period": "2026-11-25T04:00"},
-    "high_hand_pay": {"period": "2026-11-25T04:00", "slip": 1, "name": "Bo Kim",
+    # a period named as the answers name it: its local start with the property's offset
+    # (8 PM on the Nov 25 gaming day, New York)
+    "high_hand_period_close": {"period": "2026-11-25T20:00:00-05:00"},
+    "high_hand_pay": {"period": "2026-11-25T20:00:00-05:00", "slip": 1, "name": "Bo Kim",
                       "identification": "PA DL 2222"},
     "count_open": {"place": "cage"},
     "count_account": {"count_id": COUNT_ID},
