@@ -447,9 +447,10 @@ def test_the_close_revises_a_drop_exception_a_later_time_charge_made_stale(
 
 def test_a_count_within_the_tolerance_is_no_exception_at_its_acceptance(
         team, banked, yesterday) -> None:
-    """The module's day with an even box (30000 counted against 30000 sold): accepted,
-    no exception."""
+    """§ 589.2(c) (the table's drop box): the module's day with an even box (30000
+    counted against 30000 sold): accepted, no exception."""
     TableDayAt(team, banked, yesterday).balanced()
+    assert TableDay.objects.get(table=banked, gaming_day=yesterday).drop_state == "accepted"
     assert not FinanceException.objects.exists()
 
 

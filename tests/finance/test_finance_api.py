@@ -8,17 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
 from casino.actors import Actor
-from casino.domain.gaming_day import gaming_day_bounds
-from casino.domain.wall_clock import format_wall_clock
 from casino.eventstore.models import Event
 from casino.roles import Role
 from casino.services import property_register
@@ -489,17 +488,17 @@ def test_the_reconciliation_says_when_the_gaming_day_begins_and_ends(desk: Desk)
 
 
 def test_a_close_of_the_day_being_played_says_when_it_ends(desk: Desk) -> None:
-    """409 ``gaming_day_not_ended`` says when the day ends, on the property's clock."""
-    prop = desk.table.property
-    day = today(desk.team["dealer"])
-    _, ends = gaming_day_bounds(day, time_zone=prop.time_zone,
-                                start_hour=prop.gaming_day_start_hour)
-    with nothing_appended():
+    """409 ``gaming_day_not_ended`` says when the day ends, on the property's clock. At
+    17:00 UTC on Nov 25, 2026 it is noon in New York (EST, UTC−5): the gaming day of Nov
+    25 is being played, and it ends at the next day's start hour, Nov 26, 6:00 AM EST."""
+    with time_machine.travel(datetime(2026, 11, 25, 17, 0, tzinfo=UTC), tick=True), \
+            nothing_appended():
         body = problem(desk.clients["finance"].post(f"{V1}/gaming-days/close/",
-                                                    {"gaming_day": day.isoformat()},
+                                                    {"gaming_day": "2026-11-25"},
                                                     format="json"),
                        409, "gaming_day_not_ended")
-    assert format_wall_clock(ends, time_zone=prop.time_zone) in body["detail"]
+    assert body["detail"] == ("the gaming day Nov 25, 2026 has not ended: it ends "
+                              "Nov 26, 2026, 6:00 AM EST")
 
 
 def test_the_schema_declares_the_open_items_of_a_refused_close(schema: dict) -> None:

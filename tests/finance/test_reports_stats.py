@@ -24,6 +24,7 @@ from finance import services as finance
 from jackpots.services import counts
 from tables.models import GameTable, TableResult
 from tables.services import banked, rounds
+from tests.finance._csv_headers import CSV_HEADERS
 from tests.finance._day import SmallDay, count, play_hilo_round, small_day
 from tests.tables import conftest as _tables
 
@@ -182,8 +183,9 @@ def test_a_preliminary_day_without_an_opener_has_one_win_in_both_reports(
 
 
 def test_a_counted_day_without_a_signed_closer_says_its_win_is_preliminary(day) -> None:
-    """The small day with the Hi-Lo closer left out (and so its box not counted) gives
-    "(expected)"; here the Hi-Lo day is counted — 280.00 — but has no closer: its win is
+    """§ 579.2(c) (the Hi-Lo's drop box), § 579.11(g)(1) (the round's house win in the
+    expected closer). The small day with the Hi-Lo closer left out (and so its box not
+    counted) gives "(expected)"; here the Hi-Lo day is counted — 280.00 — but has no closer: its win is
     preliminary, the expected closer 4,985.00 standing in: 4,985 − 5,000 + 200 − 500 +
     280 = −35.00, status "counted, win preliminary". The Master Game Report's preliminary
     version shows the same drop and win (one rule: the counted drop once accepted)."""
@@ -501,8 +503,7 @@ def test_the_csv_header_is_the_reports_columns_in_words(day, api_as: Callable,
     r = api_as("finance").get(f"/api/v1/finance/reports/{name}/?first={d.day}&as=csv")
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
     header = r.content.decode().splitlines()[0].split(",")
-    assert header == [f"{c.label} ($)" if c.kind == "money" else c.label
-                      for c in _build(name, d.team["finance"], d.day).columns]
+    assert header == CSV_HEADERS[name]
 
 
 def test_the_statistical_page_draws_the_chart(day) -> None:

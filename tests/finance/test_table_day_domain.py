@@ -26,6 +26,7 @@ from finance.domain.reconcile import (
     TableDayFigures,
     exceptions,
     hold_percent,
+    preliminary_row,
     preliminary_win_cents,
 )
 
@@ -550,6 +551,22 @@ def test_without_an_opener_the_preliminary_win_is_the_win_the_events_say() -> No
     assert f.expected_closer_cents is None and f.win_cents(final=True) is None
     assert f.win_cents(final=False) == preliminary_win_cents(f) == 1_500
     assert preliminary_win_cents(f, drop_cents=36_000) == -500
+
+
+def test_a_preliminary_row_takes_the_accepted_count_as_its_drop() -> None:
+    """One rule for both reports (finance.domain.reconcile.preliminary_row). No count:
+    the expected drop 38000 and win 1500. Counted 36000, no closer: drop 36000, win
+    158500 − 150000 + 5000 − 50000 + 36000 = −500, not final. Counted and closed
+    (closer 158500): the final win, 158500 − 150000 + 5000 − 50000 + 36000 = −500."""
+    before = preliminary_row(banked())
+    assert (before.drop_cents, before.win_cents, before.drop_counted, before.final) == (
+        38_000, 1_500, False, False)
+    counted = preliminary_row(banked(drop_counted_cents=36_000))
+    assert (counted.drop_cents, counted.win_cents, counted.drop_counted,
+            counted.closer_signed, counted.final) == (36_000, -500, True, False, False)
+    closed = banked(closer_cents=158_500, drop_counted_cents=36_000)
+    assert (preliminary_row(closed).final, preliminary_row(closed).win_cents,
+            closed.win_cents(final=True)) == (True, -500, -500)
 
 
 def test_a_drop_twenty_dollars_short_is_one_exception_naming_the_amount() -> None:
