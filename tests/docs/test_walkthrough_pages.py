@@ -5,6 +5,7 @@ it is defined, and each role's token is named for the role. No server needed."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -78,8 +79,26 @@ def test_a_stale_figure_fails_naming_the_page_and_the_line(tmp_path: Path) -> No
 
 def test_a_page_that_never_finishes_is_stopped_and_says_so(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
-    page.write_text("```bash\necho started\nsleep 30\n```\n", encoding="utf-8")
+    page.write_text("```bash\necho started\nsh -c 'echo $$ > sleeper.pid; exec sleep 30'\n"
+                    "```\n", encoding="utf-8")
+    started = time.monotonic()
     blocks, done = walkthrough.run(page, {"PATH": "/usr/bin:/bin"}, tmp_path, 1)
     assert done.returncode == -9
     assert "(the page was stopped after 1 s)" in done.stderr
     assert walkthrough.outputs(done.stdout, len(blocks)) == [["started", ""]]
+    assert time.monotonic() - started < 10  # not held until the sleep ends by its pipe
+    # the page's children are stopped with it: no `sleep 30` is left running
+    pid = int((tmp_path / "sleeper.pid").read_text())
+    deadline = time.monotonic() + 5
+    while _running(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _running(pid), "the page's sleep outlived the page"
+
+
+def _running(pid: int) -> bool:
+    """The process exists and is not a zombie (killed, waiting to be reaped)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "\nState:\tZ" not in status

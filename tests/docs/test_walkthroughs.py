@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -30,6 +31,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -43,6 +45,9 @@ PAGES = ["banked-round.md", "poker-hands.md", "jackpots.md", "finance-day.md",
          "staff-and-rules.md"]
 SEED_TIMEOUT = 600  # seconds for the whole seeding, the simulated day included
 PAGE_TIMEOUT = 300  # seconds for one page (the Bad Beat count waits for the beat)
+
+#: each page's outcome on this demo (True: kept every promise), in the order they ran
+_PAGES_RUN: dict[str, bool] = {}
 
 pytestmark = pytest.mark.celery  # runs a real Celery worker and beat (on the file broker)
 
@@ -98,9 +103,10 @@ def demo() -> Iterator[dict[str, str]]:
     python = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").is_dir() else sys.executable
     bindir = Path(python).parent
     processes: list[subprocess.Popen] = []
+    log_files: list[IO[str]] = []
+    _PAGES_RUN.clear()
     try:
         started = time.monotonic()
-        port = _free_port()
         for step in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"],
                      ["seed_demo"], ["seed_demo_tables"], ["seed_demo_players"],
                      ["simulate_gaming_day", "--if-empty", "--no-progress"]):
@@ -110,6 +116,7 @@ def demo() -> Iterator[dict[str, str]]:
             assert done.returncode == 0, f"manage.py {step[0]} failed:\n{done.stdout}\n{done.stderr}"
         logs = var_dir / "logs"
         logs.mkdir()
+        port = _free_port()  # just before gunicorn binds it, not minutes of seeding before
         for name, argv in (
                 ("gunicorn", [str(bindir / "gunicorn"), "casino.wsgi:application", "--bind",
                               f"127.0.0.1:{port}", "--workers", "2", "--log-level", "warning"]),
@@ -117,7 +124,8 @@ def demo() -> Iterator[dict[str, str]]:
                             "--concurrency=1", f"--hostname=walkthroughs-{port}@%h"]),
                 ("beat", [str(bindir / "celery"), "-A", "casino", "beat", "--loglevel=WARNING",
                           "--schedule", str(var_dir / "celerybeat-schedule")])):
-            out = open(logs / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
+            out = open(logs / f"{name}.log", "w")  # noqa: SIM115 - closed in the finally
+            log_files.append(out)
             processes.append(subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out,
                                               stderr=subprocess.STDOUT, start_new_session=True))
         api = f"http://127.0.0.1:{port}/api/v1"
@@ -144,12 +152,29 @@ def demo() -> Iterator[dict[str, str]]:
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+        for out in log_files:
+            out.close()
         shutil.rmtree(var_dir, ignore_errors=True)
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_walkthrough_prints_what_its_page_promises(demo: dict[str, str], page: str) -> None:
-    """Every bash block of the page runs, and prints its Expected output."""
+def test_walkthrough_prints_what_its_page_promises(request: pytest.FixtureRequest,
+                                                   page: str) -> None:
+    """Every bash block of the page runs, and prints its Expected output. The pages share
+    one demo and each starts from what the pages before it left (jackpots.md counts the
+    boxes of the Bad Beat poker-hands.md dealt): a page whose predecessors did not all
+    run, or did not hold, fails saying so rather than with figures that cannot match."""
+    earlier = PAGES[:PAGES.index(page)]
+    not_run = [p for p in earlier if p not in _PAGES_RUN]
+    assert not not_run, (
+        f"{page} starts from what {', '.join(not_run)} leave(s) in the demo, and they have "
+        "not run on it: the pages run together, in the index's order (run the whole of "
+        "tests/docs/test_walkthroughs.py, not one page)")
+    failed = [p for p in earlier if not _PAGES_RUN[p]]
+    assert not failed, (f"{page} was not run: it starts from what {', '.join(failed)} "
+                        "leave(s) in the demo, and that page failed (see its report)")
+    demo: dict[str, str] = request.getfixturevalue("demo")  # after the guard: no seeding
+    _PAGES_RUN[page] = False
     path = PAGES_DIR / page
     page_blocks, done = walkthrough.run(path, demo, ROOT, PAGE_TIMEOUT)
     problems = walkthrough.mismatches(path, page_blocks, done.stdout, ROOT)
@@ -162,11 +187,14 @@ def test_walkthrough_prints_what_its_page_promises(demo: dict[str, str], page: s
             tail = lines[-10:]
             problems.append(f"--- {log.name} (last lines)\n" + "\n".join(tail))
     assert not problems, "the walk-through no longer holds:\n" + "\n".join(problems)
+    _PAGES_RUN[page] = True
 
 
 def test_the_pages_are_the_index_and_every_page_is_tested() -> None:
-    """Each walk-through page is in PAGES (so it is run) and in the site's index."""
+    """Each walk-through page is in PAGES (so it is run), and PAGES is the order of the
+    links in the site's index (the order a reader follows, and the pages' state needs)."""
     on_disk = {p.name for p in PAGES_DIR.glob("*.md")} - {"index.md"}
     assert on_disk == set(PAGES)
     index = (PAGES_DIR / "index.md").read_text(encoding="utf-8")
-    assert [p for p in PAGES if f"({p})" in index] == PAGES
+    linked = list(dict.fromkeys(re.findall(r"\]\(([\w.-]+\.md)(?:#[^)]*)?\)", index)))
+    assert linked == PAGES, f"docs/walkthroughs/index.md links the pages as {linked}"

@@ -14,7 +14,9 @@ A stale figure fails with the page, the line of the expected output and both lin
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,15 +133,20 @@ def mismatches(path: Path, page_blocks: list[Block], stdout: str, root: Path) ->
 
 
 def run(path: Path, env: dict[str, str], cwd: Path, timeout: float) -> tuple[list[Block], subprocess.CompletedProcess]:
-    """Run the page's blocks in one bash process; its blocks and the finished process."""
+    """Run the page's blocks in one bash process; its blocks and the finished process.
+
+    bash leads a process group of its own: a page stopped at its timeout is stopped
+    whole (its ``curl`` and ``sleep`` with it), never leaving a child behind."""
     page_blocks = blocks(path)
-    try:
-        done = subprocess.run(["bash", "-c", script(page_blocks)], cwd=cwd, env=env,
-                              capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as late:  # a wait that never ends: say so, with the output
-        def text(raw: bytes | str | None) -> str:
-            return raw.decode(errors="replace") if isinstance(raw, bytes) else (raw or "")
-        done = subprocess.CompletedProcess(
-            late.cmd, returncode=-9, stdout=text(late.stdout),
-            stderr=text(late.stderr) + f"\n(the page was stopped after {timeout:.0f} s)")
-    return page_blocks, done
+    with subprocess.Popen(["bash", "-c", script(page_blocks)], cwd=cwd, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as bash:
+        try:
+            stdout, stderr = bash.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:  # a wait that never ends: say so, with the output
+            os.killpg(bash.pid, signal.SIGKILL)
+            stdout, stderr = bash.communicate()
+            return page_blocks, subprocess.CompletedProcess(
+                bash.args, returncode=-9, stdout=stdout,
+                stderr=stderr + f"\n(the page was stopped after {timeout:.0f} s)")
+    return page_blocks, subprocess.CompletedProcess(bash.args, bash.returncode, stdout, stderr)
