@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -251,13 +256,24 @@ BY = OpenApiParameter("by", str, description="day (default) or period (a High Ha
                                              "ledger by qualifying period)")
 
 
+#: the report's two shapes: by gaming day (every day of the span a row, so never empty) or,
+#: with ``by=period``, by High Hand qualifying period; one or the other, never both
+REPORT_RESPONSE = OpenApiResponse(
+    PolymorphicProxySerializer(component_name="JackpotFundReport",
+                               serializers=[ReportOut, PeriodReportOut],
+                               resource_type_field_name=None),
+    description="by=day (the default): the ledger by gaming day (ReportOut); by=period: "
+                "a High Hand fund's ledger by qualifying period (PeriodReportOut); with "
+                "as=csv the same as a CSV file")
+
+
 class FundReport(APIView):
     """The fund ledger by gaming day (637a.15(e), 637a.16(e)): JSON, or CSV with
     ``?as=csv``; the printable page is /jackpots/report/{fund}/."""
 
     permission_classes = [roles_required(*FUND_READERS)]
 
-    @extend_schema(parameters=[FIRST, LAST, AS, BY], responses={200: ReportOut},
+    @extend_schema(parameters=[FIRST, LAST, AS, BY], responses={200: REPORT_RESPONSE},
                    operation_id="jackpot_fund_report")
     def get(self, request: Request, name: str) -> Any:
         from django.http import HttpResponse
@@ -278,4 +294,4 @@ class FundReport(APIView):
             return response
         if by_period:
             return Response(PeriodReportOut(report, context={"request": request}).data)
-        return Response(ReportOut(report).data)
+        return Response(ReportOut(report, context={"request": request}).data)

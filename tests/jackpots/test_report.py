@@ -54,3 +54,31 @@ def test_a_day_of_the_bad_beat_fund(crew, poker_table: Callable, as_actor: Calla
     denied = Client()
     denied.force_login(get_user_model().objects.get(pk=crew["dealer"].user_id))
     assert denied.get(f"/jackpots/report/bad-beat/?first={day}").status_code == 403
+
+
+def test_the_reference_declares_both_shapes_of_the_report(
+        crew, poker_table: Callable, as_actor: Callable, staff: Callable) -> None:
+    """§ 637a.15(e), § 637a.16(e): the fund's ledger by gaming day, or with ``by=period``
+    a High Hand fund's ledger by qualifying period (§ 637a.16(g)-(i)): the API reference
+    declares the answer as one of the two, and each answer has exactly the fields of the
+    shape it is (the reference listed only the first)."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    ok = schema["paths"]["/api/v1/jackpot-funds/{name}/report/"]["get"]["responses"]["200"]
+    union = ok["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    shapes = [ref["$ref"].rsplit("/", 1)[1]
+              for ref in schema["components"]["schemas"][union]["oneOf"]]
+    assert shapes == ["ReportOut", "PeriodReportOut"]
+    fields = {name: set(schema["components"]["schemas"][name]["properties"])
+              for name in shapes}
+    setup = poker_table("holdem")
+    dealer = as_actor(crew["dealer"])
+    seat_four(dealer, setup["table"])
+    play_hand(dealer, setup["table"])  # its contribution opens the high-hand fund
+    projections.catch_up("jackpot_funds")
+    client = as_actor(staff("finance"))
+    by_day = client.get("/api/v1/jackpot-funds/high-hand/report/").json()
+    by_period = client.get("/api/v1/jackpot-funds/high-hand/report/?by=period").json()
+    assert (set(by_day), set(by_period)) == (fields["ReportOut"], fields["PeriodReportOut"])
+    assert fields["ReportOut"] != fields["PeriodReportOut"]
