@@ -45,6 +45,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from casino.roles import Role
+from tests.casino.test_answer_checks import answer_problems, zone_abbreviations
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -205,6 +206,8 @@ class Fuzz:
         self.unsatisfiable: set[str] = set()
         self.admitted = False
         self.covered: set[str] = set()
+        #: the property's zone abbreviations, for the time-and-money check of each answer
+        self.zones: set[str] = set()
 
     def send(self, case: Any, headers: dict[str, str]) -> None:
         """One request in a savepoint; its answer checked against the schema."""
@@ -224,6 +227,14 @@ class Fuzz:
                 key = f"{case.operation.label} [{response.status_code}] {failure.title}"
                 self.failures.setdefault(key, f"{failure.message[:400]}\n    "
                                               f"{case.as_curl_command(headers=headers)}")
+        # issue 22: a command's answer and a refusal's detail show dollars and the
+        # property's zone, cents only in …_cents (tests/casino/test_answer_checks.py)
+        kind = response.headers.get("content-type") or ""
+        for shown in answer_problems(response.status_code,
+                                     kind[0] if isinstance(kind, list) else kind,
+                                     response.content, self.zones):
+            self.failures.setdefault(f"{case.operation.label} [{response.status_code}] "
+                                     f"{shown[:200]}", case.as_curl_command(headers=headers))
 
     def operation(self, schema: Any, operation: Any, headers: dict[str, str],
                   ids: dict[str, list[Any]]) -> None:
@@ -261,6 +272,7 @@ def test_no_input_reaches_a_500_or_an_answer_the_schema_does_not_list(
 
     seed(make_staff, demo_property)
     fuzz, started = Fuzz(), time.monotonic()
+    fuzz.zones = zone_abbreviations(demo_property.time_zone)
     with same_connection():
         schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
         operations = sorted((result.ok() for result in schema.get_all_operations()),

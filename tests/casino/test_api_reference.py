@@ -306,11 +306,15 @@ def test_an_example_request_sent_by_any_role_gets_an_answer_the_schema_lists(
         schema: dict, api_as: Any) -> None:
     """Schemathesis seeds its bodies with the examples (tests/casino/test_api_fuzz.py): each,
     sent as it stands by each role, is answered with a status its operation lists and
-    never a 500 (DESIGN §5)."""
+    never a 500 (DESIGN §5). Each answer shows time and money one way (issue 22): a
+    command's body by the API walker's rules, a refusal's ``detail`` in dollars and the
+    property's zone (tests/casino/test_answer_checks.py)."""
     from casino.roles import Role
+    from tests.casino.test_answer_checks import answer_problems, zone_abbreviations
 
     clients = {role: api_as(role) for role in Role}
-    wrong = []
+    zones = zone_abbreviations(clients[Role.ADMIN].user.staff.property.time_zone)
+    wrong, shown = [], set()
     for method, path, op in commands(schema):
         for example in (json_body(op).get("examples") or {}).values():
             for role, client in clients.items():
@@ -318,4 +322,9 @@ def test_an_example_request_sent_by_any_role_gets_an_answer_the_schema_lists(
                     _filled(path, op), example["value"], format="json")
                 if response.status_code >= 500 or str(response.status_code) not in op["responses"]:
                     wrong.append((method, path, role.value, response.status_code))
+                shown.update(f"{method} {path} [{response.status_code}] {p}"
+                             for p in answer_problems(response.status_code,
+                                                      response.get("Content-Type", ""),
+                                                      response.content, zones))
     assert wrong == []
+    assert sorted(shown) == []
