@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casino.domain.errors import ConflictError, DomainError, NotFoundError
+from casino.domain.money import format_money, said_amount
 
 #: chip denominations a tray, a fill or a credit slip lists (cents)
 CHIP_DENOMINATIONS = (25, 50, 100, 250, 500, 1000, 2500, 10000, 50000, 100000, 500000)
@@ -57,22 +58,29 @@ def denominations(value: Any, *, allowed: tuple[int, ...], field: str) -> dict[s
         except (TypeError, ValueError):
             denom = -1
         if denom not in allowed:
-            raise FinanceError(f"{field}: {key!r} is not a denomination "
-                               f"({', '.join(map(str, allowed))} cents)",
+            raise FinanceError(f"{field}: {key!r} is not a denomination: {_named(allowed)}",
                                code="invalid_denomination", field=field)
+        # a person reads the refusal: the piece named in dollars (issue 22)
+        piece = f"{format_money(denom)} pieces"
         if not isinstance(count, int) or isinstance(count, bool):
-            raise FinanceError(f"{field}: the count of {denom} is a whole number",
+            raise FinanceError(f"{field}: the count of {piece} is a whole number",
                                code="invalid_count", field=field)
         if count < 0:
-            raise FinanceError(f"{field}: the count of {denom} is {count}; a count is never "
+            raise FinanceError(f"{field}: the count of {piece} is {count}; a count is never "
                                "negative", code="negative_count", field=field)
         # "25" and "025" name one denomination: their pieces add up, within the limit
         count += out.get(str(denom), 0)
         if count > MAX_PIECES:
-            raise FinanceError(f"{field}: {count} pieces of {denom} is more than "
-                               f"{MAX_PIECES:,}", code="invalid_count", field=field)
+            raise FinanceError(f"{field}: {count:,} {piece} is more than {MAX_PIECES:,}",
+                               code="invalid_count", field=field)
         out[str(denom)] = count
     return out
+
+
+def _named(allowed: tuple[int, ...]) -> str:
+    """The denominations as a refusal states them: in dollars, each with the key that
+    lists it ("$25.00 as "2500""), since the keys are cents."""
+    return ", ".join(f'{format_money(d)} as "{d}"' for d in allowed)
 
 
 def total_cents(pieces: dict[str, int]) -> int:
@@ -236,9 +244,9 @@ def chips_sell(state: TableDayState, *, amount_cents: Any,
     so not once the box is removed (409 ``drop_removed``)."""
     whole = isinstance(amount_cents, int) and not isinstance(amount_cents, bool)
     if not whole or not 0 < amount_cents <= MAX_SALE_CENTS:
-        raise FinanceError(f"amount_cents is a whole number of cents, 1 to "
-                           f"{MAX_SALE_CENTS:,}, not {amount_cents!r}", code="invalid_amount",
-                           field="amount_cents")
+        raise FinanceError(f"amount_cents is a whole number of cents, $0.01 to "
+                           f"{format_money(MAX_SALE_CENTS)}, not {said_amount(amount_cents)}",
+                           code="invalid_amount", field="amount_cents")
     _table_day_open(state, "chip sales")
     if state.drop["state"] != "in_play":
         raise ConflictError("the drop box is removed: the cash of a chip sale has no box "

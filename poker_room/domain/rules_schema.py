@@ -26,6 +26,7 @@ from tables.domain.options_reader import (
     cents0,
     choice,
     listed,
+    money,
     nested,
     one_of,
     text,
@@ -60,7 +61,7 @@ SPLIT_GAMES = frozenset({"stud-hilo", "stud-hilo8", "super-stud-hilo8", "omaha-h
 def validate_poker(o: OptionReader, game: TableGame) -> dict[str, Any]:
     """The canonical options of a poker Rules Submission for ``game``."""
     out = table_limits(o)
-    out["chip_unit_cents"] = o.get("chip_unit_cents", whole(1, MAX_CHIP_CENTS), default=100)
+    out["chip_unit_cents"] = o.get("chip_unit_cents", money(1, MAX_CHIP_CENTS), default=100)
     out["buy_in_minimum_cents"] = o.get("buy_in_minimum_cents", cents)
     out["buy_in_maximum_cents"] = o.get("buy_in_maximum_cents", cents)
     if out["buy_in_maximum_cents"] < out["buy_in_minimum_cents"]:

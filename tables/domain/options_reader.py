@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from casino.domain.errors import DomainError
+from casino.domain.money import format_money
 
 MAX_CENTS = 10**11  # a billion dollars: anything larger is a typing error
 
@@ -117,8 +118,24 @@ def listed(v: Any, field: str) -> list:
     return v
 
 
-cents = whole(1, MAX_CENTS)
-cents0 = whole(0, MAX_CENTS)
+def money(lo: int, hi: int, *, code: str = "option_out_of_range"
+          ) -> Callable[[Any, str], int]:
+    """Whole cents from ``lo`` to ``hi``: the options carry cents, the refusal a person
+    reads states the range in dollars (issue 22: "$0.01", not "1")."""
+    def check(v: Any, field: str) -> int:
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RulesOptionError(f"{field} must be a whole number of cents",
+                                   code="invalid_option_type", field=field)
+        if not lo <= v <= hi:
+            raise RulesOptionError(f"{field} must be between {format_money(lo)} and "
+                                   f"{format_money(hi)}, not {format_money(v)}", code=code,
+                                   field=field)
+        return v
+    return check
+
+
+cents = money(1, MAX_CENTS)
+cents0 = money(0, MAX_CENTS)
 
 
 def nested(o: OptionReader, key: str, *, required: bool = True) -> OptionReader | None:

@@ -101,8 +101,8 @@ class BettingMixin:
             self._emit("PlayerFolded", seat=seat)
         elif action == CHECK:
             if not can_check:
-                raise InvalidAction(f"seat {seat} faces a bet of {call}: fold, call or "
-                                    "raise")
+                raise InvalidAction(f"seat {seat} faces a bet of {format_money(call)}: "
+                                    "fold, call or raise")
             self._emit("PlayerChecked", seat=seat)
         elif action == CALL:
             if can_check:
