@@ -21,8 +21,9 @@ _STRUCTURE = {"fixed-limit": "Fixed limit", "pot-limit": "Pot limit", "no-limit"
 
 
 def stakes(options: dict[str, Any] | None) -> str:
-    """The limits as the table's sign gives them (637a.8(k)): "$4/$8 fixed limit, blinds
-    $2/$4" or "No limit, blinds $1/$2, minimum bet $2"."""
+    """The limits as the table's sign gives them (637a.8(k)), in dollars to the cent as
+    every text a person reads (issue 22): "$4.00/$8.00 fixed limit, blinds $2.00/$4.00" or
+    "No limit, blinds $1.00/$2.00, minimum bet $2.00"."""
     if not options:
         return "no rules in effect"
     m = format_money
@@ -38,7 +39,7 @@ def stakes(options: dict[str, Any] | None) -> str:
         parts.append(f"ante {m(options['ante_cents'])}")
     if options.get("minimum_bet_cents"):
         parts.append(f"minimum bet {m(options['minimum_bet_cents'])}")
-    return ", ".join(parts).replace(".00", "")
+    return ", ".join(parts)
 
 
 def room_board(prop: Property, now: datetime | None = None) -> dict[str, Any]:

@@ -42,7 +42,7 @@ def test_board_shows_games_stakes_and_vacant_seats_never_names(crew, poker_table
     assert r.status_code == 200
     row = next(t for t in r.json()["tables"] if t["id"] == str(table.pk))
     assert row["game"] == "Hold'em"
-    assert row["stakes"] == "$4/$8 fixed limit, blinds $2/$4"
+    assert row["stakes"] == "$4.00/$8.00 fixed limit, blinds $2.00/$4.00"
     assert (row["taken"], row["vacant"]) == ([1, 4], [2, 3, 5, 6, 7, 8, 9, 10])
     assert len(row["decks"]) == 2 and all(11 * 60 <= d["minutes_left"] <= 12 * 60
                                           for d in row["decks"])
