@@ -4,7 +4,7 @@ events: what a report's figure is made of, one click from the report.
 * Each round (house-banked) or hand (poker) of the table opened or closed within the
   gaming day's bounds (``casino.domain.gaming_day.gaming_day_bounds``): its number, times
   and state; a banked round's amounts from its ``RoundClosed`` (wagered, returned, house
-  win: 589.11(f), 671a.11(f), 579.11(l)); a hand's pot, rake (``RakeTaken``, 637a.17(b)(1)
+  win: 589.11(f), 671a.11(f), 579.11(g)-(i)); a hand's pot, rake (``RakeTaken``, 637a.17(b)(1)
   -(2)) and jackpot contributions (``JackpotContributed``, 637a.15(c), 637a.16(c)); with a
   link to the round's reconstruction or the hand's history step by step (637a.18(a)).
 * The time charges assessed and verified for the day (637a.17(b)(3)(iv)-(v)).

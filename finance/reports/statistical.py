@@ -14,7 +14,7 @@ live ones (:func:`finance.figures.table_day_figures`) for a day not closed yet.
   :func:`finance.domain.reconcile.preliminary_row` with that drop — the one rule the
   Master Game Report's preliminary version uses too (the expected closer stands
   in for one not signed; without an opening slip, the win the events say: the banked
-  rounds' house win, 589.11(f), 671a.11(f), 579.11(l); or the rake and time charges,
+  rounds' house win, 589.11(f), 671a.11(f), 579.11(g)-(i); or the rake and time charges,
   637a.17(b)). The status says which rows are preliminary;
 * hold % = win / drop.
 
