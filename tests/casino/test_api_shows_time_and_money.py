@@ -19,18 +19,15 @@ money-name rule skips them; their timestamps are still checked.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.core.management import call_command
-from django.test import override_settings
 from rest_framework.test import APIClient
 
-from tests.conftest import gaming_day_start_far_from_now, suspended_append_only_triggers
+from tests.casino._seeded_day import demo_day
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -67,40 +64,16 @@ SHORT_DOLLARS = re.compile(r"\$-?\d(?:[\d,]*\d)?(?![\d,])(?!\.\d\d)")
 TIME_OF_DAY = re.compile(r"(?<![\dT:-])(\d{1,2}:\d{2})(:\d{2})?(?![\d:])(\s?[AP]M)?(\s+[A-Z]{2,5})?")
 
 
-def _empty_database() -> None:
-    from django.db import connection
-
-    connection.close()
-    with suspended_append_only_triggers():
-        call_command("flush", interactive=False, verbosity=0)
-
-
 @pytest.fixture(scope="module")
 def seeded(django_db_setup: None, django_db_blocker: Any,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The demo property and one short simulated gaming day (committed). The gaming day
-    starts twelve hours from now, so "today" and the simulated "yesterday" stay so for
-    the whole walk; the committed rows are flushed even when seeding fails."""
-    from django.conf import settings
-
-    from casino.models import Property
-    from finance.simulation import current_day
-
-    start_hour = gaming_day_start_far_from_now(settings.PROPERTY_TIME_ZONE)
-    with django_db_blocker.unblock(), override_settings(GAMING_DAY_START_HOUR=start_hour):
-        _empty_database()
-        try:
-            with override_settings(VAR_DIR=tmp_path_factory.mktemp("var")):
-                call_command("seed_demo", stdout=io.StringIO())
-                prop = Property.objects.get(licence_number="PA-DEMO-0001")
-                assert prop.gaming_day_start_hour == start_hour
-                day = current_day(prop) - timedelta(days=1)
-                call_command("simulate_gaming_day", "--day", day.isoformat(), "--rounds", "2",
-                             "--hands", "2", "--no-progress", stdout=io.StringIO())
-                _record_a_high_hand(prop, day)
-            yield {"day": day, "property": prop}
-        finally:
-            _empty_database()
+    """The demo property and one short simulated gaming day (committed), and a High Hand
+    slip for a hand of that day (``tests/casino/_seeded_day.py``)."""
+    with django_db_blocker.unblock(), demo_day(tmp_path_factory.mktemp("var"),
+                                               commands=("seed_demo",), deals=2) as seeded:
+        prop, day, _printed = seeded
+        _record_a_high_hand(prop, day)
+        yield {"day": day, "property": prop}
 
 
 def _funds_followed(prop: Any) -> None:

@@ -28,14 +28,12 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.conftest import gaming_day_start_far_from_now, suspended_append_only_triggers
+from tests.casino._seeded_day import DEMO, demo_day
 
 ROOM_KEY, JACKPOT_KEY = "walker-room-screen", "walker-jackpot-screen"
-DEMO = "PA-DEMO-0001"
 
 #: what the walk leaves to others, and why
 NOT_WALKED = {
@@ -197,43 +195,18 @@ def csv_faults(body: str) -> list[str]:
 
 # --- the seeded day ----------------------------------------------------------------------
 
-def _empty_database() -> None:
-    from django.db import connection
-
-    connection.close()
-    with suspended_append_only_triggers():
-        call_command("flush", interactive=False, verbosity=0)
-
-
 @pytest.fixture(scope="module")
 def seeded(django_db_setup: None, django_db_blocker: Any,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The demo as ``make run`` leaves it: the property, its logins, tables and seated
-    players, and the previous gaming day played and closed (committed). The gaming day
-    starts twelve hours from now, so "today" and the simulated "yesterday" stay so for
-    the whole walk; the committed rows are flushed even when seeding fails."""
-    from django.conf import settings
-
-    from casino.models import Property
-    from finance.simulation import current_day
-
-    start_hour = gaming_day_start_far_from_now(settings.PROPERTY_TIME_ZONE)
-    with django_db_blocker.unblock(), override_settings(GAMING_DAY_START_HOUR=start_hour):
-        _empty_database()
-        try:
-            out = io.StringIO()
-            with override_settings(VAR_DIR=tmp_path_factory.mktemp("var")):
-                for command in ("seed_demo", "seed_demo_tables", "seed_demo_players"):
-                    call_command(command, stdout=io.StringIO())
-                prop = Property.objects.get(licence_number=DEMO)
-                assert prop.gaming_day_start_hour == start_hour
-                day = current_day(prop) - timedelta(days=1)
-                call_command("simulate_gaming_day", "--day", day.isoformat(), "--rounds", "3",
-                             "--hands", "3", "--no-progress", stdout=out)
-            _caught_up()
-            yield {"day": day, "property": prop, "output": out.getvalue()}
-        finally:
-            _empty_database()
+    players, and the previous gaming day played and closed (committed;
+    ``tests/casino/_seeded_day.py``)."""
+    with django_db_blocker.unblock(), demo_day(
+            tmp_path_factory.mktemp("var"),
+            commands=("seed_demo", "seed_demo_tables", "seed_demo_players"),
+            deals=3) as (prop, day, printed):
+        _caught_up()
+        yield {"day": day, "property": prop, "output": printed}
 
 
 def _caught_up() -> None:
