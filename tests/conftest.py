@@ -188,6 +188,19 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/
 
 
 @pytest.fixture
+def live_server_ctl() -> Iterator[Any]:
+    """The product on a real socket (``tests/_live_server.py``), stopped at the end."""
+    from tests._live_server import LiveServer
+
+    server = LiveServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
 def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Chromium driven by Playwright, headless, for the boards' browser tests."""
     # Playwright's sync API runs an event loop in this thread; the ORM calls the test

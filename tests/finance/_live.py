@@ -5,14 +5,9 @@ Use the ``server`` fixture by importing it into the test module."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.handlers.wsgi import WSGIHandler
-from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
-from django.db import connections
 from rest_framework.test import APIClient
 
 from casino.actors import Actor, actor_of
@@ -35,34 +30,10 @@ TEAM = {"admin": "admin", "compliance": "compliance", "approver": "compliance",
         "auditor": "compliance"}
 
 
-class _Quiet(WSGIRequestHandler):
-    # one request per connection: no request thread outlives the server with a session
-    protocol_version = "HTTP/1.0"
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture
-def server() -> Iterator[str]:
+def server(live_server_ctl: Any) -> str:
     """The product on a free port, in a thread (it sees what the test commits)."""
-    handler = WSGIHandler()
-
-    def app(environ: dict, start_response: Any) -> list[bytes]:
-        try:
-            return list(handler(environ, start_response))
-        finally:
-            connections.close_all()  # this request's thread ends with it
-
-    httpd = ThreadedWSGIServer(("127.0.0.1", 0), _Quiet)
-    httpd.set_app(app)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    return live_server_ctl.url
 
 
 def caught_up(name: str) -> None:

@@ -6,15 +6,11 @@ trying while the server restarts and picks up again."""
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.handlers.wsgi import WSGIHandler
-from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
 from django.db import connections
 
 from casino.actors import actor_of
@@ -31,53 +27,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.usefixtures
 KEY = "jackpot-screen-key-for-tests"
 
 
-class _Quiet(WSGIRequestHandler):
-    # one request per connection: a stopped server then really is gone for the page
-    # (a kept-alive connection would go on being served by its request thread)
-    protocol_version = "HTTP/1.0"
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-class Server:
-    """The product on a port of its own, in a thread; it can be stopped and started again
-    on the same port, as a server restart."""
-
-    def __init__(self) -> None:
-        self.handler = WSGIHandler()
-        self.port = 0
-        self.httpd: Any = None
-
-    def _app(self, environ: dict, start_response: Any) -> list[bytes]:
-        try:
-            return list(self.handler(environ, start_response))
-        finally:
-            connections.close_all()  # this request's thread ends with it
-
-    def start(self) -> None:
-        self.httpd = ThreadedWSGIServer(("127.0.0.1", self.port), _Quiet)
-        self.httpd.set_app(self._app)
-        self.port = self.httpd.server_address[1]
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def stop(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-
 @pytest.fixture
-def server() -> Iterator[Server]:
-    s = Server()
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()  # (one request per connection: no request thread holds a session on)
+def server(live_server_ctl: Any) -> Any:
+    """The product on a port of its own; the test stops and starts it, as a restart."""
+    return live_server_ctl
 
 
 @pytest.fixture
@@ -137,7 +90,7 @@ def test_the_board_follows_the_display_and_survives_a_restart(room, server, brow
         connections.close_all()
 
 
-def _follow_the_board(room: dict[str, Any], server: Server, browser: Any) -> None:
+def _follow_the_board(room: dict[str, Any], server: Any, browser: Any) -> None:
     people = room["people"]
     # the screen's own clock is Tokyo's: the board shows the property's, New York's
     # (issue 22), with its zone named
