@@ -26,6 +26,7 @@ from casino.eventstore import selectors as event_selectors
 from casino.roles import ALL_ROLES, Role, roles_required
 from casino.scoping import property_row, property_rows
 from tables import selectors
+from tables.api import banked_serializers as b
 from tables.api import serializers as s
 from tables.domain.banked.commands import Decide, PlaceWager, SetHands
 from tables.domain.signage import signage_for
@@ -375,28 +376,28 @@ class RoundDetail(RetrieveAPIView):
 
 def _banked(service: Callable[..., Any], input: type, doc: str,
             roles: tuple[Role, ...] = AT_TABLE) -> type[Command]:
-    return command(service, roles=roles, input=input, output=s.BankedRoundSerializer,
+    return command(service, roles=roles, input=input, output=b.BankedRoundSerializer,
                    id_arg="round_id", doc=doc)
 
 
-RoundPlaceWager = _banked(banked.round_place_wager, s.WagerInput,
+RoundPlaceWager = _banked(banked.round_place_wager, b.WagerInput,
                           "Place a wager before no more bets (589.7, 671a.7, 579.7).")
-RoundWithdrawWager = _banked(banked.round_withdraw_wager, s.WithdrawInput,
+RoundWithdrawWager = _banked(banked.round_withdraw_wager, b.WithdrawInput,
                              "Withdraw a wager before no more bets.")
-RoundNoMoreBets = _banked(banked.round_no_more_bets, s.VersionedInput,
+RoundNoMoreBets = _banked(banked.round_no_more_bets, b.VersionedInput,
                           "Announce no more bets (589.7(d), 579.7(c)).")
-RoundDeal = _banked(banked.round_deal, s.DealInput,
+RoundDeal = _banked(banked.round_deal, b.DealInput,
                     "Record the deal read by a card-reading shoe or keyed at the console.")
-RoundDealFromShuffle = _banked(banked.round_deal_from_shuffle, s.VersionedInput,
+RoundDealFromShuffle = _banked(banked.round_deal_from_shuffle, b.VersionedInput,
                                "Deal from a deck the server shuffles with a secure RNG.")
-RoundDecide = _banked(banked.round_decide, s.DecisionInput,
+RoundDecide = _banked(banked.round_decide, b.DecisionInput,
                       "Record a player's decision (fold, bet, buy, exchange, declare, force; "
                       "Hi-Lo play or forfeit).")
-RoundSetHands = _banked(banked.round_set_hands, s.SetHandsInput,
+RoundSetHands = _banked(banked.round_set_hands, b.SetHandsInput,
                         "Set a Hi-Lo player's high and low hands (579.11(d)).")
-RoundDraw = _banked(banked.round_draw, s.DrawInput,
+RoundDraw = _banked(banked.round_draw, b.DrawInput,
                     "A Lunar player's sixth card or exchange (589.11(d)(2), 671a.11(d)).")
-RoundDealerDraw = _banked(banked.round_draw_dealer, s.DealerDrawInput,
+RoundDealerDraw = _banked(banked.round_draw_dealer, b.DealerDrawInput,
                           "The forced dealer's replacement card (589.11(e)(2)(ii)).")
 def _place_wagers(*, actor: Any, round_id: Any, wagers: list[dict[str, Any]],
                   no_more_bets: bool = False, expected_version: int | None = None) -> Any:
@@ -415,15 +416,15 @@ def _lock_decisions(*, actor: Any, round_id: Any, decisions: list[dict[str, Any]
 
 _place_wagers.__name__ = "round_place_wagers"
 _lock_decisions.__name__ = "round_lock_decisions"
-RoundPlaceWagers = _banked(_place_wagers, s.WagersInput,
+RoundPlaceWagers = _banked(_place_wagers, b.WagersInput,
                            "Every wager a terminal holds, then optionally no more bets, as "
                            "one command: one commit, one event per wager; refused whole if "
                            "any part is.")
-RoundLock = _banked(_lock_decisions, s.LockInput,
+RoundLock = _banked(_lock_decisions, b.LockInput,
                     "All decisions are locked in: reveal and settle every wager. With "
                     "decisions, each position's decision (or Hi-Lo setting) is recorded "
                     "first, in the same command.")
-RoundIrregularity = _banked(banked.round_report_irregularity, s.IrregularityInput,
+RoundIrregularity = _banked(banked.round_report_irregularity, b.IrregularityInput,
                             "Report an irregularity (x.13) or abandoned wagers (x.7(b)); "
                             "a void returns every wager.", roles=(Role.FLOORPERSON,))
 
@@ -436,8 +437,8 @@ def _settle_script(*, actor: Any, **script: Any) -> dict[str, Any]:
 
 
 _settle_script.__name__ = "round_settle_script"
-SettleScript = command(_settle_script, roles=banked.DISPUTE_ROLES, input=s.SettleScriptInput,
-                       output=s.SettlementSerializer, id_arg=None,
+SettleScript = command(_settle_script, roles=banked.DISPUTE_ROLES, input=b.SettleScriptInput,
+                       output=b.SettlementSerializer, id_arg=None,
                        doc="The dispute calculator: settle a round script (the format of "
                            "tests/tables/banked/scripts) without recording anything.")
 
@@ -449,10 +450,10 @@ class RoundPlay(APIView):
 
     permission_classes = [roles_required(*AT_TABLE)]
 
-    @extend_schema(responses=s.BankedRoundSerializer,
+    @extend_schema(responses=b.BankedRoundSerializer,
                    operation_id="round_play")
     def get(self, request: Request, pk: Any) -> Response:
-        return Response(s.BankedRoundSerializer(
+        return Response(b.BankedRoundSerializer(
             banked.round_state(actor=actor_of(request.user), round_id=pk)).data)
 
 
@@ -464,10 +465,10 @@ class RoundReconstruction(APIView):
 
     permission_classes = [roles_required(*AUDIT, Role.FINANCE)]
 
-    @extend_schema(responses=s.ReconstructionSerializer,
+    @extend_schema(responses=b.ReconstructionSerializer,
                    operation_id="round_reconstruction")
     def get(self, request: Request, pk: Any) -> Response:
-        return Response(s.ReconstructionSerializer(banked.round_reconstruction(
+        return Response(b.ReconstructionSerializer(banked.round_reconstruction(
             actor=actor_of(request.user), round_id=pk)).data)
 
 
@@ -477,11 +478,11 @@ class TableResults(APIView):
 
     permission_classes = [roles_required(Role.FINANCE, Role.COMPLIANCE, Role.FLOORPERSON)]
 
-    @extend_schema(responses=s.TableResultsSerializer, parameters=[
+    @extend_schema(responses=b.TableResultsSerializer, parameters=[
         OpenApiParameter("gaming_day", str, description="YYYY-MM-DD (default: today's)")])
     def get(self, request: Request, pk: Any) -> Response:
         table = _table_of(request, pk)
         day = _gaming_day(request, actor_of(request.user))
         rows = selectors.table_results(table, day)
-        return Response(s.TableResultsSerializer({"table": table.pk, "gaming_day": day,
+        return Response(b.TableResultsSerializer({"table": table.pk, "gaming_day": day,
                                                   "rows": rows}).data)
