@@ -51,6 +51,7 @@ from casino.actors import Actor
 from casino.eventstore import projections
 from finance import services as finance
 from jackpots import services as jackpots
+from jackpots.services import counts
 from poker_room.services.time_charges import (
     period_of,
     period_seconds,
@@ -204,3 +205,19 @@ def count(team: dict[str, Actor], table: GameTable, *, cash: dict[str, int],
         finance.drop_count_sign(actor=team["counter2"], table_id=table.pk)
     if steps >= 4:
         finance.drop_accept(actor=team["cashier"], table_id=table.pk)
+
+
+def bad_beat_box_counted_at_cage(team: dict[str, Actor], table: GameTable, *,
+                                 counted_cents: int) -> str:
+    """The day's Bad Beat payout box of ``table`` counted in the cage (§ 637a.15(d)(2)):
+    the floorperson opens and accounts the count, security carries the box, the cashier
+    counts and verifies it. The count's id."""
+    fund = "bad-beat"
+    c = counts.count_open(actor=team["floor"], fund=fund, place="cage")["count_id"]
+    counts.count_account(actor=team["floor"], fund=fund, count_id=c)
+    counts.count_carry(actor=team["runner"], fund=fund, count_id=c)
+    counts.count_box(actor=team["cashier"], fund=fund, count_id=c, table_id=table.pk,
+                     counted_cents=counted_cents)
+    counts.count_verify(actor=team["cashier"], fund=fund, count_id=c,
+                        counted_cents=counted_cents)
+    return c

@@ -13,12 +13,11 @@ from rest_framework.test import APIClient
 from casino.actors import Actor, actor_of
 from casino.eventstore import projections
 from casino.services import property_register, staff_bootstrap
-from jackpots.services import counts
 from tables.demo import deck_ready
 from tables.domain.catalogue import get_table_game
 from tables.domain.rules_options import example_options
 from tables.services import rules, tables
-from tests.finance._day import SmallDay, small_day
+from tests.finance._day import SmallDay, bad_beat_box_counted_at_cage, small_day
 
 PASSWORD = "browser-pass-123"
 LICENCE = "PA-FIN-BROWSER"
@@ -102,13 +101,7 @@ def committed_day() -> SmallDay:
 
     d = small_day(team, open_table=open_table, deck_in_play=deck_in_play,
                   poker_table=poker_table, as_actor=as_actor)
-    fund = "bad-beat"
-    c = counts.count_open(actor=team["floor"], fund=fund, place="cage")["count_id"]
-    counts.count_account(actor=team["floor"], fund=fund, count_id=c)
-    counts.count_carry(actor=team["runner"], fund=fund, count_id=c)
-    counts.count_box(actor=team["cashier"], fund=fund, count_id=c, table_id=d.poker.pk,
-                     counted_cents=190)
-    counts.count_verify(actor=team["cashier"], fund=fund, count_id=c, counted_cents=190)
+    bad_beat_box_counted_at_cage(team, d.poker, counted_cents=190)
     caught_up("jackpot_funds")  # the count's rows are the follower's
     return d
 

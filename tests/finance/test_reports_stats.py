@@ -25,7 +25,8 @@ from jackpots.services import counts
 from tables.models import GameTable, TableResult
 from tables.services import banked, rounds
 from tests.finance._csv_headers import CSV_HEADERS
-from tests.finance._day import SmallDay, count, play_hilo_round, small_day
+from tests.finance._day import (SmallDay, bad_beat_box_counted_at_cage, count,
+                                play_hilo_round, small_day)
 from tests.tables import conftest as _tables
 
 pytestmark = pytest.mark.django_db
@@ -474,14 +475,8 @@ def test_a_jackpot_box_count_variance_is_listed_with_its_explanation(day) -> Non
     """
     d = day()
     team = d.team
-    fund = "bad-beat"
-    c = counts.count_open(actor=team["floor"], fund=fund, place="cage")["count_id"]
-    counts.count_account(actor=team["floor"], fund=fund, count_id=c)
-    counts.count_carry(actor=team["runner"], fund=fund, count_id=c)
-    counts.count_box(actor=team["cashier"], fund=fund, count_id=c, table_id=d.poker.pk,
-                     counted_cents=190)
-    counts.count_verify(actor=team["cashier"], fund=fund, count_id=c, counted_cents=190)
-    counts.variance_explain(actor=team["finance"], fund=fund, count_id=c,
+    c = bad_beat_box_counted_at_cage(team, d.poker, counted_cents=190)
+    counts.variance_explain(actor=team["finance"], fund="bad-beat", count_id=c,
                             explanation="a dime short, found under the box")
     report = _build("exceptions", team["finance"], d.day)
     rows = [tuple(r[k] for k in EXCEPTION_KEYS) for r in report.rows
