@@ -71,4 +71,4 @@ def hand_result(result: Mapping[str, Any] | None,
 def live_pot(gross: int, rake_taken: int) -> dict[str, int]:
     """A hand in play: the chips in the pot (this round's bets included), and the Pot after
     the rake taken so far (the contributions are taken only at the end)."""
-    return {"gross_pot_cents": gross, "pot_cents": gross - rake_taken}
+    return {"gross_pot_cents": gross, "pot_cents": pot_after(gross, rake_taken, 0)}
