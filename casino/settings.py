@@ -39,6 +39,8 @@ INSTALLED_APPS = [
     "poker_room.apps.PokerRoomConfig",
     "jackpots.apps.JackpotsConfig",
     "finance.apps.FinanceConfig",
+    # last: its ready() imports every app's console.py (console.registry)
+    "console.apps.ConsoleConfig",
 ]
 
 MIDDLEWARE = [

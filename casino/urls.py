@@ -21,6 +21,7 @@ urlpatterns = [
     path("poker/", include("poker_room.board.urls")),
     path("jackpots/", include("jackpots.board.urls")),
     path("finance/", include("finance.urls")),
+    path("console/", include("console.urls")),
 ]
 
 handler404 = "casino.api.problems.not_found_view"

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class ConsoleConfig(AppConfig):
+    name = "console"
+    label = "console"
+    verbose_name = "Staff console"
+
+    def ready(self) -> None:
+        # Each app's console.py registers its navigation, task providers and pages (as the
+        # admin site finds admin.py): imported here, after every app is loaded.
+        from django.utils.module_loading import autodiscover_modules
+
+        autodiscover_modules("console")

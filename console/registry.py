@@ -1,0 +1,131 @@
+"""What the domain apps add to the console, each from its own ``console.py`` (DESIGN §7,
+after Wagtail's hooks and pretix's signals): navigation items, "waiting for me" task
+providers and pages. The console reads these lists; it never imports an app.
+
+An app's ``console.py``::
+
+    from console.registry import NavItem, TaskProvider, WaitingItem, nav, page, task
+
+    nav(NavItem(group="Tables", label="Decks", url="/console/decks/",
+                roles=(Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR), counts=("decks_to_verify",)))
+    task(TaskProvider(key="decks_to_verify", title="Deck inspections to verify",
+                      roles=(Role.FLOORPERSON,), items=decks_to_verify, order=10))
+    page("decks/", decks_page, name="decks")
+
+A task provider's ``items(actor)`` reads read models only (no event-log scan) in a number of
+queries that does not grow with the number of tables or items (``bench_console``'s test).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import URLPattern, path
+
+from casino.roles import Role
+
+
+@dataclass(frozen=True)
+class WaitingItem:
+    """One thing a person should do now, as the home page lists it."""
+
+    #: what it is, in words: "Deck 7 (Table 3): inspection to verify"
+    title: str
+    #: where the person does it: usually :func:`command_url` of the form, or a page
+    url: str
+    #: more in words: "Inspected by dana at 6:10 AM EST"
+    detail: str = ""
+    #: the button's words: "Verify the inspection"
+    action: str = "Open"
+    #: who did the first step of a two-person step (shown; never offered the second)
+    first_by: str = ""
+    #: a deck change overdue, an award uncollected past its date: shown first, marked
+    overdue: bool = False
+    #: False when the viewer may not take this step (they did the first): shown, no button
+    actionable: bool = True
+    #: sorts items within a provider (oldest first by default: what the provider returns)
+    sort_key: Any = None
+
+
+@dataclass(frozen=True)
+class TaskProvider:
+    """A list on "waiting for me": shown to ``roles``, filled by ``items(actor)``."""
+
+    key: str
+    title: str
+    roles: tuple[Role, ...]
+    items: Callable[[Any], Sequence[WaitingItem]]
+    #: smaller first on the home page
+    order: int = 100
+    #: a page listing all of them (when the home shows only the first few)
+    list_url: str = ""
+
+
+@dataclass(frozen=True)
+class NavItem:
+    """A link in the navigation, shown to ``roles`` only; ``counts`` names task providers
+    whose items (for the viewer) are summed into the badge beside it."""
+
+    group: str
+    label: str
+    url: str
+    roles: tuple[Role, ...]
+    counts: tuple[str, ...] = ()
+    order: int = 100
+
+    def is_shown(self, roles: frozenset[str]) -> bool:
+        return bool(roles & {str(r) for r in self.roles})
+
+
+@dataclass
+class _Registry:
+    nav: list[NavItem] = field(default_factory=list)
+    tasks: dict[str, TaskProvider] = field(default_factory=dict)
+    pages: list[URLPattern] = field(default_factory=list)
+
+
+REGISTRY = _Registry()
+
+
+def nav(item: NavItem) -> NavItem:
+    REGISTRY.nav.append(item)
+    return item
+
+
+def task(provider: TaskProvider) -> TaskProvider:
+    if provider.key in REGISTRY.tasks:
+        raise ValueError(f"task provider {provider.key!r} registered twice")
+    REGISTRY.tasks[provider.key] = provider
+    return provider
+
+
+def page(route: str, view: Callable[..., Any], *, name: str) -> None:
+    """A console page at ``/console/<route>``, reversed as ``console:<name>``."""
+    REGISTRY.pages.append(path(route, view, name=name))
+
+
+def command_url(name: str, pk: Any = None, **initial: Any) -> str:
+    """The console form of the declared command ``name`` (for ``pk``), its fields filled
+    with ``initial``: ``/console/do/deck_verify/<pk>/?…``."""
+    url = f"/console/do/{name}/" + (f"{pk}/" if pk is not None else "")
+    query = {k: v for k, v in initial.items() if v is not None}
+    return url + ("?" + urlencode(query) if query else "")
+
+
+def providers_for(roles: frozenset[str]) -> list[TaskProvider]:
+    """The task providers a person with ``roles`` sees, in their order."""
+    wanted = [p for p in REGISTRY.tasks.values() if roles & {str(r) for r in p.roles}]
+    return sorted(wanted, key=lambda p: (p.order, p.key))
+
+
+def nav_for(roles: frozenset[str]) -> list[tuple[str, list[NavItem]]]:
+    """Navigation groups with the items ``roles`` may see; a group with none disappears
+    (Wagtail's ``menu.py``)."""
+    groups: dict[str, list[NavItem]] = {}
+    for item in sorted(REGISTRY.nav, key=lambda i: (i.order, i.label)):
+        if item.is_shown(roles):
+            groups.setdefault(item.group, []).append(item)
+    return list(groups.items())

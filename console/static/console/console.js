@@ -1,0 +1,1 @@
+// The console's behaviour: data attributes only (no inline script: CSP).
