@@ -1,0 +1,1 @@
+"""finance's console pages (console.registry.page)."""

@@ -1,0 +1,1 @@
+"""finance's "waiting for me" task providers and navigation (console.registry)."""

@@ -1,0 +1,1 @@
+"""jackpots's console pages (console.registry.page)."""

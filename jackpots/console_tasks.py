@@ -1,0 +1,1 @@
+"""jackpots's "waiting for me" task providers and navigation (console.registry)."""

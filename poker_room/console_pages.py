@@ -1,0 +1,1 @@
+"""poker_room's console pages (console.registry.page)."""

@@ -1,0 +1,4 @@
+"""What tables adds to the staff console (console.registry): the "waiting for me" lists in
+console_tasks, the pages and printables in console_pages."""
+
+from tables import console_pages, console_tasks  # noqa: F401  (they register on import)

@@ -1,0 +1,1 @@
+"""tables's console pages (console.registry.page)."""

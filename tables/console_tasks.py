@@ -1,0 +1,1 @@
+"""tables's "waiting for me" task providers and navigation (console.registry)."""
