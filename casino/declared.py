@@ -52,6 +52,18 @@ class DeclaredCommand:
     #: extra keyword arguments for drf-spectacular's extend_schema (problem codes, ...)
     schema: Mapping[str, Any] = field(default_factory=dict)
 
+    def kwargs(self, pk: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The service's keyword arguments (the actor aside) for the validated ``data``
+        and the URL's ``pk``: body fields renamed as ``rename`` says, the id as ``id_arg``."""
+        out = {self.rename.get(k, k): v for k, v in data.items()}
+        if self.id_arg:
+            out[self.id_arg] = pk
+        return out
+
+    def call(self, actor: Any, pk: Any, data: Mapping[str, Any]) -> Any:
+        """Run the service: what the API view and the console form both do."""
+        return self.service(actor=actor, **self.kwargs(pk, data))
+
 
 _DECLARED: dict[str, DeclaredCommand] = {}
 

@@ -1,12 +1,19 @@
-"""One API view per command (DESIGN §5): the view checks the shape of its input, calls
-one service with the actor, the URL's id and the body, and serializes what it returns.
-Every app's command views are made here, so each names its roles the same way."""
+"""One API view per command (DESIGN §5, §7): made from the command's declaration
+(:mod:`casino.declared`). The view checks the shape of its input, calls the declared
+service with the actor, the URL's id and the body, and serializes what it returns; every
+app's command views are made here, so each names its roles the same way.
+
+``api_paths(decls)`` gives an app's command routes; a read view whose POST or PATCH is a
+command's (``POST decks/``, ``PATCH tables/{id}/``) takes the declaration with
+:class:`CreateVia` and :func:`write_via`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from types import ModuleType
 from typing import Any, ClassVar
 
+from django.urls import URLPattern, path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -14,7 +21,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
-from casino.roles import Role, roles_required
+from casino.declared import DeclaredCommand
+from casino.roles import roles_required
 
 
 class EmptyInput(serializers.Serializer):
@@ -42,11 +50,77 @@ class Command(APIView):
                         status=status.HTTP_201_CREATED if self.created else status.HTTP_200_OK)
 
 
-def command(service: Callable[..., Any], *, roles: tuple[Role, ...], input: type, output: type,
+_VIEWS: dict[str, type[Command]] = {}
+
+
+def api_view(decl: DeclaredCommand) -> type[Command]:
+    """The DRF view of ``decl`` (one class per declaration): POST runs
+    :meth:`DeclaredCommand.call`; its operationId is the declaration's name; the
+    declaration's ``schema`` extras (``problem_codes``, ``problem_members``) are the
+    view's attributes, which casino.api.schema reads."""
+    if decl.name in _VIEWS and _VIEWS[decl.name].declaration is decl:  # type: ignore[attr-defined]
+        return _VIEWS[decl.name]
+
+    def run(self: Command, actor: Any, pk: Any, data: dict[str, Any]) -> Any:
+        return decl.call(actor, pk, data)
+
+    view = type(f"{decl.name}_view", (Command,), {
+        "__doc__": decl.doc, "__module__": getattr(decl.service, "__module__", __name__),
+        "permission_classes": [roles_required(*decl.roles)], "input": decl.input,
+        "output": decl.output, "created": decl.created, "run": run, "declaration": decl,
+        **decl.schema})
+
+    def post(self: Command, request: Request, pk: Any = None) -> Response:
+        return Command.post(self, request, pk)
+
+    # A function of its own per view: extend_schema annotates the function object.
+    view.post = extend_schema(request=decl.input,  # type: ignore[attr-defined]
+                              responses={201 if decl.created else 200: decl.output},
+                              operation_id=decl.name)(post)
+    _VIEWS[decl.name] = view
+    return view
+
+
+def declarations_of(source: ModuleType | Iterable[DeclaredCommand]) -> list[DeclaredCommand]:
+    """The declarations of an app's ``commands`` module (in the order written), or of a
+    list."""
+    if isinstance(source, ModuleType):
+        return [v for v in vars(source).values() if isinstance(v, DeclaredCommand)]
+    return list(source)
+
+
+def api_paths(source: ModuleType | Iterable[DeclaredCommand]) -> list[URLPattern]:
+    """The ``path()`` of every declaration with a route of its own."""
+    return [path(d.path, api_view(d).as_view(), name=d.url_name)
+            for d in declarations_of(source) if d.path is not None]
+
+
+class CreateVia:
+    """A list view whose POST (or a detail view whose PATCH) is a declared command's: its
+    roles, input and output (``write_declaration``)."""
+
+    write_declaration: ClassVar[DeclaredCommand]
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method in ("POST", "PATCH"):  # type: ignore[attr-defined]
+            return [roles_required(*self.write_declaration.roles)()]
+        return super().get_permissions()  # type: ignore[misc]
+
+
+def write_via(decl: DeclaredCommand, *, method: str = "post") -> Callable[..., Response]:
+    """The POST or PATCH handler of a read view that carries ``decl``; its operationId is
+    ``<name>_<method>`` (``deck_receive_post``)."""
+    def handler(self: Any, request: Request, pk: Any = None) -> Response:
+        return Command.post(api_view(decl)(), request, pk)
+    return extend_schema(request=decl.input,
+                         responses={201 if decl.created else 200: decl.output},
+                         operation_id=f"{decl.name}_{method}")(handler)
+
+
+def command(service: Callable[..., Any], *, roles: tuple[Any, ...], input: type, output: type,
             id_arg: str | None, doc: str, created: bool = False,
             rename: dict[str, str] | None = None) -> type[Command]:
-    """A Command view for ``service``: the URL's id goes to ``id_arg``, body fields to the
-    keyword arguments of the same name (or as ``rename`` maps them)."""
+    """(Being replaced by declarations.) A Command view for ``service``."""
     def run(self: Command, actor: Any, pk: Any, data: dict[str, Any]) -> Any:
         kwargs = {(rename or {}).get(k, k): v for k, v in data.items()}
         if id_arg:
@@ -60,7 +134,7 @@ def command(service: Callable[..., Any], *, roles: tuple[Role, ...], input: type
     def post(self: Command, request: Request, pk: Any = None) -> Response:
         return Command.post(self, request, pk)
 
-    # A function of its own per view: extend_schema annotates the function object.
-    view.post = extend_schema(request=input, responses={201 if created else 200: output},
+    view.post = extend_schema(request=input,  # type: ignore[attr-defined]
+                              responses={201 if created else 200: output},
                               operation_id=service.__name__)(post)
     return view

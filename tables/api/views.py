@@ -1,5 +1,6 @@
-"""The tables API: one view per command, each naming the roles it admits. A view checks
-the shape of its input, calls one service, and returns the resource the service left."""
+"""The tables API's reads, each naming the roles it admits. The commands are declared in
+:mod:`tables.commands` (their views made by casino.api.commands); a list whose POST or a
+detail whose PATCH is a command carries its declaration."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
-from casino.api.commands import Command, command
+from casino.api.commands import CreateVia, write_via
 from casino.api.pagination import KEYSET_PAGING_PARAMETERS, page_response, parse_paging
 from casino.api.serializers import EventPageSerializer
 from casino.domain.errors import DomainError
@@ -28,35 +29,14 @@ from casino.scoping import property_row, property_rows
 from tables import selectors
 from tables.api import banked_serializers as b
 from tables.api import serializers as s
-from tables.domain.banked.commands import Decide, PlaceWager, SetHands
 from tables.domain.signage import signage_for
 from tables.models import Deck, GameTable, Round, RulesSubmission
-from tables.reconstruction import cards_as_text
-from tables.services import banked, decks, rounds, rules, tables
+from tables import commands as c
+from tables.services import banked, rules
 
 TABLE_STAFF = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY,
                Role.COMPLIANCE, Role.ADMIN)
 AUDIT = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.COMPLIANCE, Role.SECURITY)
-
-
-class CreateVia:
-    """A list view whose POST (or a detail view whose PATCH) is a command view's: its
-    roles, input and output."""
-
-    write_command: ClassVar[type[Command]]
-
-    def get_permissions(self) -> list[Any]:
-        if self.request.method in ("POST", "PATCH"):  # type: ignore[attr-defined]
-            return [p() for p in self.write_command.permission_classes]
-        return super().get_permissions()  # type: ignore[misc]
-
-
-def write_via(cmd: type[Command], *, method: str = "post") -> Callable[..., Response]:
-    def handler(self: Any, request: Request, pk: Any = None) -> Response:
-        return Command.post(cmd(), request, pk)
-    return extend_schema(request=cmd.input,
-                         responses={201 if cmd.created else 200: cmd.output},
-                         operation_id=f"{cmd.__name__.removesuffix('_view')}_{method}")(handler)
 
 
 def _property_rows(view: Any, qs: QuerySet, via: str = "property") -> QuerySet:
@@ -67,48 +47,14 @@ def _property_rows(view: Any, qs: QuerySet, via: str = "property") -> QuerySet:
 
 # --- Rules Submissions -----------------------------------------------------------------
 
-RulesDraft = command(rules.rules_draft, roles=(Role.COMPLIANCE, Role.ADMIN),
-                     input=s.RulesDraftInput, output=s.RulesSubmissionSerializer, id_arg=None,
-                     created=True,
-                     doc="File a new draft version of the Rules Submission for a game.")
-RulesRevise = command(rules.rules_revise, roles=(Role.COMPLIANCE, Role.ADMIN),
-                      input=s.RulesReviseInput, output=s.RulesSubmissionSerializer,
-                      id_arg="rules_id",
-                      doc="Edit a draft. A version past the draft is never edited.")
-RulesSubmit = command(rules.rules_submit, roles=(Role.COMPLIANCE, Role.ADMIN),
-                      input=s.EmptyInput, output=s.RulesSubmissionSerializer, id_arg="rules_id",
-                      doc="Submit a draft for approval.")
-RulesReturn = command(rules.rules_return, roles=(Role.COMPLIANCE,), input=s.ReasonInput,
-                      output=s.RulesSubmissionSerializer, id_arg="rules_id",
-                      doc="Return a submitted version to draft.")
-RulesApprove = command(rules.rules_approve, roles=(Role.COMPLIANCE,), input=s.ApproveInput,
-                       output=s.RulesSubmissionSerializer, id_arg="rules_id",
-                       doc="Approve a submitted version (by a compliance officer who did not "
-                           "write or submit it); it takes effect at effective_at or now.")
-RulesWithdraw = command(rules.rules_withdraw, roles=(Role.COMPLIANCE,), input=s.ReasonInput,
-                        output=s.RulesSubmissionSerializer, id_arg="rules_id",
-                        doc="Withdraw a version. One not in effect is withdrawn at once; for "
-                            "the version in effect this asks for its withdrawal, which a "
-                            "second compliance officer confirms (withdraw/confirm/).")
-RulesWithdrawConfirm = command(rules.rules_withdraw_confirm, roles=(Role.COMPLIANCE,),
-                               input=s.EmptyInput, output=s.RulesSubmissionSerializer,
-                               id_arg="rules_id",
-                               doc="Confirm the requested withdrawal of the version in effect "
-                                   "(by a compliance officer other than the one who asked); "
-                                   "it leaves effect and rounds of its game are refused.")
-RulesWithdrawCancel = command(rules.rules_withdraw_cancel, roles=(Role.COMPLIANCE,),
-                              input=s.ReasonInput, output=s.RulesSubmissionSerializer,
-                              id_arg="rules_id",
-                              doc="Cancel the requested withdrawal of the version in effect "
-                                  "(any compliance officer); it stays in effect.")
 
 
 class RulesList(CreateVia, ListAPIView):
     """Rules Submission versions of this property, newest first per game. POST files a
     new draft (compliance, admin)."""
 
-    write_command = RulesDraft
-    post = write_via(RulesDraft)
+    write_declaration = c.rules_draft
+    post = write_via(c.rules_draft)
 
     permission_classes = [roles_required(*ALL_ROLES)]
     serializer_class = s.RulesSubmissionSerializer
@@ -128,41 +74,15 @@ class RulesDetail(RetrieveAPIView):
 
 # --- tables ----------------------------------------------------------------------------
 
-TableConfigure = command(tables.table_configure, roles=(Role.ADMIN,),
-                         input=s.TableConfigureInput, output=s.TableSerializer, id_arg=None,
-                         created=True,
-                         doc="Configure a new table (closed).")
 
 
-def _reconfigure(*, actor: Any, table_id: Any, **changes: Any) -> Any:
-    return tables.table_reconfigure(actor=actor, table_id=table_id, changes=changes)
-
-
-_reconfigure.__name__ = "table_reconfigure"
-TableReconfigure = command(_reconfigure, roles=(Role.ADMIN,), input=s.TableReconfigureInput,
-                           output=s.TableSerializer, id_arg="table_id",
-                           doc="Change a closed table's name, positions or equipment.")
-TableOpen = command(tables.table_open, roles=(Role.FLOORPERSON,), input=s.EmptyInput,
-                    output=s.TableSerializer, id_arg="table_id",
-                    doc="Open the table for gaming under the Rules Submission in effect.")
-TableClose = command(tables.table_close, roles=(Role.FLOORPERSON,), input=s.EmptyInput,
-                     output=s.TableSerializer, id_arg="table_id",
-                     doc="Close the table.")
-TableAssignDealer = command(tables.table_assign_dealer, roles=(Role.FLOORPERSON,),
-                            input=s.AssignDealerInput, output=s.TableSerializer,
-                            id_arg="table_id",
-                            doc="Assign the dealer who acts at this table.")
-TableEquipment = command(tables.table_equipment, roles=(Role.FLOORPERSON, Role.DEALER),
-                         input=s.EquipmentInput, output=s.TableSerializer, id_arg="table_id",
-                         doc="Record a shuffler or shoe out of order, or "
-                             "restored (589.13(g)).")
 
 
 class TableList(CreateVia, ListAPIView):
     """Tables of this property. POST configures a new one (admin)."""
 
-    write_command = TableConfigure
-    post = write_via(TableConfigure)
+    write_declaration = c.table_configure
+    post = write_via(c.table_configure)
 
     permission_classes = [roles_required(*TABLE_STAFF)]
     serializer_class = s.TableSerializer
@@ -175,8 +95,8 @@ class TableList(CreateVia, ListAPIView):
 class TableDetail(CreateVia, RetrieveAPIView):
     """A table. PATCH changes a closed table (admin)."""
 
-    write_command = TableReconfigure
-    patch = write_via(TableReconfigure, method="patch")
+    write_declaration = c.table_reconfigure_
+    patch = write_via(c.table_reconfigure_, method="patch")
     permission_classes = [roles_required(*TABLE_STAFF)]
     serializer_class = s.TableSerializer
 
@@ -252,60 +172,13 @@ class DeckHistory(StreamHistory):
 # --- decks -----------------------------------------------------------------------------
 
 AT_TABLE = (Role.DEALER, Role.FLOORPERSON)
-DeckReceive = command(decks.deck_receive, roles=(Role.DEALER, Role.FLOORPERSON, Role.SECURITY),
-                      input=s.DeckReceiveInput, output=s.DeckSerializer, id_arg=None,
-                      created=True, rename={"table": "table_id"},
-                      doc="Record a deck received at a table (589.4(a), 637a.4(a)).")
-DeckInspect = command(decks.deck_inspect, roles=(Role.DEALER,), input=s.InspectInput,
-                      output=s.DeckSerializer, id_arg="deck_id",
-                      doc="The dealer's inspection, listing any defects.")
-DeckVerify = command(decks.deck_inspection_verify, roles=(Role.FLOORPERSON,),
-                     input=s.VerifyInput, output=s.DeckSerializer, id_arg="deck_id",
-                     doc="The floorperson verifies the inspection; a rejected "
-                         "deck is removed.")
-DeckSpread = command(decks.deck_spread, roles=(Role.DEALER,), input=s.SpreadInput,
-                     output=s.DeckSerializer, id_arg="deck_id",
-                     doc="Spread face up for the first player (two at poker).")
-DeckWash = command(decks.deck_wash, roles=(Role.DEALER,), input=s.EmptyInput,
-                   output=s.DeckSerializer, id_arg="deck_id",
-                   doc="Washed and stacked.")
-DeckShuffle = command(decks.deck_shuffle, roles=(Role.DEALER,), input=s.ShuffleInput,
-                      output=s.DeckSerializer, id_arg="deck_id",
-                      doc="Shuffled by hand or by the automated shuffler.")
-DeckCut = command(decks.deck_cut, roles=(Role.DEALER,), input=s.CutInput,
-                  output=s.DeckSerializer, id_arg="deck_id",
-                  doc="Cut with the cover card at least ten cards deep.")
-DeckRecut = command(decks.deck_recut, roles=(Role.FLOORPERSON,), input=s.ReasonInput,
-                    output=s.DeckSerializer, id_arg="deck_id",
-                    doc="A floorperson has the cards cut again before any is dealt.")
-DeckPutInPlay = command(decks.deck_put_in_play, roles=AT_TABLE, input=s.EmptyInput,
-                        output=s.DeckSerializer, id_arg="deck_id",
-                        doc="Put the deck in play; its change-due timer starts.")
-DeckCount = command(decks.deck_count, roles=AT_TABLE, input=s.CountInput,
-                    output=s.DeckSerializer, id_arg="deck_id",
-                    doc="The dealer's count; anything but 52 removes the deck.")
-DeckCountVerify = command(decks.deck_count_verify, roles=(Role.FLOORPERSON,),
-                          input=s.EmptyInput, output=s.DeckSerializer, id_arg="deck_id",
-                          doc="The floorperson signs the last count.")
-DeckShufflerCount = command(decks.deck_shuffler_count, roles=AT_TABLE, input=s.CountInput,
-                            output=s.DeckSerializer, id_arg="deck_id",
-                            doc="The counting shuffler's count; a wrong count removes the deck.")
-DeckRemove = command(decks.deck_remove, roles=AT_TABLE, input=s.RemoveInput,
-                     output=s.DeckSerializer, id_arg="deck_id",
-                     doc="Remove the deck from the table, with the reason.")
-DeckDestroy = command(decks.deck_destroy, roles=(Role.SECURITY, Role.FLOORPERSON),
-                      input=s.NoteInput, output=s.DeckSerializer, id_arg="deck_id",
-                      doc="A removed deck destroyed.")
-DeckCancel = command(decks.deck_cancel, roles=(Role.SECURITY, Role.FLOORPERSON),
-                     input=s.NoteInput, output=s.DeckSerializer, id_arg="deck_id",
-                     doc="A removed deck cancelled.")
 
 
 class DeckList(CreateVia, ListAPIView):
     """Decks of this property. POST records a deck received at a table."""
 
-    write_command = DeckReceive
-    post = write_via(DeckReceive)
+    write_declaration = c.deck_receive
+    post = write_via(c.deck_receive)
 
     permission_classes = [roles_required(*TABLE_STAFF)]
     serializer_class = s.DeckSerializer
@@ -350,18 +223,6 @@ class CardInventory(APIView):
 
 # --- rounds ----------------------------------------------------------------------------
 
-def _round_open(*, actor: Any, table: Any, deck: Any) -> Any:
-    return rounds.round_open(actor=actor, table_id=table, deck_id=deck)
-
-
-_round_open.__name__ = "round_open"
-RoundOpen = command(_round_open, roles=AT_TABLE, input=s.RoundOpenInput,
-                    output=s.RoundSerializer, id_arg=None, created=True,
-                    doc="Open a round: refused at a closed table, without rules in effect, "
-                        "or with a deck that is due for change or a count, or out of turn.")
-RoundClose = command(rounds.round_close, roles=AT_TABLE, input=s.EmptyInput,
-                     output=s.RoundSerializer, id_arg="round_id",
-                     doc="Close the round.")
 
 
 class RoundDetail(RetrieveAPIView):
@@ -374,73 +235,8 @@ class RoundDetail(RetrieveAPIView):
 
 # --- house-banked rounds -------------------------------------------------------------------
 
-def _banked(service: Callable[..., Any], input: type, doc: str,
-            roles: tuple[Role, ...] = AT_TABLE) -> type[Command]:
-    return command(service, roles=roles, input=input, output=b.BankedRoundSerializer,
-                   id_arg="round_id", doc=doc)
 
 
-RoundPlaceWager = _banked(banked.round_place_wager, b.WagerInput,
-                          "Place a wager before no more bets (589.7, 671a.7, 579.7).")
-RoundWithdrawWager = _banked(banked.round_withdraw_wager, b.WithdrawInput,
-                             "Withdraw a wager before no more bets.")
-RoundNoMoreBets = _banked(banked.round_no_more_bets, b.VersionedInput,
-                          "Announce no more bets (589.7(d), 579.7(c)).")
-RoundDeal = _banked(banked.round_deal, b.DealInput,
-                    "Record the deal read by a card-reading shoe or keyed at the console.")
-RoundDealFromShuffle = _banked(banked.round_deal_from_shuffle, b.VersionedInput,
-                               "Deal from a deck the server shuffles with a secure RNG.")
-RoundDecide = _banked(banked.round_decide, b.DecisionInput,
-                      "Record a player's decision (fold, bet, buy, exchange, declare, force; "
-                      "Hi-Lo play or forfeit).")
-RoundSetHands = _banked(banked.round_set_hands, b.SetHandsInput,
-                        "Set a Hi-Lo player's high and low hands (579.11(d)).")
-RoundDraw = _banked(banked.round_draw, b.DrawInput,
-                    "A Lunar player's sixth card or exchange (589.11(d)(2), 671a.11(d)).")
-RoundDealerDraw = _banked(banked.round_draw_dealer, b.DealerDrawInput,
-                          "The forced dealer's replacement card (589.11(e)(2)(ii)).")
-def _place_wagers(*, actor: Any, round_id: Any, wagers: list[dict[str, Any]],
-                  no_more_bets: bool = False, expected_version: int | None = None) -> Any:
-    return banked.round_place_wagers(
-        actor=actor, round_id=round_id, no_more_bets=no_more_bets,
-        expected_version=expected_version, wagers=[PlaceWager(**w) for w in wagers])
-
-
-def _lock_decisions(*, actor: Any, round_id: Any, decisions: list[dict[str, Any]],
-                    expected_version: int | None = None) -> Any:
-    return banked.round_lock_decisions(
-        actor=actor, round_id=round_id, expected_version=expected_version,
-        decisions=[Decide(**d) if d["decision"] is not None
-                   else SetHands(d["position"], d["high"], d["low"]) for d in decisions])
-
-
-_place_wagers.__name__ = "round_place_wagers"
-_lock_decisions.__name__ = "round_lock_decisions"
-RoundPlaceWagers = _banked(_place_wagers, b.WagersInput,
-                           "Every wager a terminal holds, then optionally no more bets, as "
-                           "one command: one commit, one event per wager; refused whole if "
-                           "any part is.")
-RoundLock = _banked(_lock_decisions, b.LockInput,
-                    "All decisions are locked in: reveal and settle every wager. With "
-                    "decisions, each position's decision (or Hi-Lo setting) is recorded "
-                    "first, in the same command.")
-RoundIrregularity = _banked(banked.round_report_irregularity, b.IrregularityInput,
-                            "Report an irregularity (x.13) or abandoned wagers (x.7(b)); "
-                            "a void returns every wager.", roles=(Role.FLOORPERSON,))
-
-
-def _settle_script(*, actor: Any, **script: Any) -> dict[str, Any]:
-    out = banked.round_settle_script(actor=actor, script=script)
-    out["events"] = [{"type": e["type"], "data": cards_as_text(e["data"])}
-                     for e in out["events"]]
-    return out
-
-
-_settle_script.__name__ = "round_settle_script"
-SettleScript = command(_settle_script, roles=banked.DISPUTE_ROLES, input=b.SettleScriptInput,
-                       output=b.SettlementSerializer, id_arg=None,
-                       doc="The dispute calculator: settle a round script (the format of "
-                           "tests/tables/banked/scripts) without recording anything.")
 
 
 class RoundPlay(APIView):

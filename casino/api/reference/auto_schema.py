@@ -18,14 +18,7 @@ from casino.api.reference.examples import EXAMPLES
 from casino.api.reference.summaries import SUMMARIES, first_sentence
 from casino.api.reference.tags import tag_for
 from casino.api.schema import BODY_METHODS, ProblemAutoSchema
-
-#: Operations whose views give the same operationId as another's (a jackpot box count's
-#: variance and a finance exception are both "explained" and "signed off" by services of
-#: the same name): (method, path) → the id this one goes by.
-OPERATION_IDS: dict[tuple[str, str], str] = {
-    ("POST", "/api/v1/jackpot-funds/{id}/counts/explain/"): "count_variance_explain",
-    ("POST", "/api/v1/jackpot-funds/{id}/counts/sign-off/"): "count_variance_sign_off",
-}
+from casino.declared import DeclaredCommand
 
 #: Serializers whose class name another app's serializer also has: the component name
 #: each goes by in the schema (module.class → name), so neither replaces the other.
@@ -35,11 +28,18 @@ COMPONENT_NAMES: dict[str, str] = {
     "jackpots.api.serializers.PlayerIn": "HighHandPlayerIn",
 }
 
+#: (until jackpots declares its commands) the box count's variance steps' ids
+OPERATION_IDS: dict[tuple[str, str], str] = {
+    ("POST", "/api/v1/jackpot-funds/{id}/counts/explain/"): "count_variance_explain",
+    ("POST", "/api/v1/jackpot-funds/{id}/counts/sign-off/"): "count_variance_sign_off",
+}
+
 EXAMPLE_NAME = "From the demo"
 
 
 class ReferenceAutoSchema(ProblemAutoSchema):
-    """ProblemAutoSchema plus the reference: tag, summary, example, unique names."""
+    """ProblemAutoSchema plus the reference: tag, summary (a declared command's own,
+    else :data:`SUMMARIES`), example, unique names."""
 
     def get_operation(self, path: str, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation = super().get_operation(path, *args, **kwargs)
@@ -51,22 +51,33 @@ class ReferenceAutoSchema(ProblemAutoSchema):
             operation["tags"] = [tag]
         else:  # no area claims the URL: left untagged for the reference test to find
             operation.pop("tags", None)
-        operation["summary"] = (SUMMARIES.get(operation["operationId"])
+        decl = self.declaration()
+        operation["summary"] = ((decl.summary if decl is not None else None)
+                                or SUMMARIES.get(operation["operationId"])
                                 or operation.get("summary")
                                 or first_sentence(operation.get("description", "")))
         return operation
 
     def reference_id(self) -> str:
-        """The operationId the reference knows this operation by."""
+        """The operationId the reference knows this operation by (a declared command's is
+        its name, casino.api.commands)."""
         return OPERATION_IDS.get((self.method, self.path)) or self.get_operation_id()
 
+    def declaration(self) -> DeclaredCommand | None:
+        """The declared command this operation runs: a command view's, or the one a list
+        or detail view writes through (``write_declaration``: POST decks/, PATCH
+        tables/{id}/)."""
+        if self.method not in BODY_METHODS:
+            return None
+        return (getattr(self.view, "declaration", None)
+                or getattr(self.view, "write_declaration", None))
+
     def get_description(self) -> str:  # type: ignore[override]
-        """A list or detail view that writes through a command view (``write_command``:
-        POST decks/, PATCH tables/{id}/) is described by the command's docstring, which
-        cites its rule, not by the list's."""
-        command = getattr(self.view, "write_command", None)
-        if command is not None and self.method in BODY_METHODS and command.__doc__:
-            return command.__doc__.strip()
+        """A list or detail view that writes through a declared command is described by
+        the declaration's doc, which cites its rule, not by the list's."""
+        decl = getattr(self.view, "write_declaration", None)
+        if decl is not None and self.method in BODY_METHODS and decl.doc:
+            return decl.doc.strip()
         return super().get_description()
 
     def get_examples(self) -> list[OpenApiExample]:
