@@ -1,6 +1,6 @@
-"""The finance API: one view per command (each naming its roles), and the reads —
-a table's gaming day, the exceptions, a gaming day's reconciliation. Inputs and outputs
-in :mod:`finance.api.serializers`."""
+"""The finance API's reads — a table's gaming day, the exceptions, a gaming day's
+reconciliation, the reports. The commands are declared in :mod:`finance.commands`; inputs
+and outputs in :mod:`finance.api.serializers`."""
 
 from __future__ import annotations
 
@@ -12,24 +12,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
-from casino.api.commands import EmptyInput, command
 from casino.roles import roles_required
 from finance import selectors, services
 from finance.api.serializers import (
-    ChipSaleIn,
-    CloseIn,
-    CountIn,
-    DayIn,
     ExceptionOut,
-    ExplainIn,
-    GamingDayOut,
-    InventoryIn,
-    InventorySignIn,
-    OpenItemOut,
     ReconciliationOut,
-    SlipIn,
-    SlipStepIn,
-    SlipVoidIn,
     TableDayOut,
 )
 from finance.services.common import day_of
@@ -37,68 +24,6 @@ from jackpots.reports import gaming_day_span
 
 FIRST = OpenApiParameter("first", str, description="YYYY-MM-DD; default: today's gaming day")
 LAST = OpenApiParameter("last", str, description="YYYY-MM-DD; default: the first day")
-
-
-def _table_command(service, roles, input, doc, created=False):  # type: ignore[no-untyped-def]
-    return command(service, roles=roles, input=input, output=TableDayOut, id_arg="table_id",
-                   doc=doc, created=created)
-
-
-inventory_record_view = _table_command(
-    services.inventory_record, services.DEALING, InventoryIn,
-    "The dealer records the chip tray's opening or closing inventory by denomination.")
-inventory_sign_view = _table_command(
-    services.inventory_sign, services.FLOOR, InventorySignIn,
-    "A floorperson (not the dealer who recorded it) signs the inventory slip.")
-chips_sell_view = _table_command(
-    services.chips_sell, services.DEALING, ChipSaleIn,
-    "The dealer sells chips for cash at the table; the cash goes into the drop box.")
-slip_request_view = _table_command(
-    services.slip_request, services.FLOOR, SlipIn,
-    "A floorperson requests a fill or a credit, chips by denomination.", created=True)
-slip_prepare_view = _table_command(
-    services.slip_prepare, services.CAGE, SlipStepIn,
-    "The cashier prepares the fill or credit slip.")
-slip_carry_view = _table_command(
-    services.slip_carry, services.RUNNERS, SlipStepIn,
-    "The runner (security) signs for carrying the slip and the chips.")
-slip_complete_view = _table_command(
-    services.slip_complete, services.AT_TABLE, SlipStepIn,
-    "The dealer or floorperson signs at the table: the fill or credit is made.")
-slip_void_view = _table_command(
-    services.slip_void, services.VOIDING, SlipVoidIn,
-    "A slip not used is voided with its reason, so every slip is accounted for.")
-drop_remove_view = _table_command(
-    services.drop_remove, services.REMOVING, DayIn,
-    "Security removes the table's drop box at the end of the gaming day.")
-drop_count_view = _table_command(
-    services.drop_count, services.COUNTING, CountIn,
-    "One of the count team (who took no part at the table that day) enters the count.")
-drop_count_sign_view = _table_command(
-    services.drop_count_sign, services.COUNTING, DayIn,
-    "A second member of the count team signs the count.")
-drop_accept_view = _table_command(
-    services.drop_accept, services.CAGE, DayIn,
-    "A cashier accepts the signed count: the drop is final.")
-variance_explain_view = command(
-    services.variance_explain, roles=services.FINANCE, input=ExplainIn, output=ExceptionOut,
-    id_arg="exception_id",
-    doc="Finance explains an exception (negative poker revenue: the investigation).")
-variance_sign_off_view = command(
-    services.variance_sign_off, roles=services.SIGNING_OFF, input=EmptyInput,
-    output=ExceptionOut, id_arg="exception_id",
-    doc="A second person (finance or compliance) signs off an explained exception.")
-gaming_day_close_view = command(
-    services.gaming_day_close, roles=services.FINANCE, input=CloseIn, output=GamingDayOut,
-    id_arg=None,
-    doc="Finance closes a gaming day that has ended; refused while items are open unless "
-        "closed with them listed.")
-# the 409 open_items problem lists the items as GET gaming-days/{day}/ does (schema: the
-# problem's members, casino.api.schema)
-gaming_day_close_view.problem_codes = {409: ["open_items", "gaming_day_not_ended"]}
-gaming_day_close_view.problem_members = {409: {
-    "open_items": OpenItemOut(many=True),
-    "open_count": {"type": "integer", "description": "open_items: how many"}}}
 
 
 class TableDayView(APIView):
