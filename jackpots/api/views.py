@@ -1,6 +1,7 @@
 """The jackpots' API (637a.15, 637a.16): the reads (funds with their boxes, ledgers,
-hits, slips, counts, display checks, reports) and one view per command, each naming its
-roles; inputs and outputs in :mod:`jackpots.api.serializers`."""
+hits, slips, counts, display checks, reports), each naming its roles. The commands are
+declared in :mod:`jackpots.commands`; inputs and outputs in
+:mod:`jackpots.api.serializers`."""
 
 from __future__ import annotations
 
@@ -17,38 +18,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
-from casino.api.commands import EmptyInput, command
 from casino.roles import Role, roles_required
-from jackpots import selectors, services
+from jackpots import selectors
 from jackpots.reports import gaming_day_span
 from jackpots.api.serializers import (
-    AwardPaidOut,
-    AwardPayIn,
-    BoxIn,
-    CloseIn,
-    CloseOut,
-    CountIdIn,
-    CountOpenIn,
     CountOut,
-    DiscontinueIn,
     DisplayCheckOut,
-    ExplainIn,
     FundOut,
-    FundRowOut,
-    HandIn,
     HitOut,
     LedgerOut,
-    PayIn,
     PeriodReportOut,
-    RecordIn,
-    RecordOut,
-    RejectIn,
     ReportOut,
     SlipOut,
-    StepOut,
-    TotalIn,
 )
-from jackpots.services import counts, discontinue
 
 
 #: who reads the funds: the poker floor and its supervisor, the cage and count team,
@@ -99,40 +81,6 @@ class Hits(APIView):
         return Response(HitOut(selectors.hits(actor_of(request.user), name), many=True).data)
 
 
-bad_beat_verify_view = command(
-    services.bad_beat_verify, roles=services.VERIFYING, input=HandIn, output=HitOut,
-    id_arg="fund",
-    doc="The poker shift supervisor verifies a Bad Beat hand (637a.15(f)); the payout and "
-        "its shares are fixed, and the display shows it pending adjustment.")
-
-
-bad_beat_reject_view = command(
-    services.bad_beat_reject, roles=services.VERIFYING, input=RejectIn, output=HitOut,
-    id_arg="fund",
-    doc="The poker shift supervisor rejects a hand held as a Bad Beat, with the reason.")
-
-
-bad_beat_pay_view = command(
-    services.bad_beat_pay, roles=services.PAYING, input=PayIn, output=HitOut,
-    id_arg="fund",
-    doc="A verified Bad Beat paid at the table or the cage, each share against the "
-        "player's identification (637a.15(g)).")
-
-
-display_adjust_view = command(
-    services.display_adjust, roles=services.ADJUSTING, input=EmptyInput,
-    output=FundRowOut, id_arg="fund",
-    doc="Finance begins adjusting the displayed amount to the official record "
-        "(637a.15(h)(1)); a floorperson witnesses it.")
-
-
-display_witness_view = command(
-    services.display_witness, roles=services.WITNESSING, input=EmptyInput,
-    output=FundRowOut, id_arg="fund",
-    doc="The floorperson in whose presence the display was adjusted signs for it "
-        "(637a.15(h)(1)-(2)).")
-
-
 class Slips(APIView):
     """The fund's High Hand Tracking Slips, period by period (637a.16(f))."""
 
@@ -144,26 +92,6 @@ class Slips(APIView):
     def get(self, request: Request, name: str) -> Response:
         rows = selectors.slips(actor_of(request.user), name, request.query_params.get("period"))
         return Response(SlipOut(rows, many=True, context={"request": request}).data)
-
-
-high_hand_record_view = command(
-    services.high_hand_record, roles=services.RECORDING, input=RecordIn, output=RecordOut,
-    id_arg="fund", created=True,
-    doc="A floorperson records a full house or better, or a higher hand, on the period's "
-        "High Hand Tracking Slip (637a.16(f)).")
-
-
-high_hand_close_view = command(
-    services.high_hand_period_close, roles=services.CLOSING, input=CloseIn, output=CloseOut,
-    id_arg="fund",
-    doc="Close an ended High Hand period: the pooled amount to the highest hand "
-        "(637a.16(g)-(h)); the beat task closes each period as it ends.")
-
-
-high_hand_pay_view = command(
-    services.high_hand_pay, roles=services.PAYING, input=AwardPayIn, output=AwardPaidOut,
-    id_arg="fund",
-    doc="A High Hand award paid at the cage against valid identification (637a.16(h)).")
 
 
 #: a count is read by those who take part in it too
@@ -179,62 +107,6 @@ class Counts(APIView):
     def get(self, request: Request, name: str) -> Response:
         return Response(CountOut(selectors.counts(actor_of(request.user), name),
                                  many=True, context={"request": request}).data)
-
-
-def _count_view(service: Any, roles: tuple, input: type, doc: str) -> Any:
-    return command(service, roles=roles, input=input, output=StepOut, id_arg="fund",
-                   doc=doc)
-
-
-count_open_view = _count_view(counts.count_open, counts.OPENING, CountOpenIn,
-                              "Open a count of the fund's payout boxes at a closed table or "
-                              "in the cage (637a.15(d), 637a.16(d)).")
-
-
-count_box_view = _count_view(counts.count_box, counts.DEALER_COUNTS + counts.CASHIERS, BoxIn,
-                             "One box counted: by the dealer at a closed table, by a "
-                             "cashier at the cage (637a.15(d)(1), (e)).")
-
-
-count_witness_view = _count_view(counts.count_witness, counts.WITNESSES, CountIdIn,
-                                 "The floorperson who watched the table count signs it "
-                                 "(637a.15(d)(1)).")
-
-
-count_account_view = _count_view(counts.count_account, counts.WITNESSES, CountIdIn,
-                                 "A floorperson accounts for every locked box going to "
-                                 "the cage (637a.15(d)(2)).")
-
-
-count_carry_view = _count_view(counts.count_carry, counts.CARRIERS, CountIdIn,
-                               "Security carries the container or boxes to the cage "
-                               "(637a.15(d)(1)-(2)).")
-
-
-count_verify_view = _count_view(counts.count_verify, counts.CASHIERS, TotalIn,
-                                "A cashier verifies the count at the cage (637a.15(e)); a "
-                                "difference from what the boxes should hold is a variance.")
-
-
-variance_explain_view = _count_view(counts.variance_explain, counts.EXPLAINING, ExplainIn,
-                                    "Finance explains a count's variance.")
-
-
-variance_sign_off_view = _count_view(counts.variance_sign_off, counts.SIGNING_OFF, CountIdIn,
-                                     "A second person signs off the explained variance.")
-
-
-fund_discontinue_view = command(
-    discontinue.fund_discontinue, roles=discontinue.PROPOSING, input=DiscontinueIn,
-    output=FundRowOut, id_arg="fund",
-    doc="Finance proposes discontinuing the fund, its balance to another fund of the same "
-        "kind (637a.15(i)).")
-
-
-fund_discontinue_approve_view = command(
-    discontinue.fund_discontinue_approve, roles=discontinue.APPROVING, input=EmptyInput,
-    output=FundRowOut, id_arg="fund",
-    doc="Compliance approves the discontinuance; the balance is transferred (637a.15(i)).")
 
 
 class DisplayChecks(APIView):

@@ -28,12 +28,6 @@ COMPONENT_NAMES: dict[str, str] = {
     "jackpots.api.serializers.PlayerIn": "HighHandPlayerIn",
 }
 
-#: (until jackpots declares its commands) the box count's variance steps' ids
-OPERATION_IDS: dict[tuple[str, str], str] = {
-    ("POST", "/api/v1/jackpot-funds/{id}/counts/explain/"): "count_variance_explain",
-    ("POST", "/api/v1/jackpot-funds/{id}/counts/sign-off/"): "count_variance_sign_off",
-}
-
 EXAMPLE_NAME = "From the demo"
 
 
@@ -61,7 +55,7 @@ class ReferenceAutoSchema(ProblemAutoSchema):
     def reference_id(self) -> str:
         """The operationId the reference knows this operation by (a declared command's is
         its name, casino.api.commands)."""
-        return OPERATION_IDS.get((self.method, self.path)) or self.get_operation_id()
+        return self.get_operation_id()
 
     def declaration(self) -> DeclaredCommand | None:
         """The declared command this operation runs: a command view's, or the one a list
