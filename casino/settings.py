@@ -34,6 +34,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI assets served locally: no CDN needed
     "django_fsm",
+    "django_htmx",  # request.htmx: the console's partial updates (issue 23)
+    "csp",  # Content-Security-Policy with no inline script (issue 23, DESIGN §7)
+    "django_otp",  # the second factor of administrators and compliance officers
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",  # recovery codes
     "casino.apps.CasinoConfig",
     "tables.apps.TablesConfig",
     "poker_room.apps.PokerRoomConfig",
@@ -52,10 +57,19 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): the second factor of this session (django-otp)
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    # The one policy (CONTENT_SECURITY_POLICY) and its few per-view loosenings, kept in
+    # one table (console.csp.LOOSENED).
+    "console.csp.ConsoleCSPMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Pages (not the API) in the viewer's property's zone: after the login is known.
     "casino.display_zone.DisplayZoneMiddleware",
+    # /console/: the person resolved once (request.console), a login and a staff profile
+    # required, and the second factor for the roles that need it. Deny by default.
+    "console.middleware.ConsoleMiddleware",
     # Last: turns a locked-out login into casino.api.login_views.lockout_response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -101,6 +115,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # console_shell: the console's navigation, badges and waiting lists (lazy)
+                "console.waiting.context",
             ],
         },
     },
@@ -127,9 +143,40 @@ TIME_ZONE = "UTC"  # storage is UTC; the property's own zone decides the gaming 
 PROPERTY_TIME_ZONE = env.env_timezone("PROPERTY_TIME_ZONE", "America/New_York")
 GAMING_DAY_START_HOUR = env.env_int("GAMING_DAY_START_HOUR", 6, minimum=0, maximum=23)
 
+# --- the console's sessions, page policy and second factor (issue 23) -----------------
+# A console login lasts one shift, then asks again (closing the browser does not end it).
+CONSOLE_SESSION_MINUTES = env.env_int("CONSOLE_SESSION_MINUTES", 10 * 60, minimum=5,
+                                      maximum=24 * 60)
+SESSION_COOKIE_AGE = CONSOLE_SESSION_MINUTES * 60
+SESSION_EXPIRE_AT_BROWSER_CLOSE = False
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+LOGIN_URL = "/console/login/"
+# How often an open "Waiting for me" asks whether anything changed (paused while hidden)
+CONSOLE_POLL_SECONDS = env.env_int("CONSOLE_POLL_SECONDS", 5, minimum=1, maximum=300)
+# The policy every page gets (django-csp 4.0); console.csp.LOOSENED names the few views
+# that still need more, each with what it needs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    },
+}
+# The issuer an authenticator app shows beside the code
+OTP_TOTP_ISSUER = env.env_str("OTP_TOTP_ISSUER", "Casino back office")
+
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# Files served from the apps' static folders as well as STATIC_ROOT: on with DEBUG, or
+# STATIC_FROM_APPS=true (the tests' live servers turn it on; bin/run collects them).
+WHITENOISE_USE_FINDERS = env.env_bool("STATIC_FROM_APPS", DEBUG)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

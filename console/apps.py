@@ -11,4 +11,7 @@ class ConsoleConfig(AppConfig):
         # admin site finds admin.py): imported here, after every app is loaded.
         from django.utils.module_loading import autodiscover_modules
 
+        import console.casino_tasks  # noqa: F401  the casino layer's own (role grants)
+        from console import casino_history, event_log_pages, staff_pages  # noqa: F401  compliance's pages, the casino's sentences
+
         autodiscover_modules("console")

@@ -32,6 +32,8 @@ def lockout_response(request: HttpRequest, original_response: Any = None,
                      credentials: Any = None) -> HttpResponse:
     """What a locked-out login gets (axes' ``AXES_LOCKOUT_CALLABLE``): 429 problem+json
     ``login_locked_out`` on the API, a plain page elsewhere (the admin's login form)."""
+    if getattr(original_response, "shown_lockout", False):
+        return original_response  # a page that said so itself (the console's login page)
     minutes = _retry_after() // 60
     detail = (f"too many failed logins: this account or address is locked for {minutes} "
               "minutes, or until an administrator or compliance officer unlocks it")

@@ -1,0 +1,101 @@
+"""Who is asking, resolved once per request for ``/console/`` (DESIGN §7, after pretix's
+``PermissionMiddleware``): ``request.console`` holds the actor and roles every page, the
+navigation and the buttons ask. Deny by default:
+
+* no login → the login page (``?next=`` the page asked for);
+* a login that is not enrolled staff of a property → 403, a page that says so;
+* an administrator or compliance officer whose session has not given the second factor →
+  the enrolment page (no authenticator yet) or the code page. Only the login, log-out
+  and second-factor pages are open before that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+
+from casino.actors import Actor, NoStaffProfile, actor_of
+from casino.services.two_factor import has_confirmed_device, two_factor_required
+
+PREFIX = "/console/"
+LOGIN, LOGOUT = "/console/login/", "/console/logout/"
+ENROL, VERIFY = "/console/two-factor/enrol/", "/console/two-factor/verify/"
+#: open without a login
+OPEN = (LOGIN,)
+#: open with a password but before the second factor
+BEFORE_SECOND_FACTOR = (LOGOUT, ENROL, VERIFY, "/console/two-factor/codes/")
+
+
+@dataclass(frozen=True)
+class ConsoleRequest:
+    """``request.console``: the signed-in person as every console page sees them."""
+
+    actor: Actor
+    roles: frozenset[str]
+    user: Any
+    #: the person's name as the pages show it
+    name: str
+
+    @property
+    def roles_text(self) -> str:
+        """"compliance, poker shift supervisor": the roles as the navigation names them."""
+        return ", ".join(r.replace("_", " ") for r in sorted(self.roles)) or "no role"
+
+    def has(self, *roles: str) -> bool:
+        return bool(self.roles & {str(r) for r in roles})
+
+
+def _redirect(request: HttpRequest, to: str, *, next_url: str | None = None) -> HttpResponse:
+    url = to + ("?" + urlencode({"next": next_url}) if next_url else "")
+    if getattr(request, "htmx", False):
+        # an htmx poll of an ended session: the whole page goes to the login
+        return HttpResponse(status=204, headers={"HX-Redirect": url})
+    return HttpResponseRedirect(url)
+
+
+def refusal(request: HttpRequest, sentence: str, *, status: int = 403) -> HttpResponse:
+    return render(request, "console/refused.html", {"sentence": sentence}, status=status)
+
+
+class ConsoleMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        path = request.path_info
+        if path.startswith(PREFIX) and path not in OPEN:
+            refused = self.check(request, path)
+            if refused is not None:
+                return refused
+        return self.get_response(request)
+
+    def check(self, request: HttpRequest, path: str) -> HttpResponse | None:
+        user = request.user
+        if not user.is_authenticated:
+            if path == LOGOUT:
+                return _redirect(request, LOGIN)
+            wanted = request.get_full_path() if request.method == "GET" else None
+            return _redirect(request, LOGIN, next_url=wanted)
+        try:
+            actor = actor_of(user)
+        except NoStaffProfile:
+            if path == LOGOUT:
+                return None
+            return refusal(request, "This login is not enrolled as staff of a property, "
+                                    "so the console has nothing for it. An administrator "
+                                    "enrols staff.")
+        staff = user.staff
+        request.console = ConsoleRequest(actor=actor, roles=actor.roles, user=user,
+                                         name=staff.display_name or user.get_username())
+        if path in BEFORE_SECOND_FACTOR:
+            return None
+        if two_factor_required(actor.roles) and not user.is_verified():
+            wanted = request.get_full_path() if request.method == "GET" else None
+            to = VERIFY if has_confirmed_device(user) else ENROL
+            return _redirect(request, to, next_url=wanted)
+        return None

@@ -1,0 +1,102 @@
+""""Waiting for me" (issue 23 item 2): each task provider the viewer's roles see, with its
+items for the viewer, worked out once per request and shared by the home page, its
+fragment and the navigation's badges."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from console.registry import NavItem, TaskProvider, WaitingItem, nav_for, providers_for
+
+#: items shown per provider on the home page (the rest behind its list link)
+FIRST = 5
+
+
+@dataclass(frozen=True)
+class Waiting:
+    provider: TaskProvider
+    items: list[WaitingItem]
+
+    @property
+    def count(self) -> int:
+        return len(self.items)
+
+    @property
+    def first(self) -> list[WaitingItem]:
+        return self.items[:FIRST]
+
+    @property
+    def more(self) -> int:
+        return max(0, self.count - FIRST)
+
+
+def _ordered(items: list[WaitingItem]) -> list[WaitingItem]:
+    """Overdue first; then the provider's own order (``sort_key`` when given)."""
+    keyed = [(not i.overdue, i.sort_key is None, i.sort_key if i.sort_key is not None else 0, n, i)
+             for n, i in enumerate(items)]
+    try:
+        keyed.sort(key=lambda k: k[:4])
+    except TypeError:  # sort keys of different kinds: keep the provider's order
+        keyed.sort(key=lambda k: (k[0], k[3]))
+    return [k[-1] for k in keyed]
+
+
+class Shell:
+    """What the console's frame shows the signed-in person (``request.console``): the
+    navigation with its badges and the waiting lists, each worked out on first use."""
+
+    def __init__(self, console: Any) -> None:
+        self.console = console
+
+    @cached_property
+    def waiting(self) -> list[Waiting]:
+        actor = self.console.actor
+        return [Waiting(p, _ordered(list(p.items(actor)))) for p in providers_for(self.console.roles)]
+
+    @cached_property
+    def counts(self) -> dict[str, int]:
+        return {w.provider.key: w.count for w in self.waiting}
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def badge(self, item: NavItem) -> int:
+        return sum(self.counts.get(k, 0) for k in item.counts)
+
+    @cached_property
+    def nav(self) -> list[tuple[str, list[tuple[NavItem, int, str]]]]:
+        """``[(group, [(item, badge, badge_id), ...]), ...]``"""
+        return [(group, [(i, self.badge(i), badge_id(i)) for i in items])
+                for group, items in nav_for(self.console.roles)]
+
+    @property
+    def badges(self) -> list[tuple[NavItem, int, str]]:
+        return [entry for _, entries in self.nav for entry in entries if entry[0].counts]
+
+
+def badge_id(item: NavItem) -> str:
+    return "badge-" + hashlib.sha1(item.url.encode() + item.label.encode()).hexdigest()[:10]
+
+
+def fragment_stamp(html: str) -> str:
+    """The ``data-updated`` stamp of a fragment: a hash of what it shows."""
+    return hashlib.sha256(html.encode()).hexdigest()[:20]
+
+
+def shell_of(request: Any) -> Shell | None:
+    console = getattr(request, "console", None)
+    if console is None:
+        return None
+    shell = getattr(request, "_console_shell", None)
+    if shell is None:
+        shell = request._console_shell = Shell(console)
+    return shell
+
+
+def context(request: Any) -> dict[str, Any]:
+    """Template context processor: ``console_shell`` (None outside the console)."""
+    return {"console_shell": shell_of(request)}
