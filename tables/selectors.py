@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.conf import settings
 from django.utils import timezone
 
 from casino.eventstore.digests import digest_for_gaming_day
@@ -200,3 +201,84 @@ def rules_notice(table: GameTable) -> dict[str, Any] | None:
     if not hasattr(table, _NOTICE):
         with_rules_notices([table])
     return getattr(table, _NOTICE)
+
+
+# --- what waits for someone (the console's "waiting for me", tables.console_tasks) -----
+# Each reads the read models in one query for the whole property, however many tables or
+# decks it has (the console's benchmark holds it to that).
+
+def _last_step(steps: tuple[str, ...], value: str) -> Subquery:
+    """The ``value`` of a deck's newest step among ``steps`` (a correlated subquery)."""
+    return Subquery(DeckStep.objects.filter(deck=OuterRef("pk"), step__in=steps)
+                    .order_by("-stream_version").values(value)[:1])
+
+
+def decks_to_inspect(property: Property, *, dealer_id: int | None = None) -> QuerySet:
+    """Decks received at a table and not yet inspected (589.4(a), 637a.4(a)), oldest
+    first; only those at the tables ``dealer_id`` is assigned to when given (a dealer
+    inspects only at their own table)."""
+    rows = (Deck.objects.filter(property=property, state=DeckState.RECEIVED,
+                                table__isnull=False)
+            .select_related("table").order_by("received_at", "id"))
+    return rows if dealer_id is None else rows.filter(table__dealer_id=dealer_id)
+
+
+def inspections_to_verify(property: Property) -> QuerySet:
+    """Decks the dealer inspected that no floorperson has verified yet (589.4(a),
+    637a.4(a)), each with who inspected it and when (``inspected_by``,
+    ``inspected_at``), oldest first."""
+    return (Deck.objects.filter(property=property, state=DeckState.INSPECTED,
+                                table__isnull=False)
+            .select_related("table")
+            .annotate(inspected_by=_last_step(("inspected",), "actor"),
+                      inspected_at=_last_step(("inspected",), "at"))
+            .order_by("inspected_at", "id"))
+
+
+_COUNT_STEPS = ("counted", "count-verified")
+
+
+def counts_to_verify(property: Property) -> QuerySet:
+    """Decks in play whose dealer's last count (637a.7(e)(4)) no floorperson has signed
+    yet, each with who counted, when and how many cards (``counted_by``, ``counted_at``,
+    ``counted_cards``), oldest count first."""
+    return (Deck.objects.filter(property=property, state=DeckState.IN_PLAY,
+                                table__isnull=False)
+            .select_related("table")
+            .annotate(last_count_step=_last_step(_COUNT_STEPS, "step"),
+                      counted_by=_last_step(_COUNT_STEPS, "actor"),
+                      counted_at=_last_step(_COUNT_STEPS, "at"),
+                      counted_cards=_last_step(_COUNT_STEPS, "details__cards"))
+            .filter(last_count_step="counted")
+            .order_by("counted_at", "id"))
+
+
+def deck_changes_due(property: Property, now: datetime, *, dealer_id: int | None = None
+                     ) -> QuerySet:
+    """Decks in play whose change is due: past their time limit (589.3(c), 671a.3(c),
+    579.3(c), 637a.3(c)), or within the warning before it
+    (``DECK_CHANGE_WARNING_SECONDS``), or already marked by the deck timer; soonest
+    deadline first. Read from ``deadline_at`` as of ``now``, so a timer message late or
+    lost changes nothing here."""
+    warn = timedelta(seconds=settings.DECK_CHANGE_WARNING_SECONDS)
+    rows = (Deck.objects.filter(property=property, state=DeckState.IN_PLAY,
+                                table__isnull=False)
+            .filter(Q(deadline_at__lte=now + warn) | Q(change_warned=True)
+                    | Q(change_due=True))
+            .select_related("table").order_by("deadline_at", "id"))
+    return rows if dealer_id is None else rows.filter(table__dealer_id=dealer_id)
+
+
+def rules_awaiting_approval(property: Property) -> QuerySet:
+    """Rules Submissions submitted and waiting for a second compliance officer's approval
+    (601a.2), oldest first."""
+    return (RulesSubmission.objects.filter(property=property, state=RulesState.SUBMITTED)
+            .order_by("created_at", "id"))
+
+
+def withdrawals_awaiting_confirmation(property: Property) -> QuerySet:
+    """Versions in effect whose withdrawal one compliance officer asked for and no second
+    has confirmed (nor anyone cancelled), oldest request first."""
+    return (RulesSubmission.objects.filter(property=property, state=RulesState.IN_EFFECT)
+            .exclude(withdrawal_requested_by="")
+            .order_by("withdrawal_requested_at", "id"))
