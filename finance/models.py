@@ -37,6 +37,9 @@ class TableDay(models.Model):
     #: this table was still open then
     frozen = models.JSONField(null=True)
     open_at_close = models.JSONField(default=list)
+    #: when each item's last step was recorded (the console's "waiting for me" says
+    #: since when): ``{"slip:<id>": iso, "inventory:opener": iso, "drop": iso}``
+    step_times = models.JSONField(default=dict)
     #: the folded state (finance.domain.table_day.TableDayState) at ``stream_version``
     state = models.JSONField(default=dict)
     stream_version = models.PositiveIntegerField(default=0)

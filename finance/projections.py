@@ -65,6 +65,10 @@ def _table_day(e: RecordedEvent) -> None:
         "drop_state": state.drop["state"], "drop_counted_cents": state.drop.get("counted_cents")}
     if e.type == "TableDayClosed":
         fields.update(frozen=e.data["figures"], open_at_close=e.data["open_items"])
+    item = _step_item(e)
+    if item is not None:
+        fields["step_times"] = {**(row.step_times if row else {}),
+                                item: e.recorded_at.isoformat()}
     if row is None:
         prop = GameTable.objects.filter(pk=table_id).values_list("property_id", flat=True)[0]
         row = TableDay.objects.create(property_id=prop, table_id=table_id, gaming_day=day,
@@ -72,6 +76,18 @@ def _table_day(e: RecordedEvent) -> None:
     else:
         TableDay.objects.filter(pk=row.pk).update(**fields)
     _exception(row, e)
+
+
+def _step_item(e: RecordedEvent) -> str | None:
+    """The item an event is a step of, as ``TableDay.step_times`` keys it (None for a
+    chip sale, a variance or the close: no one waits on those at the table)."""
+    if e.type.startswith("InventorySlip"):
+        return f"inventory:{e.data['slip']}"
+    if e.type.startswith("Slip"):
+        return f"slip:{e.data['slip_id']}"
+    if e.type.startswith("Drop"):
+        return "drop"
+    return None
 
 
 def _exception(row: TableDay, e: RecordedEvent) -> None:

@@ -80,3 +80,89 @@ def reconciliation(actor: Actor, day: date) -> dict[str, Any]:
             "tables": list((row.figures if closed else live).values()),
             "exceptions": exceptions(actor, day, day),
             "adjustments": adjustments(row.figures, live) if closed else []}
+
+
+# --- what waits for someone (the console's "waiting for me", console_tasks) ---------------
+# Each a read of the read models alone (never the event log), scoped to the caller's
+# property, in one query whatever the number of tables or items.
+
+def _recent(actor: Actor) -> tuple[date, date]:
+    """The day being played and the one just ended: the window of the steps at the table
+    and the cage (:mod:`finance.domain.recording_day`, rule 2)."""
+    from datetime import timedelta
+
+    today = actor.gaming_day()
+    return today - timedelta(days=1), today
+
+
+def table_days_with_open_slips(actor: Actor) -> list[TableDay]:
+    """Table days of the day being played or the one just ended with a fill or credit
+    slip not yet signed at the table nor voided, their tables named."""
+    return list(property_rows(TableDay.objects.select_related("table"), actor)
+                .filter(gaming_day__range=_recent(actor), open_slips__gt=0)
+                .order_by("gaming_day", "table__name"))
+
+
+def table_days_with_inventory_to_sign(actor: Actor) -> list[TableDay]:
+    """Table days (the day being played or the one just ended) whose opening or closing
+    inventory slip is recorded and not yet signed."""
+    from django.db.models import Q
+
+    recorded = Q(state__inventories__opener__state="recorded") | \
+        Q(state__inventories__closer__state="recorded")
+    return list(property_rows(TableDay.objects.select_related("table"), actor)
+                .filter(recorded, gaming_day__range=_recent(actor))
+                .order_by("gaming_day", "table__name"))
+
+
+def drop_boxes_to_remove(actor: Actor) -> list[TableDay]:
+    """Boxes still at their table whose day is done: the day just ended (every box of
+    it), or the day being played at a table whose closing inventory is recorded (the
+    tray is counted: no chip sale puts cash in the box any more)."""
+    from django.db.models import Q
+
+    yesterday, today = _recent(actor)
+    done = Q(gaming_day=yesterday) | Q(gaming_day=today, state__inventories__has_key="closer")
+    return list(property_rows(TableDay.objects.select_related("table"), actor)
+                .filter(done, drop_state="in_play")
+                .order_by("gaming_day", "table__name"))
+
+
+def drop_boxes_at(actor: Actor, drop_state: str) -> list[TableDay]:
+    """Boxes at one step of the count (``removed``, ``counted``, ``signed``), any day: a
+    removed box may wait for the count room (rule 3 of recording_day)."""
+    return list(property_rows(TableDay.objects.select_related("table"), actor)
+                .filter(drop_state=drop_state).order_by("gaming_day", "table__name"))
+
+
+def exceptions_in(actor: Actor, state: str) -> list[FinanceException]:
+    """The property's exceptions in ``state`` (``open``, ``explained``), oldest first."""
+    return list(property_rows(FinanceException.objects.select_related("table"), actor)
+                .filter(state=state).order_by("gaming_day", "recorded_at"))
+
+
+def explainers(actor: Actor, rows: list[FinanceException]) -> dict[str, set[str]]:
+    """Exception id → everyone who explained it (the last explainer and any before: none
+    of them signs it off), from the table days' folded state: one query."""
+    from django.db.models import Q
+
+    if not rows:
+        return {}
+    which = Q()
+    for r in rows:
+        which |= Q(table_id=r.table_id, gaming_day=r.gaming_day)
+    out: dict[str, set[str]] = {}
+    for state in property_rows(TableDay.objects.filter(which), actor).values_list(
+            "state", flat=True):
+        for key, v in (state or {}).get("variances", {}).items():
+            out[key] = {who for who, step in v.get("signers", {}).items()
+                        if step == "explained"}
+    for r in rows:
+        out.setdefault(str(r.exception_id), set()).add(r.explained_by)
+    return out
+
+
+def gaming_days_held(actor: Actor) -> list[GamingDay]:
+    """Gaming days the close held with items still open, oldest first."""
+    return list(property_rows(GamingDay.objects.all(), actor).filter(state="held")
+                .order_by("gaming_day"))
