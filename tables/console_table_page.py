@@ -1,0 +1,121 @@
+"""A table's console page and the list of tables (issue 23, item 4): the game, the rules in
+force and the sign they make (the same sections as the printed sign,
+:func:`tables.domain.signage.signage_for`), the decks with the time each has left before a
+change is due (589.4(h), 637a.3(c): tables.domain.decks), the round in progress, the
+house-banked results of today, and what the apps above add (:mod:`tables.console_panels`:
+the seats of a poker table, finance's slips and figures). Reads only."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from casino.actors import Actor
+from casino.roles import Role
+from casino.scoping import property_row, property_rows
+from console.registry import command_url
+from tables.console_access import console_page
+from tables.console_panels import panels_for
+from tables.domain.catalogue import get_table_game
+from tables.domain.signage import signage_for
+from tables.models import Deck, DeckState, GameTable, TableStatus
+from tables.selectors import (
+    rules_in_force,
+    rules_notice,
+    table_results,
+    with_decks_in_play,
+    with_rules_notices,
+)
+
+#: who reads a table's page: the people at and around the table, and the audit roles
+TABLE_PAGE_ROLES = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR,
+                    Role.COMPLIANCE, Role.SECURITY, Role.FINANCE)
+#: a deck still in the table's life (not removed, destroyed or cancelled)
+LIVE_DECKS = (DeckState.RECEIVED, DeckState.INSPECTED, DeckState.VERIFIED, DeckState.SPREAD,
+              DeckState.WASHED, DeckState.SHUFFLED, DeckState.READY, DeckState.IN_PLAY)
+
+
+def time_left(deadline: datetime | None, now: datetime) -> dict[str, Any]:
+    """A deck's change deadline as the floor reads it: "2 h 05 min left", or how long ago
+    it passed ("change overdue by 0 h 10 min"); none for a deck not yet in play."""
+    if deadline is None:
+        return {"text": "no change timer", "overdue": False, "minutes": None}
+    minutes = int((deadline - now).total_seconds() // 60)
+    h, m = divmod(abs(minutes), 60)
+    if minutes < 0:
+        return {"text": f"change overdue by {h} h {m:02d} min", "overdue": True,
+                "minutes": minutes}
+    return {"text": f"{h} h {m:02d} min left", "overdue": False, "minutes": minutes}
+
+
+def _deck_actions(deck: Deck) -> list[dict[str, str]]:
+    """Links to the forms of the next steps of a deck's life (the declared commands)."""
+    steps = {
+        DeckState.RECEIVED: [("deck_inspect", "Record the inspection")],
+        DeckState.INSPECTED: [("deck_inspection_verify", "Verify the inspection")],
+        DeckState.VERIFIED: [("deck_spread", "Spread the deck")],
+        DeckState.SPREAD: [("deck_wash", "Wash the deck")],
+        DeckState.WASHED: [("deck_shuffle", "Shuffle the deck")],
+        DeckState.SHUFFLED: [("deck_cut", "Cut the deck")],
+        DeckState.READY: [("deck_put_in_play", "Put the deck in play")],
+        DeckState.IN_PLAY: [("deck_count", "Count the deck"),
+                            ("deck_remove", "Remove the deck")],
+    }.get(deck.state, [])
+    return [{"url": command_url(name, deck.pk), "label": label} for name, label in steps]
+
+
+def _table_actions(table: GameTable) -> list[dict[str, str]]:
+    game = get_table_game(table.game)
+    actions = []
+    if table.status == TableStatus.OPEN:
+        actions.append(("table_close", table.pk, "Close the table", {}))
+        if not game.is_poker and table.current_round_id is None:
+            actions.append(("round_open", table.pk, "Open a round", {}))
+    else:
+        actions.append(("table_open", table.pk, "Open the table", {}))
+    actions += [("table_assign_dealer", table.pk, "Assign the dealer", {}),
+                ("deck_receive", None, "Receive a deck", {"table": table.pk})]
+    return [{"url": command_url(name, pk, **initial), "label": label}
+            for name, pk, label, initial in actions]
+
+
+@console_page(*TABLE_PAGE_ROLES)
+def table_list(request: HttpRequest, actor: Actor) -> HttpResponse:
+    """Every table of the property: game, status, dealer, decks in play and their time
+    left, whether a round is on. A fixed number of queries for any number of tables."""
+    now = timezone.now()
+    tables = with_rules_notices(with_decks_in_play(
+        property_rows(GameTable.objects.all(), actor).order_by("name")))
+    rows = [{"table": t, "game": get_table_game(t.game).name,
+             "decks": [{"deck": d, "left": time_left(d.deadline_at, now)}
+                       for d in getattr(t, "decks_in_play", [])],
+             "notice": rules_notice(t)} for t in tables]
+    return render(request, "tables/console/table_list.html", {"rows": rows, "now": now})
+
+
+@console_page(*TABLE_PAGE_ROLES)
+def table_page(request: HttpRequest, actor: Actor, pk: Any) -> HttpResponse:
+    table = property_row(GameTable.objects.select_related("dealer"), actor, pk, what="table")
+    now = timezone.now()
+    game = get_table_game(table.game)
+    rules = rules_in_force(table.property, table.game, now)
+    sign = None
+    if rules is not None:
+        sign = {**signage_for(table.game, rules.options),
+                "rules_version_number": rules.version_number,
+                "effective_since": rules.took_effect_at or rules.effective_at}
+    decks = [{"deck": d, "left": time_left(d.deadline_at, now), "actions": _deck_actions(d)}
+             for d in Deck.objects.filter(table=table, state__in=LIVE_DECKS)
+             .order_by("received_at")]
+    day = actor.gaming_day(now)
+    return render(request, "tables/console/table_page.html", {
+        "table": table, "game": game, "rules": rules, "sign": sign,
+        "notice": rules_notice(table), "decks": decks, "now": now,
+        "round": table.current_round_id, "gaming_day": day,
+        "results": [] if game.is_poker else table_results(table, day),
+        "actions": _table_actions(table),
+        "panels": panels_for(request, actor, table)})
