@@ -2,3 +2,4 @@
 console_tasks, the pages and printables in console_pages."""
 
 from finance import console_pages, console_tasks  # noqa: F401  (they register on import)
+from finance import console_history  # noqa: F401  (its event types' sentences register on import)

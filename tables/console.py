@@ -2,3 +2,4 @@
 console_tasks, the pages and printables in console_pages."""
 
 from tables import console_pages, console_tasks  # noqa: F401  (they register on import)
+from tables import console_history  # noqa: F401  (its event types' sentences register on import)

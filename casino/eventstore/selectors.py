@@ -49,9 +49,13 @@ def shown_data(event: Event) -> dict:
 
 
 def events_page(*, actor: Any, from_position: int, limit: int, stream_id: str | None = None,
-                stream_type: str | None = None, event_type: str | None = None) -> list[dict]:
+                stream_type: str | None = None, event_type: str | None = None,
+                person: str | None = None, table: str | None = None,
+                gaming_day: str | None = None) -> list[dict]:
     """At most ``limit`` settled events the actor may read, from ``from_position`` on
-    (a client paging on from the last position it saw never skips one)."""
+    (a client paging on from the last position it saw never skips one); ``person``,
+    ``table`` and ``gaming_day`` narrow by what the metadata records (the console's event
+    log browser)."""
     from casino.scoping import event_rows
 
     qs = event_rows(settled(Event.objects.filter(position__gte=from_position)), actor)
@@ -61,6 +65,12 @@ def events_page(*, actor: Any, from_position: int, limit: int, stream_id: str | 
         qs = qs.filter(stream_type=stream_type)
     if event_type:
         qs = qs.filter(type=event_type)
+    if person:
+        qs = qs.filter(metadata__actor=person)
+    if table:
+        qs = qs.filter(metadata__table=table)
+    if gaming_day:
+        qs = qs.filter(metadata__gaming_day=gaming_day)
     return [to_json(e) for e in _shown([_from_model(e)
                                         for e in qs.order_by("position")[:limit]])]
 

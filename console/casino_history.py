@@ -1,0 +1,76 @@
+"""Sentences for the casino's own event types: the property, staff and their roles, logins
+and tokens, the second factor (:mod:`console.history`). The console may import only
+``casino``, so the casino's sentences live here; each app's are in its
+``console_history.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from console.history import NOTHING, say, sentences, who, words
+
+
+def _credential_changed(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    if data.get("credential") == "credential_number":
+        return (f"{who(metadata)} changed {data.get('username')}'s credential number from "
+                f"{data.get('old_credential_number') or NOTHING} to "
+                f"{data.get('credential_number')}: {data.get('reason') or NOTHING}")
+    return (f"{who(metadata)} set a new password for {data.get('username')}"
+            f" ({data.get('reason') or 'no reason given'})")
+
+
+def _role_granted(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    if data.get("basis") == "bootstrap":
+        return (f"{who(metadata)} set up {data.get('username')} with the role "
+                f"{words(data.get('role'))}")
+    return (f"{who(metadata)} approved the role {words(data.get('role'))} for "
+            f"{data.get('username')}, asked for by {data.get('requested_by')}")
+
+
+def _scope(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    scope = "every property of the group" if data.get("group_wide") else "their own property"
+    return f"{who(metadata)} set {data.get('username')}'s event log scope to {scope}"
+
+
+def _admin_site(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    if data.get("is_staff"):
+        return f"{who(metadata)} gave {data.get('username')} access to the admin site"
+    return f"{who(metadata)} took {data.get('username')}'s access to the admin site away"
+
+
+def _locked_out(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    whom = data.get("username") or f"the address {data.get('ip_address')}"
+    return (f"{who(metadata)} locked out {whom} after {data.get('failures')} failed logins, "
+            f"until {say('{until:t}')(data, metadata)}")
+
+
+def _unlocked(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    whom = data.get("username") or f"the address {data.get('ip_address')}"
+    return f"{who(metadata)} unlocked {whom}: {data.get('reason') or NOTHING}"
+
+
+sentences({
+    "PropertyRegistered": say("{who} registered the property {name} (licence "
+                              "{licence_number}, clock {time_zone}, gaming day from "
+                              "{gaming_day_start_hour}:00)"),
+    "StaffEnrolled": say("{who} enrolled {username} (credential {credential_number}) as "
+                         "staff of {property}"),
+    "RoleGrantRequested": say("{who} asked for the role {role:w} for {username}: {reason}"),
+    "RoleGranted": _role_granted,
+    "RoleGrantRejected": say("{who} turned down the role {role:w} for {username}: {reason}"),
+    "RoleRevoked": say("{who} took the role {role:w} away from {username}: {reason}"),
+    "StaffScopeChanged": _scope,
+    "StaffDeactivated": say("{who} deactivated {username}'s login ({tokens_revoked} API "
+                            "tokens revoked): {reason}"),
+    "CredentialChanged": _credential_changed,
+    "AdminSiteAccessSet": _admin_site,
+    "LoginLockedOut": _locked_out,
+    "LoginUnlocked": _unlocked,
+    "TokenIssued": say("{who} was issued an API token ({token_key_prefix}…), expiring "
+                       "{expiry:t}"),
+    "TokenRevoked": say("{by} revoked {count} of {username}'s API tokens ({reason})"),
+    "TwoFactorEnrolled": say("{username} enrolled a second factor ({kind:w}, {recovery_codes} "
+                             "recovery codes)"),
+    "TwoFactorReset": say("{who} reset {username}'s second factor: {reason}"),
+})

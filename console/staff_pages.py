@@ -1,0 +1,112 @@
+"""The staff list, roles and pending grants, and one person's page with their history in
+sentences (issue 23 item 4; administrators and compliance officers, who manage staff:
+``casino.services.staff.STAFF_MANAGERS``). Read-only: every action is a link to the
+declared command's form (``command_url``), which calls the same service the API calls."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from casino.domain.errors import NotFoundError
+from casino.eventstore.models import Event
+from casino.models import RoleGrant, StaffProfile
+from casino.roles import Role
+from casino.scoping import event_rows, property_row, property_rows, whole_number
+from casino.services.staff import STAFF_MANAGERS
+from console.history import sentence
+from console.middleware import refusal
+from console.registry import NavItem, command_url, nav, page
+
+#: a person's page lists at most this many of their newest events
+HISTORY_SHOWN = 100
+
+
+def _refused(request: HttpRequest) -> HttpResponse | None:
+    if not request.console.has(*STAFF_MANAGERS):
+        return refusal(request, "The staff pages need the administrator or compliance role.")
+    return None
+
+
+def _with_second_factor(rows):  # noqa: ANN001, ANN202
+    from django.db.models import Exists, OuterRef
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    return rows.annotate(second_factor=Exists(TOTPDevice.objects.filter(
+        user_id=OuterRef("user_id"), confirmed=True)))
+
+
+def _roles(profile: StaffProfile) -> list[str]:
+    valid = {r.value for r in Role}
+    return sorted(g.name.replace("_", " ") for g in profile.user.groups.all() if g.name in valid)
+
+
+def _row(profile: StaffProfile, viewer_roles: frozenset[str]) -> dict:
+    pk = profile.user_id
+    is_admin = Role.ADMIN.value in viewer_roles
+    return {
+        "profile": profile, "roles": _roles(profile),
+        "url": f"/console/staff/{pk}/",
+        "actions": [a for a in (
+            ("Ask for a role", command_url("role_grant_request", pk), True),
+            ("Revoke a role", command_url("role_revoke", pk), True),
+            ("Deactivate", command_url("staff_deactivate", pk), profile.user.is_active),
+            ("Change the credential number", command_url("staff_credential_number_change",
+                                                         pk), is_admin),
+            ("Reset the password", command_url("staff_password_reset", pk), is_admin),
+            ("Revoke API tokens", command_url("staff_tokens_revoke", pk), is_admin),
+        ) if a[2]],
+    }
+
+
+def staff_list(request: HttpRequest) -> HttpResponse:
+    refused = _refused(request)
+    if refused:
+        return refused
+    actor = request.console.actor
+    people = _with_second_factor(property_rows(StaffProfile.objects.all(), actor)
+                                 .select_related("user").prefetch_related("user__groups")
+                                 .order_by("user__username"))
+    grants = (property_rows(RoleGrant.objects.filter(state=RoleGrant.State.PENDING), actor)
+              .select_related("staff__user").order_by("requested_at"))
+    return render(request, "console/compliance/staff_list.html", {
+        "people": [_row(p, request.console.roles) for p in people],
+        "grants": [{"grant": g, "role": g.role.replace("_", " "), "approve": command_url("role_grant_approve", g.pk),
+                    "reject": command_url("role_grant_reject", g.pk),
+                    "mine": g.requested_by == actor.username or g.staff.user_id == actor.user_id}
+                   for g in grants],
+        "can_enrol": request.console.has(Role.ADMIN),
+        "enrol_url": command_url("staff_enrol"),
+    })
+
+
+def staff_person(request: HttpRequest, pk: str) -> HttpResponse:
+    refused = _refused(request)
+    if refused:
+        return refused
+    actor = request.console.actor
+    try:
+        profile = property_row(_with_second_factor(StaffProfile.objects.select_related("user")
+                                                   .prefetch_related("user__groups")),
+                               actor, pk, what="staff", field="user_id", parse=whole_number)
+    except NotFoundError:
+        raise Http404("no such member of staff") from None
+    username = profile.user.username
+    # what they did, and what was done about them (their staff stream): newest first
+    mine = event_rows(Event.objects.filter(metadata__actor=username), actor)
+    about = event_rows(Event.objects.filter(stream_type="staff", data__username=username),
+                       actor)
+    events = list((mine | about).order_by("-position")[:HISTORY_SHOWN])
+    grants = [{"grant": g, "role": g.role.replace("_", " ")}
+              for g in RoleGrant.objects.filter(staff=profile).order_by("-requested_at")]
+    return render(request, "console/compliance/staff_person.html", {
+        "row": _row(profile, request.console.roles), "profile": profile,
+        "grants": grants, "shown": HISTORY_SHOWN,
+        "history": [{"event": e, "sentence": sentence(e)} for e in events],
+    })
+
+
+page("staff/", staff_list, name="staff")
+page("staff/<str:pk>/", staff_person, name="staff-person")
+nav(NavItem(group="Staff", label="Staff and roles", url="/console/staff/",
+            roles=STAFF_MANAGERS, order=40))
