@@ -1,1 +1,63 @@
-"""poker_room's "waiting for me" task providers and navigation (console.registry)."""
+"""poker_room's "waiting for me" task providers and navigation (console.registry).
+
+Time charges to verify (637a.17(b)(3)(v)): each period assessed at a poker table and
+placed in the rake area waits for a floorperson or above to verify it before it goes in
+the drop box. The time charge is assessed by the room's timer, not a person, so the step
+has no first person; it is gone for everyone once verified. Read from the rake ledger's
+read model (``TimeChargePeriod``) of the viewer's property in one query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django.utils import timezone
+
+from casino.actors import Actor
+from casino.domain.money import format_money
+from casino.domain.wall_clock import format_time_of_day, format_wall_clock
+from casino.roles import Role
+from console.registry import NavItem, TaskProvider, WaitingItem, command_url, nav, task
+from poker_room import selectors
+from poker_room.services import time_charges
+
+#: the roles time_charge_verify admits (its declaration, the API's roles=)
+VERIFY_ROLES = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
+#: who reads the room's tables and seats (the API's TABLE_READERS): the floor page
+FLOOR_READERS = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR,
+                 Role.COMPLIANCE, Role.SECURITY)
+FLOOR_URL = "/console/poker/"
+
+
+def _at(moment: datetime, actor: Actor, now: datetime) -> str:
+    zone = actor.property.time_zone
+    if moment.astimezone(ZoneInfo(zone)).date() == now.astimezone(ZoneInfo(zone)).date():
+        return format_time_of_day(moment, time_zone=zone)
+    return format_wall_clock(moment, time_zone=zone)
+
+
+def time_charges_to_verify(actor: Actor) -> Sequence[WaitingItem]:
+    """Each period's time charge not yet verified, oldest first."""
+    now = timezone.now()
+    items = []
+    for period in selectors.time_charges_to_verify(actor.property):
+        seats = len(period.charges)
+        items.append(WaitingItem(
+            title=f"{period.table.name}: time charge to verify",
+            detail=(f"{format_money(period.total_cents)} from {seats} "
+                    f"seat{'s' if seats != 1 else ''} for the period from "
+                    f"{_at(period.period_start, actor, now)}"),
+            action="Verify the time charge",
+            url=command_url(time_charges.time_charge_verify.__name__, period.table_id,
+                            period_start=period.period_start.isoformat())))
+    return items
+
+
+TIME_CHARGES = task(TaskProvider(
+    key="time_charges_to_verify", title="Time charges to verify", roles=VERIFY_ROLES,
+    items=time_charges_to_verify, order=30, list_url=FLOOR_URL))
+
+nav(NavItem(group="Poker room", label="Poker floor", url=FLOOR_URL, roles=FLOOR_READERS,
+            counts=(TIME_CHARGES.key,), order=30))
