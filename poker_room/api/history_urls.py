@@ -10,5 +10,4 @@ urlpatterns: list = [
     path("hands/<str:pk>/history/steps/", v.HandSteps.as_view(), name="poker-hand-steps"),
     path("hands/<str:pk>/phh/", v.HandPHH.as_view(), name="poker-hand-phh"),
     path("poker-tables/<str:pk>/phh/", v.TablePHH.as_view(), name="poker-table-phh"),
-    path("poker-settle-script/", v.settle_script_view.as_view(), name="poker-settle-script"),
 ]

@@ -14,7 +14,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
-from casino.api.commands import command
 from casino.domain.errors import DomainError
 from casino.roles import roles_required
 from poker_room.api.cards import cards_in, cards_out, command_in
@@ -207,9 +206,3 @@ def hand_settle_script(*, actor: Any, **script: Any) -> dict[str, Any]:
     return cards_out(disputes.hand_settle_script(actor=actor, script=script))
 
 
-settle_script_view = command(
-    hand_settle_script, roles=DISPUTE_ROLES, input=SettleScriptIn, output=SettlementOut,
-    id_arg=None,
-    doc="The poker dispute calculator: work a hand out from its script (rules, seats and "
-        "stacks, button, the cards, the dealer's commands) and get the pots, awards, rake, "
-        "contributions and stacks; nothing is recorded (637a.18(a)).")

@@ -11,6 +11,4 @@ T = "poker-tables/<str:pk>/"
 urlpatterns: list = [
     path(T + "rake-ledger/", v.RakeLedger.as_view(), name="poker-rake-ledger"),
     path(T + "time-charges/", v.TimeCharges.as_view(), name="poker-time-charges"),
-    path(T + "time-charges/verify/", v.time_charge_verify_view.as_view(),
-         name="poker-time-charge-verify"),
 ]

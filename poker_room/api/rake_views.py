@@ -12,7 +12,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
-from casino.api.commands import command
 from casino.domain.errors import DomainError
 from casino.roles import Role, roles_required
 from casino.scoping import property_row
@@ -109,8 +108,3 @@ class VerifyIn(serializers.Serializer):
     period_start = serializers.DateTimeField()
 
 
-time_charge_verify_view = command(
-    time_charges.time_charge_verify, roles=(Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR),
-    input=VerifyIn, output=TimeChargeOut, id_arg="table_id",
-    doc="A floorperson verifies a period's time charges; they go in the drop box "
-        "(637a.17(b)(3)(v)).")
