@@ -152,7 +152,7 @@ def deck_changes_due(actor: Actor) -> Sequence[WaitingItem]:
                     else f"Reaches {limit} at {when}"),
             action="Remove the deck",
             overdue=overdue,
-            sort_key=(not overdue, d.deadline_at),
+            sort_key=(not overdue, d.deadline_at.timestamp() if d.deadline_at else 0.0),
             url=command_url(deck_services.deck_remove.__name__, d.pk, reason="time-limit")))
     return items
 
