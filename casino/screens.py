@@ -52,7 +52,7 @@ def screen_property(request: HttpRequest, keys: Mapping[str, str], roles: tuple[
         raise Refused(403, "display_key_unknown", f"this display key opens no {what}")
     user = request.user
     if not user.is_authenticated:
-        raise Refused(403, "not_authenticated", f"log in (/api-auth/login/?next={login_next})"
+        raise Refused(403, "not_authenticated", f"log in (/console/login/?next={login_next})"
                                                 " or open the board with the screen's key")
     staff = getattr(user, "staff", None)
     if staff is None or not has_role(user, *roles):

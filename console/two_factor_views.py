@@ -84,8 +84,12 @@ def verify(request: HttpRequest) -> HttpResponse:
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         code = form.cleaned_data["code"].replace(" ", "")
-        device = django_otp.match_token(console.user, code)
-        if device is None:
+        throttled = _throttled(console.user)
+        device = None if throttled else django_otp.match_token(console.user, code)
+        if throttled:
+            form.add_error("code", "Too many wrong codes in a row: wait a few seconds, then "
+                                   "type the code the app shows then.")
+        elif device is None:
             form.add_error("code", "That code does not match. Type the code the app shows "
                                    "now, or one of your recovery codes.")
         else:
@@ -142,6 +146,15 @@ def reset(request: HttpRequest) -> HttpResponse:
             return HttpResponseRedirect("/console/two-factor/reset/")
     return render(request, "console/two_factor_reset.html", {"form": form},
                   status=400 if form.errors else 200)
+
+
+def _throttled(user: object) -> bool:
+    """Whether the authenticator refuses codes for now (django-otp's throttling doubles
+    the wait after each wrong code)."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    return device is not None and not device.verify_is_allowed()[0]
 
 
 def _sentence(exc: DomainError) -> str:

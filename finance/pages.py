@@ -28,7 +28,7 @@ def _reader(request: HttpRequest) -> HttpResponse | None:
             or not has_role(user, *READERS):
         r = Refused(403, "role_required", "finance's reports need a login with one of the "
                     "roles: " + ", ".join(str(x) for x in READERS))
-        return render(request, REFUSED, {"refused": r, "login": "/api-auth/login/?next="
+        return render(request, REFUSED, {"refused": r, "login": "/console/login/?next="
                                          + request.path}, status=403)
     return None
 

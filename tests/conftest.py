@@ -36,6 +36,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
     # Test logins need no brute-force resistance; PBKDF2 would cost ~0.3 s per user.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The live servers serve the apps' static files (the console's CSS and JS) uncollected.
+    settings.WHITENOISE_USE_FINDERS = True
 
 
 @pytest.fixture(autouse=True)
