@@ -43,6 +43,10 @@ class Fund(models.Model):
     display_pending = models.BooleanField(default=False, db_default=False)
     #: an adjustment begun by finance waits for its floorperson witness
     adjustment_waiting_cents = models.BigIntegerField(null=True)
+    #: who began it and when (the witness is another person, 637a.15(h)(1))
+    adjustment_started_by = models.CharField(max_length=150, blank=True, default="",
+                                             db_default="")
+    adjustment_started_at = models.DateTimeField(null=True)
     #: 637a.15(i): a fund discontinued, its balance transferred to another fund
     discontinued = models.BooleanField(default=False, db_default=False)
     discontinued_to = models.CharField(max_length=60, blank=True, db_default="")
@@ -183,6 +187,8 @@ class HighHandSlip(models.Model):
     verified_credential = models.CharField(max_length=50, blank=True)
     recorded_at = models.DateTimeField()
     award_cents = models.BigIntegerField(null=True)
+    #: the posted time limit to collect the award (637a.16(b)(6)), set when it is awarded
+    collect_by = models.DateTimeField(null=True)
     paid_at = models.DateTimeField(null=True)
     paid_identification = models.CharField(max_length=120, blank=True)
     #: 637a.16(i): not collected within the posted time; gone by the posted procedure

@@ -231,12 +231,15 @@ def _paid(e: RecordedEvent) -> None:
 
 
 def _adjusting(e: RecordedEvent) -> None:
-    _fund(e).update(adjustment_waiting_cents=e.data["amount_cents"])
+    _fund(e).update(adjustment_waiting_cents=e.data["amount_cents"],
+                    adjustment_started_by=e.metadata.get("actor", ""),
+                    adjustment_started_at=e.recorded_at)
 
 
 def _adjusted(e: RecordedEvent) -> None:
     _fund(e).update(displayed_cents=e.data["amount_cents"], displayed_at=e.recorded_at,
-                    adjustment_waiting_cents=None, display_pending=False)
+                    adjustment_waiting_cents=None, adjustment_started_by="",
+                    adjustment_started_at=None, display_pending=False)
 
 
 def _slip_recorded(e: RecordedEvent) -> None:
@@ -264,7 +267,10 @@ def _slips(e: RecordedEvent) -> Any:
 def _period_closed(e: RecordedEvent) -> None:
     awards = e.data["awards"]
     for a in awards:
-        _slips(e).filter(slip=a["slip"]).update(award_cents=a["cents"])
+        collect_by = a.get("collect_by")
+        _slips(e).filter(slip=a["slip"]).update(
+            award_cents=a["cents"],
+            collect_by=datetime.fromisoformat(collect_by) if collect_by else None)
     _fund(e).update(committed_cents=F("committed_cents") + sum(a["cents"] for a in awards))
 
 

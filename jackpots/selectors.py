@@ -98,3 +98,44 @@ def display_checks(actor: Actor, name: str) -> list[DisplayCheck]:
     """The daily checks of the fund's displayed amount (637a.15(h))."""
     fund(actor, name)
     return list(property_rows(DisplayCheck.objects.all(), actor).filter(fund=name))
+
+
+# --- what waits for someone (the console's "waiting for me", jackpots.console_tasks) ------
+# Each a read of the read models alone (never the event log), scoped to the caller's
+# property, in a number of queries that does not grow with the tables or items.
+
+def hits_in(actor: Actor, state: str) -> list[BadBeatHit]:
+    """The property's Bad Beat hands in ``state`` (``held``, ``verified``), oldest first,
+    each with its table's name (``table_name``): two queries."""
+    rows = list(property_rows(BadBeatHit.objects.all(), actor).filter(state=state)
+                .order_by("qualified_at"))
+    names = _table_names(actor, (r.table_id for r in rows)) if rows else {}
+    for r in rows:
+        r.table_name = names.get(str(r.table_id), "")
+    return rows
+
+
+def adjustments_waiting(actor: Actor) -> list[Fund]:
+    """Funds whose displayed amount finance began adjusting, waiting for the witness
+    (637a.15(h)(1))."""
+    return list(property_rows(Fund.objects.all(), actor)
+                .filter(adjustment_waiting_cents__isnull=False).order_by("name"))
+
+
+def awards_owed(actor: Actor) -> list[HighHandSlip]:
+    """High Hand awards made and neither paid nor gone by the posted procedure for the
+    uncollected (637a.16(h)-(i)), the soonest to collect first."""
+    return list(property_rows(HighHandSlip.objects.all(), actor)
+                .filter(award_cents__isnull=False, paid_at__isnull=True, uncollected=False)
+                .order_by("collect_by", "period_start", "slip"))
+
+
+def counts_open(actor: Actor) -> list[FundCount]:
+    """Box counts not yet closed (637a.15(d)-(e), 637a.16(d)-(e)), oldest first."""
+    return list(property_rows(FundCount.objects.all(), actor).exclude(state="closed")
+                .order_by("opened_at"))
+
+
+def table_names(actor: Actor, ids: Any) -> dict[str, str]:
+    """Table id (as text) → name, the caller's property's tables, one query."""
+    return _table_names(actor, ids)
