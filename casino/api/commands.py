@@ -116,25 +116,3 @@ def write_via(decl: DeclaredCommand, *, method: str = "post") -> Callable[..., R
                          responses={201 if decl.created else 200: decl.output},
                          operation_id=f"{decl.name}_{method}")(handler)
 
-
-def command(service: Callable[..., Any], *, roles: tuple[Any, ...], input: type, output: type,
-            id_arg: str | None, doc: str, created: bool = False,
-            rename: dict[str, str] | None = None) -> type[Command]:
-    """(Being replaced by declarations.) A Command view for ``service``."""
-    def run(self: Command, actor: Any, pk: Any, data: dict[str, Any]) -> Any:
-        kwargs = {(rename or {}).get(k, k): v for k, v in data.items()}
-        if id_arg:
-            kwargs[id_arg] = pk
-        return service(actor=actor, **kwargs)
-
-    view = type(f"{service.__name__}_view", (Command,), {
-        "__doc__": doc, "permission_classes": [roles_required(*roles)], "input": input,
-        "output": output, "created": created, "run": run})
-
-    def post(self: Command, request: Request, pk: Any = None) -> Response:
-        return Command.post(self, request, pk)
-
-    view.post = extend_schema(request=input,  # type: ignore[attr-defined]
-                              responses={201 if created else 200: output},
-                              operation_id=service.__name__)(post)
-    return view

@@ -18,9 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api.commands import command
 from casino.api.problems import PROBLEM_CONTENT_TYPE, problem
-from casino.roles import Role
 from casino.services import logins
 
 
@@ -139,16 +137,3 @@ class TokensRevokeInput(serializers.Serializer):
 class StaffRevokedSerializer(serializers.Serializer):
     username = serializers.CharField()
     revoked = serializers.IntegerField()
-
-
-LoginUnlock = command(logins.login_unlock, roles=logins.UNLOCKERS, input=UnlockInput,
-                      output=UnlockSerializer, id_arg=None,
-                      doc="Lift a lock-out of an account or an address before it ends "
-                          "(never one's own).")
-StaffTokensRevoke = command(logins.staff_tokens_revoke, roles=(Role.ADMIN,),
-                            input=TokensRevokeInput, output=StaffRevokedSerializer,
-                            id_arg="staff_id",
-                            doc="Revoke every API token of a member of staff.")
-# The services' own refusals, for the schema (casino.api.schema.ProblemAutoSchema).
-LoginUnlock.problem_codes = {404: ["staff_not_found"], 409: ["self_unlock"]}
-StaffTokensRevoke.problem_codes = {404: ["staff_not_found"]}

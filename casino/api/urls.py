@@ -1,36 +1,21 @@
 from django.urls import path
 
+from casino import commands
 from casino.api import digest_views, login_views, staff_views, views
+from casino.api.commands import api_paths
 
 urlpatterns = [
     path("auth/token/", login_views.TokenView.as_view(), name="auth-token"),
     path("auth/logout/", login_views.Logout.as_view(), name="auth-logout"),
     path("auth/logout-all/", login_views.LogoutAll.as_view(), name="auth-logout-all"),
-    path("logins/unlock/", login_views.LoginUnlock.as_view(), name="login-unlock"),
-    path("staff/<int:pk>/tokens/revoke/", login_views.StaffTokensRevoke.as_view(),
-         name="staff-tokens-revoke"),
     path("me/", views.MeView.as_view(), name="me"),
-    path("me/password/", staff_views.PasswordChange.as_view(), name="me-password"),
     path("staff/", staff_views.StaffList.as_view(), name="staff-list"),
     path("staff/<int:pk>/", staff_views.StaffDetail.as_view(), name="staff-detail"),
-    path("staff/<int:pk>/role-grants/", staff_views.RoleGrantRequest.as_view(),
-         name="staff-role-grant"),
-    path("staff/<int:pk>/roles/revoke/", staff_views.RoleRevoke.as_view(),
-         name="staff-role-revoke"),
-    path("staff/<int:pk>/deactivate/", staff_views.StaffDeactivate.as_view(),
-         name="staff-deactivate"),
-    path("staff/<int:pk>/credential-number/", staff_views.CredentialNumberChange.as_view(),
-         name="staff-credential-number"),
-    path("staff/<int:pk>/password/", staff_views.PasswordReset.as_view(),
-         name="staff-password"),
     path("role-grants/", staff_views.RoleGrantList.as_view(), name="role-grant-list"),
-    path("role-grants/<uuid:pk>/approve/", staff_views.RoleGrantApprove.as_view(),
-         name="role-grant-approve"),
-    path("role-grants/<uuid:pk>/reject/", staff_views.RoleGrantReject.as_view(),
-         name="role-grant-reject"),
     path("events/", views.EventListView.as_view(), name="event-list"),
     path("events/chain/", views.ChainVerificationView.as_view(), name="event-chain"),
     path("events/digests/", digest_views.DigestListView.as_view(), name="event-digests"),
     path("streams/<str:stream_id>/events/", views.StreamEventsView.as_view(),
          name="stream-events"),
+    *api_paths(commands),
 ]
