@@ -74,6 +74,9 @@ def declare(name: str | None = None, **kwargs: Any) -> DeclaredCommand:
     decl = DeclaredCommand(name=name or service.__name__, **kwargs)
     if decl.name in _DECLARED and _DECLARED[decl.name] != decl:
         raise ValueError(f"command {decl.name!r} declared twice")
+    from casino import refusals
+
+    refusals.add_all(decl.refusals)  # one sentence per code everywhere (raises otherwise)
     _DECLARED[decl.name] = decl
     return decl
 
