@@ -1,1 +1,20 @@
-"""poker_room's console pages (console.registry.page)."""
+"""poker_room's console pages (console.registry.page): the poker room floor
+(poker_room.console_floor; its seats also on a poker table's page, a tables.console_panels
+panel), a hand's history in plain words and the poker dispute calculator
+(poker_room.console_hands)."""
+
+from console.registry import NavItem, nav, page
+from poker_room.console_floor import FLOOR_ROLES, floor_page, seats_panel
+from poker_room.console_hands import hand_page, poker_calculator
+from poker_room.services.disputes import DISPUTE_ROLES
+from tables.console_panels import register_panel
+
+page("poker/", floor_page, name="poker_floor")
+page("poker/hands/<uuid:pk>/", hand_page, name="poker_hand")
+page("disputes/poker/", poker_calculator, name="poker_calculator")
+register_panel(seats_panel)
+
+nav(NavItem(group="Poker room", label="Floor", url="/console/poker/", roles=FLOOR_ROLES,
+            order=20))
+nav(NavItem(group="Poker room", label="Dispute calculator (poker)",
+            url="/console/disputes/poker/", roles=DISPUTE_ROLES, order=80))

@@ -34,7 +34,7 @@ from casino.actors import Actor
 class Panel:
     #: its heading on the page (an ``<h2>``)
     title: str
-    #: the template that renders it, given ``context`` and ``table``
+    #: the template that renders it, given ``panel`` (this ``context``) and ``table``
     template: str
     context: dict[str, Any] = field(default_factory=dict)
     order: int = 100

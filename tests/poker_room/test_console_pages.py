@@ -1,0 +1,200 @@
+"""The poker room's console pages (issue 23, item 4): the floor (every table's seats,
+players, stakes, who is away, and the seating actions as prefilled links), a hand's
+history in plain words with cards and money, and the poker dispute calculator; each
+property-scoped and role-checked, made with the real services on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from casino.eventstore.models import Event
+from console.registry import command_url
+from poker_room.services import seats
+from tables.services import tables
+from tests.console.conftest import console_client  # noqa: F401  (the signed-in client)
+from tests.poker_room._play import play_hand, poker_table_ready
+
+pytestmark = pytest.mark.postgres
+
+
+def _text(response: Any) -> str:
+    html = response.content.decode()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def _href(url: str) -> str:
+    return 'href="' + url.replace("&", "&amp;") + '"'
+
+
+@pytest.fixture
+def holdem(crew, poker_table) -> Any:
+    """A Hold'em table ($2/$4 blinds, 10 % rake capped at $5.00: the example Rules
+    Submission) with three players seated with $100.00 of chips."""
+    t = poker_table("holdem")["table"]
+    poker_table_ready(t, crew, players=3)
+    return t
+
+
+def test_floor_shows_seats_players_stakes_and_who_is_away(crew, holdem, console_client
+                                                         ) -> None:
+    """637a.8(b)(6): a player stepping away keeps the seat, the stakes recorded as covered."""
+    seats.seat_player(actor=crew["dealer"], table_id=holdem.pk, seat=4, buy_in_cents=20000,
+                      paid_with="cash", player={"name": "Ada Lovelace", "phone": "555-0101"})
+    seats.step_away(actor=crew["floor"], table_id=holdem.pk, seat=4, covered_cents=20000)
+    r = console_client("floorperson").get("/console/poker/")
+    assert r.status_code == 200
+    text = _text(r)
+    assert "$4.00/$8.00 fixed limit, blinds $2.00/$4.00" in text
+    assert "4 of 10 seats taken" in text
+    assert "Away: seat 4 (Ada Lovelace), stakes $200.00 covered" in text
+    assert "4 Ada Lovelace $200.00 Away: $200.00 covered" in text
+    assert "1 Anonymous player $100.00 Playing" in text
+    html = r.content.decode()
+    # the actions: links to the declared commands' forms, the table and seat filled in
+    pk = holdem.pk
+    assert _href(command_url("seat_player", pk, seat=5, paid_with="cash")) in html
+    assert _href(command_url("seat_player", pk, seat=5, paid_with="chips")) in html
+    assert _href(command_url("chips_add", pk, seat=1)) in html
+    assert _href(command_url("sit_out", pk, seat=1)) in html
+    assert _href(command_url("player_return", pk, seat=4)) in html
+    assert _href(command_url("seat_leave", pk, seat=1)) in html
+    assert _href(command_url("seat_leave", pk, seat=1, move="1")) in html
+
+
+def test_a_poker_tables_page_shows_its_seats(crew, holdem, console_client) -> None:
+    r = console_client("poker_shift_supervisor").get(f"/console/tables/{holdem.pk}/")
+    assert r.status_code == 200
+    assert "Seats and stakes" in _text(r)
+    assert _href(command_url("sit_out", holdem.pk, seat=2)) in r.content.decode()
+
+
+def _floor_tables(crew: dict, n: int, start: int = 0) -> None:
+    for i in range(start, start + n):
+        t = tables.table_configure(actor=crew["admin"], name=f"F-{i:02d}", game="holdem",
+                                   positions=10, dealing_method="hand", shuffler="automated")
+        tables.table_assign_dealer(actor=crew["floor"], table_id=t.pk,
+                                   dealer=crew["dealer"].username)
+        tables.table_open(actor=crew["floor"], table_id=t.pk)
+        seats.seat_player(actor=crew["dealer"], table_id=t.pk, seat=1, buy_in_cents=10000,
+                          paid_with="chips")
+
+
+def test_floor_reads_in_the_same_number_of_queries_for_3_and_30_tables(
+        crew, put_rules_in_effect, console_client) -> None:
+    put_rules_in_effect("holdem")
+    c = console_client("floorperson")
+    _floor_tables(crew, 3)
+    with CaptureQueriesContext(connection) as three:
+        assert c.get("/console/poker/").status_code == 200
+    _floor_tables(crew, 27, start=3)
+    with CaptureQueriesContext(connection) as thirty:
+        r = c.get("/console/poker/")
+    assert r.content.decode().count('class="floor-table"') == 30
+    assert len(thirty) == len(three)
+
+
+def test_hand_page_tells_the_hand_in_words_with_cards_and_money(crew, holdem, console_client
+                                                                ) -> None:
+    """Three players call the $4.00 big blind and check to the end: a gross pot of $12.00;
+    the rake is 10 % of it, $1.20, taken in the table's $1.00 chips: $1.00 (under the $5.00
+    cap, 637a.17(b)(1)); the High Hand contribution $1.00 (a pot of $10.00 or more,
+    637a.16(c)), none to the Bad Beat (its pots start at $20.00, 637a.15(c)); the Pot is
+    $12.00 - $1.00 - $1.00 = $10.00 (637a.1)."""
+    ph = play_hand(holdem, crew, seed=3)
+    r = console_client("finance").get(f"/console/poker/hands/{ph.round_id}/")
+    assert r.status_code == 200
+    text = _text(r)
+    assert "Hand over: gross pot $12.00, rake $1.00, jackpot contributions $1.00, Pot $10.00" \
+        in text
+    html = r.content.decode()
+    assert re.search(r'<span class="card( card-red)?"><span aria-hidden="true">(10|[2-9JQKA])'
+                     r'[♠♥♦♣]</span><span class="visually-hidden">\w+ of (spades|hearts|'
+                     r'diamonds|clubs)</span></span>', html)
+    assert "??" not in text  # the hand is over: every card shown
+
+
+def test_hand_page_role_and_property(crew, holdem, console_client, other_property) -> None:
+    ph = play_hand(holdem, crew, seed=3)
+    url = f"/console/poker/hands/{ph.round_id}/"
+    assert console_client("dealer").get(url).status_code == 403  # 637a.18(a): not the dealer's
+    assert console_client("floorperson", property=other_property).get(url).status_code == 404
+
+
+@pytest.fixture
+def other_property(db: None) -> Any:
+    from casino.services import property_register
+
+    return property_register(licence_number="PA-TEST-2", name="Other Casino", system="test")
+
+
+def test_the_floor_is_not_for_a_cashier_nor_another_propertys_tables(
+        crew, holdem, console_client, other_property) -> None:
+    assert console_client("cashier").get("/console/poker/").status_code == 403
+    r = console_client("floorperson", property=other_property).get("/console/poker/")
+    assert r.status_code == 200 and holdem.name not in r.content.decode()
+    assert console_client("floorperson", property=other_property).get(
+        f"/console/tables/{holdem.pk}/").status_code == 404
+
+
+def _rules_id(game: str = "holdem") -> str:
+    from tables.models import RulesSubmission
+
+    return str(RulesSubmission.objects.filter(game=game, state="in_effect").get().pk)
+
+
+#: seat 1 the button, seat 2 the small blind, seat 3 the big blind; everyone calls and
+#: checks to the river; seat 2's aces beat seat 3's kings and seat 1's seven-deuce
+SCRIPT = [{"type": "deal", "cards": {"1": ["2c", "7d"], "2": ["As", "Ad"], "3": ["Ks", "Kd"]}},
+          {"type": "act", "seat": 1, "action": "call"},
+          {"type": "act", "seat": 2, "action": "call"},
+          {"type": "act", "seat": 3, "action": "check"},
+          {"type": "deal", "cards": ["3h", "8c", "9s"], "burn": "4d"},
+          {"type": "act", "seat": 2, "action": "check"},
+          {"type": "act", "seat": 3, "action": "check"},
+          {"type": "act", "seat": 1, "action": "check"},
+          {"type": "deal", "cards": ["Jh"], "burn": "4c"},
+          {"type": "act", "seat": 2, "action": "check"},
+          {"type": "act", "seat": 3, "action": "check"},
+          {"type": "act", "seat": 1, "action": "check"},
+          {"type": "deal", "cards": ["5s"], "burn": "4h"},
+          {"type": "act", "seat": 2, "action": "check"},
+          {"type": "act", "seat": 3, "action": "check"},
+          {"type": "act", "seat": 1, "action": "check"}]
+
+
+def test_poker_calculator_works_the_hand_out_in_dollars_and_records_nothing(
+        crew, holdem, console_client) -> None:
+    """The same figures as the hand dealt above: a $12.00 gross pot, $1.00 rake, $1.00 to
+    the High Hand fund, the Pot of $10.00 to seat 2's aces (637a.18(a): the supervisor
+    works a disputed hand out)."""
+    c = console_client("poker_shift_supervisor")
+    before = Event.objects.count()
+    r = c.post("/console/disputes/poker/", {
+        "rules_submission": _rules_id(), "stacks": "1: 100.00\n2: 100\n3: $100.00",
+        "button": 1, "commands": json.dumps(SCRIPT)})
+    assert r.status_code == 200
+    text = _text(r)
+    assert ("Gross pot $12.00, rake $1.00, jackpot contributions $1.00 to high-hand: the Pot "
+            "is $10.00.") in text
+    assert "awarded — seat 2 $10.00" in text
+    assert "2 $100.00 $106.00 $6.00" in text  # paid $4.00, won $10.00
+    assert Event.objects.count() == before
+
+
+def test_poker_calculator_refuses_in_a_sentence(crew, holdem, console_client) -> None:
+    c = console_client("floorperson")
+    bad = [*SCRIPT[:1], {"type": "act", "seat": 3, "action": "check"}]  # not seat 3's turn
+    before = Event.objects.count()
+    r = c.post("/console/disputes/poker/", {"rules_submission": _rules_id(),
+                                            "stacks": "1: 100\n2: 100\n3: 100", "button": 1,
+                                            "commands": json.dumps(bad)})
+    text = _text(r)
+    assert "Not calculated." in text and "commands[1]" in text
+    assert Event.objects.count() == before
+    assert console_client("cashier").get("/console/disputes/poker/").status_code == 403
