@@ -19,9 +19,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from casino.actors import Actor, actor_of
+from casino.domain.wall_clock import format_date
 from casino.services import property_register
 from console.registry import REGISTRY, WaitingItem, providers_for
-from finance import console_tasks as ct
 from finance.services import close, drop, exceptions, tray
 from tables.services import tables as table_services
 from tests.finance.test_tray import FILL, OPENER, Team, request
@@ -153,7 +153,6 @@ def test_a_drop_box_from_its_removal_to_the_cashiers_acceptance_and_its_exceptio
 
     (item,) = items("finance_exceptions_to_explain", team["finance"])
     day = team["finance"].gaming_day()
-    from casino.domain.wall_clock import format_date
     assert item.title == f"Drop over $380.00 at {table.name}, {format_date(day)}"
     assert item.detail.startswith("Expected $0.00, counted $380.00; found ")
     assert not shown("finance_exceptions_to_explain", team["auditor"])
@@ -182,7 +181,6 @@ def test_a_gaming_day_held_with_open_items_waits_for_finance(team: Team, table: 
     tray.inventory_record(actor=team["dealer"], table_id=table.pk, slip="closer",
                           pieces=OPENER, gaming_day=yesterday.isoformat())
     # the box of the day just ended waits for security, named with its gaming day
-    from casino.domain.wall_clock import format_date
     (box,) = items("finance_drop_boxes_to_remove", team["runner"])
     assert box.title == f"Drop box of {table.name} (gaming day {format_date(yesterday)})"
     assert close.gaming_days_close_due()["held"] == 1
