@@ -107,7 +107,7 @@ def page(route: str, view: Callable[..., Any], *, name: str) -> None:
     REGISTRY.pages.append(path(route, view, name=name))
 
 
-def command_url(name: str, pk: Any = None, **initial: Any) -> str:
+def command_url(name: str, pk: Any = None, /, **initial: Any) -> str:
     """The console form of the declared command ``name`` (for ``pk``), its fields filled
     with ``initial``: ``/console/do/deck_verify/<pk>/?…``."""
     url = f"/console/do/{name}/" + (f"{pk}/" if pk is not None else "")
