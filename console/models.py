@@ -1,0 +1,30 @@
+"""The console's own rows. Nothing here is a record of the casino (events are): only what
+the console needs to behave well in a browser."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class FormSubmission(models.Model):
+    """A console form that was recorded (issue 23 item 3: a double submit appends once).
+
+    Each rendered form carries a fresh ``key``; the row is inserted in the same
+    transaction as the service's call (console.command_view), so it exists exactly when
+    the command's events do. A second POST with the same key waits on the unique index
+    (PostgreSQL) or the write lock (SQLite) until the first commits, then finds this row
+    and is sent where the first went. A refusal rolls the row back with the command, so a
+    corrected form can be sent again with the same key. Rows older than a day may be
+    deleted (no task does it yet)."""
+
+    key = models.UUIDField(unique=True)
+    username = models.CharField(max_length=150)
+    command = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+    redirect_url = models.CharField(max_length=2000)
+
+    class Meta:
+        db_table = "console_form_submission"
+
+    def __str__(self) -> str:
+        return f"{self.command} by {self.username} ({self.key})"
