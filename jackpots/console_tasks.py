@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlencode
 
 from django.utils import timezone
 
@@ -113,10 +112,8 @@ def _award_item(actor: Actor, s: Any, now: Any) -> WaitingItem:
     return WaitingItem(
         title=f"High Hand award of {format_money(s.award_cents)} to {s.player_name} "
               f"(slip {s.slip}, {s.table_name})",
-        # the form's ``name`` (the player's) is added by hand: command_url's own first
-        # parameter is called ``name``
-        url=command_url("high_hand_pay", s.fund, period=s.period, slip=s.slip)
-        + "&" + urlencode({"name": s.player_name}),
+        url=command_url("high_hand_pay", s.fund, period=s.period, slip=s.slip,
+                        name=s.player_name),
         detail=f"{s.hand}; " + (f"was to be collected by {_when(actor, s.collect_by)}"
                                 if overdue else by),
         action="Pay the award", overdue=overdue)
