@@ -168,7 +168,8 @@ def _scalar(name: str, key: str, f: serializers.Field, zone: str) -> Field:
             rows = [[Field(name=f"{name}-{d}", key=str(d), label=f"{format_money(d)} pieces",
                            widget="number", extra={"min": 0, "in_rows": True})]
                     for d in sorted(known)]
-            return Field(widget="pieces", rows=rows, **common)
+            # the boxes say the denominations: the API's JSON example would mislead
+            return Field(widget="pieces", rows=rows, **{**common, "help": ""})
         return Field(widget="rows", extra={"pairs": True}, **common)
     if isinstance(f, serializers.BooleanField):
         has_default = f.default is not serializers.empty

@@ -1,0 +1,133 @@
+"""A declared command's input serializer as console fields (console.forms): what a person
+types becomes the body the API would have received, which the API's own serializer then
+validates. No database: serializers and query dicts only."""
+
+from __future__ import annotations
+
+from django.http import QueryDict
+
+from console.forms import FormFields, fixed_by_task
+
+ZONE = "America/New_York"
+
+
+def fields(serializer: type, **sent: str) -> FormFields:
+    q = QueryDict(mutable=True)
+    for k, v in sent.items():
+        q[k.replace("__", "-")] = v
+    return FormFields(serializer, zone=ZONE, source=q)
+
+
+def test_a_seat_with_a_cash_buy_in_in_dollars_and_the_players_name() -> None:
+    """$100.50 typed → 10050 cents; the player's fieldset gives the nested object the High
+    Hand Tracking Slip records (§ 637a.16(f)(1))."""
+    from poker_room.api.serializers import SeatIn
+
+    f = fields(SeatIn, seat="3", buy_in_cents="100.50", paid_with="cash",
+               player__name="Ana", player__phone="")
+    body, ok = f.body()
+    assert ok
+    assert body == {"seat": 3, "buy_in_cents": 10050, "paid_with": "cash",
+                    "player": {"name": "Ana"}}
+    assert SeatIn(data=body).is_valid()
+    widgets = {x.name: x.widget for x in f.fields}
+    assert widgets == {"seat": "number", "buy_in_cents": "dollars", "paid_with": "select",
+                       "player": "group"}
+
+
+def test_an_anonymous_seat_leaves_the_player_out() -> None:
+    from poker_room.api.serializers import SeatIn
+
+    body, ok = fields(SeatIn, seat="1", buy_in_cents="40", paid_with="chips").body()
+    assert ok and body == {"seat": 1, "buy_in_cents": 4000, "paid_with": "chips",
+                           "player": None}
+
+
+def test_a_fraction_of_a_cent_is_refused_not_rounded() -> None:
+    from poker_room.api.serializers import SeatIn
+
+    f = fields(SeatIn, seat="1", buy_in_cents="12.505", paid_with="cash")
+    body, ok = f.body()
+    assert not ok and "buy_in_cents" not in body
+    money = f.field_named("buy_in_cents")
+    assert money is not None and money.errors and money.invalid
+
+
+def test_bad_beat_payees_are_rows_and_blank_rows_are_no_rows() -> None:
+    """The Bad Beat payout (§ 637a.15(f)): each payee a row of seat, name and
+    identification; "Add a row" makes the form one row longer without sending it."""
+    from jackpots.api.serializers import PayIn
+
+    f = fields(PayIn, hand_id="h-1", **{"_rows-payees": "2"},
+               payees__0__seat="2", payees__0__name="Bo", payees__0__identification="PA-1")
+    body, ok = f.body()
+    assert ok
+    assert body["payees"] == [{"seat": 2, "name": "Bo", "identification": "PA-1"}]
+    payees = f.field_named("payees")
+    assert payees is not None and len(payees.rows) == 2
+    longer = FormFields(PayIn, zone=ZONE, source=QueryDict("_rows-payees=2"), add_row="payees")
+    assert len(longer.field_named("payees").rows) == 3
+
+
+def test_the_serializers_errors_land_on_the_rows_fields() -> None:
+    from jackpots.api.serializers import PayIn
+
+    f = fields(PayIn, hand_id="h-1", payees__0__seat="x2", payees__0__name="Bo")
+    body, ok = f.body()
+    assert not ok  # "x2" is no whole number
+    f = fields(PayIn, hand_id="h-1", payees__0__seat="2", payees__0__name="Bo")
+    body, ok = f.body()
+    s = PayIn(data=body)
+    assert not s.is_valid()
+    assert f.attach(s.errors) == []
+    ident = [c for c in f.field_named("payees").rows[0] if c.key == "identification"][0]
+    assert ident.errors
+
+
+def test_cards_are_one_box_separated_by_spaces() -> None:
+    from jackpots.api.serializers import RecordIn
+
+    f = fields(RecordIn, table_id="t", seat="4", cards="As Ks Qs", player__name="Cy",
+               player__phone="555", dealer="dee")
+    body, ok = f.body()
+    assert ok
+    # RecordIn's cards are a plain list of text: repeated rows, one card each
+    assert f.field_named("cards").widget in ("rows", "cards")
+
+
+def test_a_time_is_read_on_the_propertys_clock() -> None:
+    from tables.api.serializers import ApproveInput
+
+    body, ok = fields(ApproveInput, effective_at="2026-12-01T06:00").body()
+    assert ok and body == {"effective_at": "2026-12-01T06:00:00-05:00"}
+
+
+def test_a_required_yes_or_no_is_not_a_checkbox() -> None:
+    from tables.api.serializers import VerifyInput
+
+    f = fields(VerifyInput)
+    assert f.field_named("accepted").widget == "yesno"
+    assert f.body() == ({}, True)  # nothing chosen: the serializer says it is required
+    assert fields(VerifyInput, accepted="no").body() == ({"accepted": False}, True)
+
+
+def test_a_tasks_link_fixes_its_identifiers() -> None:
+    assert fixed_by_task({"slip_id": "1", "gaming_day": "2026-11-25", "reason": "x"}) == {
+        "slip_id", "gaming_day"}
+    assert fixed_by_task({"slip_id": "1", "fixed": "reason"}) == {"reason"}
+
+
+def test_every_input_serializer_makes_fields() -> None:
+    """Each declared command's input gives fields without failing, and names those shown
+    as JSON (no usable form yet: a Rules Submission's options, a poker hand's command, the
+    settlement script)."""
+    import casino.urls  # noqa: F401
+    from casino.declared import all_declared
+    from console import forms
+
+    for decl in all_declared():
+        FormFields(decl.input, zone=ZONE, source=QueryDict())
+    # rules_draft/rules_revise options; hand_command(s) and hand_settle_script (the poker
+    # terminal's and the dispute calculator's); round_settle_script (the banked one's)
+    assert forms.RAW_JSON <= {"options", "command", "commands", "stacks", "deck",
+                              "positions", "dealer", "irregularities", "expected", "cite"}
