@@ -306,3 +306,14 @@ def table_day_behind(actor: Actor, table_id: Any, day: date) -> dict[str, Any]:
         "totals": from_events, "figures": figures, "checks": checks,
         "frozen": closed.figures.get(str(table.pk)) if closed else None,
     }
+
+
+def table_day_record(actor: Actor, table_id: Any, day: date) -> dict[str, Any]:
+    """The table day's finance record alone (inventory slips, fill and credit slips, the
+    drop box, each step with its person, role, credential and time), as
+    :func:`table_day_behind` gives it, without the rounds: what the printables of the
+    console print (``finance.console_pages``). Scoped: 404 ``table_not_found``."""
+    table = property_row(GameTable.objects.select_related("property"), actor, table_id,
+                         what="table")
+    return {"table_id": str(table.pk), "table": table.name, "game": table.game,
+            "gaming_day": day.isoformat(), **_finance(table, day)}

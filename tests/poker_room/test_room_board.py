@@ -106,6 +106,8 @@ def test_a_closed_table_is_shown_closed_with_no_open_seats(crew, poker_table: Ca
     page = request.getfixturevalue("browser").new_page()
     try:
         page.set_content(html)  # the script draws the rows from the page's own data
+        # console.js (the boards' one script, a static file) run on that page
+        page.add_script_tag(path="console/static/console/console.js")
         drawn = {tr.get_attribute("data-table"): (
             tr.query_selector_all("td")[3].inner_text(),
             tr.query_selector_all("td")[3].get_attribute("class"))
