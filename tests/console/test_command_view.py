@@ -241,7 +241,13 @@ def test_the_submitter_approving_is_refused_in_words_and_appends_nothing(
     assert r.status_code == 409
     html = r.content.decode()
     assert "Nothing was recorded." in html
-    assert re.search(r'class="message message-error" data-code="\w+"', html)
+    code = re.search(r'class="message message-error" data-code="(\w+)"', html).group(1)
+    from django.utils.html import escape
+
+    from casino.refusals import GENERAL, refusal_sentence
+
+    assert refusal_sentence(code) != GENERAL  # the code's own sentence, in plain words
+    assert escape(refusal_sentence(code)) in html
     assert events_count() == before
 
 
