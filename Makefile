@@ -38,6 +38,7 @@ bench: setup                     ## benchmarks (PostgreSQL: set DATABASE_URL and
 	$(BIN)/python manage.py bench_poker_room
 	$(BIN)/python manage.py bench_jackpot_follower
 	$(BIN)/python manage.py bench_high_hand_close
+	$(BIN)/python manage.py bench_console
 
 clean:
 	rm -rf $(VENV) var
