@@ -24,14 +24,11 @@ def other_property(db: None) -> Any:
     return property_register(licence_number="PA-TEST-2", name="Other Casino", system="test")
 
 
-@pytest.fixture
-def hilo_round(crew, open_table, deck_in_play) -> Any:
-    """A Five Card Hi-Lo round played and closed: position 1's Ante of $10.00 and Play of
-    $10.00, high K-Q-9 (29) and low 3-2 (5) against the dealer's J-10-8 (28) and 6-4 (10):
-    both hands win (579.11(g)(1)), each wager paid 1 to 1 (579.12(a))."""
-    table = open_table("five-card-hi-lo")
-    deck = deck_in_play(table)
-    d = crew["dealer"]
+def play_hilo_round(dealer: Any, table: Any, deck: Any) -> Any:
+    """A Five Card Hi-Lo round played and closed at ``table``: position 1's Ante of $10.00
+    and Play of $10.00, high K-Q-9 (29) and low 3-2 (5) against the dealer's J-10-8 (28)
+    and 6-4 (10): both hands win (579.11(g)(1)), each wager paid 1 to 1 (579.12(a))."""
+    d = dealer
     rnd = rounds.round_open(actor=d, table_id=table.pk, deck_id=deck.pk)
     banked.round_place_wager(actor=d, round_id=rnd.pk, position=1, wager="ante", amount=1000)
     banked.round_no_more_bets(actor=d, round_id=rnd.pk)
@@ -42,7 +39,16 @@ def hilo_round(crew, open_table, deck_in_play) -> Any:
                            low=["3h", "2d"])
     banked.round_lock_decisions(actor=d, round_id=rnd.pk)
     rounds.round_close(actor=d, round_id=rnd.pk)
-    return {"table": table, "round": rnd, "deck": deck}
+    return rnd
+
+
+@pytest.fixture
+def hilo_round(crew, open_table, deck_in_play) -> Any:
+    """:func:`play_hilo_round` at a new Hi-Lo table with a deck in play."""
+    table = open_table("five-card-hi-lo")
+    deck = deck_in_play(table)
+    return {"table": table, "round": play_hilo_round(crew["dealer"], table, deck),
+            "deck": deck}
 
 
 def _text(response: Any) -> str:
