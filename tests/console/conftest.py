@@ -6,7 +6,7 @@ the real login form."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -67,27 +67,37 @@ def console_client(make_staff: Callable) -> Callable:
     return make
 
 
+_browser_seq = iter(range(1, 10**6))
+
+
 @pytest.fixture
-def console_page(browser: Any, live_server_ctl: Any, make_staff: Callable) -> Callable:
+def console_page(browser: Any, live_server_ctl: Any, committed_db: None) -> Iterator[Callable]:
     """``console_page("compliance")`` → a Playwright page (1280×900) logged in through
-    ``/console/login/`` as a new user with those roles; for an administrator or
+    ``/console/login/`` as a new user with those roles (committed: the live server sees
+    them; every table is emptied after the test, ``committed_db``); for an administrator or
     compliance officer the authenticator is enrolled and a current code typed on the
     verify page. ``page.user`` is the user, ``page.server`` the live server's URL.
-
-    Data the page must see has to be committed: use it with ``committed_db``, or with
-    ``transactional_db``."""
+    ``console_page.staff(*roles)`` makes a committed user without a page."""
+    from casino.services import property_register, staff_bootstrap
     from casino.services.two_factor import two_factor_required
 
-    pages: list[Any] = []
+    contexts: list[Any] = []
+
+    def staff(*roles: str, username: str | None = None) -> Any:
+        prop = property_register(licence_number="PA-TEST-1", name="Test Casino", system="test")
+        n = next(_browser_seq)
+        return staff_bootstrap(property=prop, username=username or f"page{n}",
+                               password=PASSWORD, credential_number=f"B-{n:05d}",
+                               roles=roles, system="test").user
 
     def make(*roles: str, username: str | None = None) -> Any:
-        user = make_staff(*roles, username=username)
+        user = staff(*roles, username=username)
         device = None
         if two_factor_required(frozenset(roles)):
             device, _ = enrol_second_factor(user)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(context)
         page = context.new_page()
-        pages.append(context)
         server = live_server_ctl.url
         page.goto(f"{server}/console/login/")
         page.fill("#id_username", user.username)
@@ -102,6 +112,12 @@ def console_page(browser: Any, live_server_ctl: Any, make_staff: Callable) -> Ca
         page.server = server
         return page
 
-    yield make
-    for context in pages:
-        context.close()
+    make.staff = staff
+    try:
+        yield make
+    finally:
+        for context in contexts:
+            context.close()
+        from django.db import connections
+
+        connections.close_all()  # the ORM calls made beside Playwright's loop
