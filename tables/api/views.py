@@ -4,7 +4,6 @@ detail whose PATCH is a command carries its declaration."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date
 from typing import Any, ClassVar
 
