@@ -109,6 +109,11 @@ def _purge() -> None:
     connection.close()  # threads' transactions may have left this one stale
     with suspended_append_only_triggers():
         call_command("flush", interactive=False, verbosity=0)
+    # Closed again: a purge run while Playwright's loop is active (a fixture that asks for
+    # committed_db after browser) opens its connection in that loop's context, where the
+    # session's last teardown cannot see it to close it, and DROP DATABASE would then fail
+    # with "being accessed by other users".
+    connection.close()
 
 
 @pytest.fixture
