@@ -6,6 +6,14 @@ still run an ``UPDATE``. So the staff streams are replayed and compared with the
 a role, an active login, a superuser flag or a whole-group scope that no event explains
 is reported by ``manage.py verify_staff`` (exit 1), and the digests (casino.eventstore
 .digests) keep the staff streams themselves from being rewritten unseen.
+
+The second factor (issue 23) too: ``TwoFactorEnrolled`` / ``TwoFactorReset`` are replayed
+per person, and django-otp's rows compared with them. An authenticator (TOTP device) must
+be the one the person's last ``TwoFactorEnrolled`` after their last ``TwoFactorReset``
+recorded; recovery codes (static device) exist only under such an enrolment and are no more
+than it gave. A device added behind the events' back — which would let someone give the
+"second factor" with a key or codes they chose — is reported, as is an enrolled
+authenticator removed without a ``TwoFactorReset``.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from casino.eventstore.models import Event
 
 STAFF_EVENTS = ("StaffEnrolled", "RoleGranted", "RoleRevoked", "StaffDeactivated",
                 "AdminSiteAccessSet", "StaffScopeChanged")
+TWO_FACTOR_EVENTS = ("TwoFactorEnrolled", "TwoFactorReset")
 
 
 @dataclass
@@ -58,13 +67,72 @@ def _apply(person: Expected, kind: str, data: dict[str, Any]) -> None:
         person.group_wide = data["group_wide"]
 
 
+@dataclass(frozen=True)
+class Enrolment:
+    """A person's second factor as their last ``TwoFactorEnrolled`` (after their last
+    ``TwoFactorReset``) records it."""
+
+    device: str  # the TOTP device's persistent id, "otp_totp.totpdevice/<pk>"
+    recovery_codes: int
+
+
+def expected_second_factors() -> dict[int, Enrolment]:
+    """Replay the second-factor events in order: user id → the enrolment in force (a
+    person reset, or never enrolled, is absent). The stream is ``staff-<user id>``."""
+    people: dict[int, Enrolment | None] = {}
+    rows = (Event.objects.filter(stream_type="staff", type__in=TWO_FACTOR_EVENTS)
+            .order_by("position").values_list("stream_id", "type", "data"))
+    for stream_id, kind, data in rows.iterator():
+        user_id = int(stream_id.removeprefix("staff-"))
+        people[user_id] = (Enrolment(device=data["device"],
+                                     recovery_codes=int(data.get("recovery_codes", 0)))
+                           if kind == "TwoFactorEnrolled" else None)
+    return {k: v for k, v in people.items() if v is not None}
+
+
+def second_factor_drift(usernames: dict[int, str]) -> list[str]:
+    """Every difference between django-otp's devices and the second-factor events."""
+    from django.db.models import Count
+    from django_otp.plugins.otp_static.models import StaticDevice
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    expected = expected_second_factors()
+    lines = []
+    held: set[int] = set()
+    for device in TOTPDevice.objects.order_by("user_id", "pk"):
+        who = usernames.get(device.user_id, f"user {device.user_id}")
+        want = expected.get(device.user_id)
+        if want is not None and want.device == device.persistent_id:
+            held.add(device.user_id)
+            continue
+        lines.append(f"{who}: holds an authenticator ({device.persistent_id}) that no "
+                     "TwoFactorEnrolled event records")
+    for user_id, want in sorted(expected.items()):
+        if user_id not in held:
+            lines.append(f"{usernames.get(user_id, f'user {user_id}')}: lost the "
+                         f"authenticator TwoFactorEnrolled recorded ({want.device}) "
+                         "without a TwoFactorReset event")
+    statics = StaticDevice.objects.annotate(tokens=Count("token_set")).order_by("user_id",
+                                                                                "pk")
+    for device in statics:
+        who = usernames.get(device.user_id, f"user {device.user_id}")
+        want = expected.get(device.user_id)
+        if want is None:
+            lines.append(f"{who}: holds recovery codes that no TwoFactorEnrolled event "
+                         "records")
+        elif device.tokens > want.recovery_codes:
+            lines.append(f"{who}: holds {device.tokens} recovery codes, the "
+                         f"TwoFactorEnrolled event gave {want.recovery_codes}")
+    return lines
+
+
 def staff_drift() -> list[str]:
     """Every difference between the rows and the events, one line each (empty: none)."""
     from django.contrib.auth import get_user_model
 
     expected = expected_staff()
     lines = []
-    users = get_user_model().objects.prefetch_related("groups").select_related("staff")
+    users = list(get_user_model().objects.prefetch_related("groups").select_related("staff"))
     for user in users:
         want = expected.get(user.username)
         if want is None:
@@ -83,4 +151,4 @@ def staff_drift() -> list[str]:
         if staff is not None and staff.group_wide != want.group_wide:
             lines.append(f"{user.username}: group_wide is {staff.group_wide}, "
                          f"the events say {want.group_wide}")
-    return lines
+    return lines + second_factor_drift({u.pk: u.username for u in users})

@@ -10,6 +10,9 @@ urlpatterns = [
     path("health", HealthView.as_view(), name="health"),
     path("health/", HealthView.as_view()),
     path("admin/", admin.site.urls),
+    # One login page for people: the browsable API's sends to the console's (its ``next``
+    # kept), whose second factor every session then gives (console.middleware).
+    path("api-auth/login/", RedirectView.as_view(url="/console/login/", query_string=True)),
     path("api-auth/", include("rest_framework.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

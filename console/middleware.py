@@ -7,6 +7,12 @@ navigation and the buttons ask. Deny by default:
 * an administrator or compliance officer whose session has not given the second factor →
   the enrolment page (no authenticator yet) or the code page. Only the login, log-out
   and second-factor pages are open before that.
+
+The second factor is one rule for every session, not only the console's
+(:func:`second_factor_missing`): the finance pages, the boards, the admin site and the API
+read with a session cookie (DRF's ``SessionAuthentication``) send the same person to the
+same page. Only an API request carrying a token (``Authorization: Token …``) is outside
+it: token logins (``POST /api/v1/auth/token/``) keep the token rules of the issue.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 
@@ -29,6 +36,11 @@ ENROL, VERIFY = "/console/two-factor/enrol/", "/console/two-factor/verify/"
 OPEN = (LOGIN,)
 #: open with a password but before the second factor
 BEFORE_SECOND_FACTOR = (LOGOUT, ENROL, VERIFY, "/console/two-factor/codes/")
+#: outside /console/, open with a password but before the second factor: logging out, and
+#: the token login, which keeps the token rules (issue 23: "the same accounts, lock-out and
+#: token rules"; a token is no session, so it is never asked for the second factor)
+OUTSIDE_BEFORE_SECOND_FACTOR = ("/admin/logout/", "/api-auth/logout/", "/api/v1/auth/token/")
+API, TOKEN_PREFIX = "/api/", "token "
 
 
 @dataclass(frozen=True)
@@ -68,11 +80,29 @@ class ConsoleMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         path = request.path_info
-        if path.startswith(PREFIX) and path not in OPEN:
-            refused = self.check(request, path)
-            if refused is not None:
-                return refused
+        if path.startswith(PREFIX):
+            refused = self.check(request, path) if path not in OPEN else None
+        else:
+            refused = self.check_outside(request, path)
+        if refused is not None:
+            return refused
         return self.get_response(request)
+
+    def check_outside(self, request: HttpRequest, path: str) -> HttpResponse | None:
+        """Any other page with a session: only the second factor (each app checks its own
+        roles). An API request with a token is not a session's: knox either takes the
+        token or refuses it (401), never falling back to the session, so the header alone
+        decides. Token logins keep the token rules (issue 23)."""
+        user = getattr(request, "user", None)
+        if (user is None or not user.is_authenticated or path in OUTSIDE_BEFORE_SECOND_FACTOR
+                or path.startswith(settings.STATIC_URL)):  # the code page's own stylesheet
+            return None
+        if path.startswith(API) and request.META.get(
+                "HTTP_AUTHORIZATION", "").lower().startswith(TOKEN_PREFIX):
+            return None
+        from casino.roles import user_roles
+
+        return second_factor_missing(request, user, user_roles(user))
 
     def check(self, request: HttpRequest, path: str) -> HttpResponse | None:
         user = request.user
@@ -94,8 +124,17 @@ class ConsoleMiddleware:
                                          name=staff.display_name or user.get_username())
         if path in BEFORE_SECOND_FACTOR:
             return None
-        if two_factor_required(actor.roles) and not user.is_verified():
-            wanted = request.get_full_path() if request.method == "GET" else None
-            to = VERIFY if has_confirmed_device(user) else ENROL
-            return _redirect(request, to, next_url=wanted)
+        return second_factor_missing(request, user, actor.roles)
+
+
+def second_factor_missing(request: HttpRequest, user: Any,
+                          roles: frozenset[str]) -> HttpResponse | None:
+    """THE second-factor rule, for every session (the console's and any other page's): an
+    administrator or compliance officer whose session has not given the second factor
+    (django-otp's ``is_verified``) is sent to the enrolment page (no authenticator yet) or
+    the code page, ``next`` the page asked for. None: go on."""
+    if not two_factor_required(roles) or user.is_verified():
         return None
+    wanted = request.get_full_path() if request.method == "GET" else None
+    to = VERIFY if has_confirmed_device(user) else ENROL
+    return _redirect(request, to, next_url=wanted)

@@ -39,6 +39,28 @@ def enrol_second_factor(user: Any) -> tuple[Any, list[str]]:
     return TOTPDevice.objects.get(user=user, confirmed=True), codes
 
 
+def verified_login(client: Any, user: Any) -> Any:
+    """``client.force_login(user)``, and for an administrator or compliance officer the
+    second factor too (every session page asks it, console.middleware): the authenticator
+    enrolled through the service if it is not yet, and this session verified with it as
+    ``django_otp.login`` does. Returns the client."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from casino.roles import user_roles
+    from casino.services.two_factor import two_factor_required
+
+    client.force_login(user)
+    if two_factor_required(user_roles(user)):
+        device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+        if device is None:
+            device, _ = enrol_second_factor(user)
+        session = client.session
+        session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+        session.save()
+    return client
+
+
 @pytest.fixture
 def console_client(make_staff: Callable) -> Callable:
     """``console_client("floorperson")`` → a ``Client`` logged in as a new user with that

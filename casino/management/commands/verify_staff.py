@@ -10,7 +10,7 @@ from casino.staff_audit import staff_drift
 
 class Command(BaseCommand):
     help = ("Replay the staff events and compare them with every login's roles, active, "
-            "superuser and staff flags and whole-group scope; exit 1 naming each "
+            "superuser and staff flags, whole-group scope and second-factor devices; exit 1 naming each "
             "difference (a change made behind the staff services' back).")
 
     def handle(self, *args: Any, **opts: Any) -> None:
