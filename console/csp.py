@@ -3,10 +3,10 @@
 script or style, nothing from elsewhere); a view named here gets what it still needs, and
 nothing else does.
 
-The pages listed under "until they move" still carry their own ``<style>`` and
-``<script>`` (the boards, the jackpot and finance reports, the table sign); they come off
-this list as they move to ``casino.css`` and ``console.js``. The Swagger UI and the admin
-are third-party pages that keep theirs.
+The boards, the jackpot and finance reports and the table sign need nothing more: their
+styles are in ``casino.css`` and their scripts in ``console.js`` (no template has an inline
+script or style: tests/console/test_one_stylesheet.py). The Swagger UI and the admin are
+third-party pages that keep theirs.
 
 Keys are a view's URL name (``request.resolver_match.view_name``: ``"room-board"``,
 ``"admin:index"``), a namespace followed by ``:*`` (``"admin:*"``), or the view's dotted
@@ -25,16 +25,6 @@ _INLINE_BOTH = {"script-src": [SELF, UNSAFE_INLINE], "style-src": [SELF, UNSAFE_
 
 #: view -> the directives it replaces
 LOOSENED: dict[str, dict[str, list[str]]] = {
-    # until they move to casino.css and console.js (issue 23, printables and style)
-    "room-board": _INLINE_BOTH,
-    "jackpot-board": _INLINE_BOTH,
-    "jackpot-report-page": _INLINE_BOTH,
-    "finance-gaming-day-page": _INLINE_BOTH,
-    "finance-reports": _INLINE_BOTH,
-    "finance-report-page": _INLINE_BOTH,
-    "finance-behind-page": _INLINE_BOTH,
-    "table-signage": _INLINE_STYLE,
-    "tables.api.views.TableSignageSlash": _INLINE_STYLE,
     # third-party pages that keep their own
     "swagger-ui": {**_INLINE_BOTH, "img-src": [SELF, "data:", "https://validator.swagger.io"]},
     "admin:*": _INLINE_STYLE,

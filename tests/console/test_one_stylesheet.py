@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIP = {".venv", "var", "docs", "node_modules", ".git", "site"}
@@ -129,3 +130,18 @@ def test_the_print_section_sets_every_colour_to_black_on_white() -> None:
     # the pages: Letter portrait by default, a report landscape through its named page
     assert re.search(r"@page\s*\{\s*size:\s*letter;", css)
     assert re.search(r"@page report\s*\{\s*size:\s*letter landscape;", css)
+
+
+def test_the_moved_pages_get_the_strict_policy(db: None, make_staff: Any) -> None:
+    """The boards, finance's reports and the table sign need no loosening any more: their
+    answers carry ``script-src 'self'; style-src 'self'`` with nothing inline allowed."""
+    from django.test import Client
+
+    c = Client()
+    c.force_login(make_staff("finance", "floorperson"))
+    for url in ("/finance/reports/", "/poker/board/", "/jackpots/board/"):
+        r = c.get(url)
+        assert r.status_code == 200, url
+        policy = r["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "style-src 'self'" in policy, url
+        assert "unsafe-inline" not in policy, url

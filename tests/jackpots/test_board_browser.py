@@ -6,12 +6,14 @@ trying while the server restarts and picks up again."""
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from typing import Any
 
 import pytest
 from django.db import connections
+from playwright.sync_api import expect
 
 from casino.actors import actor_of
 from casino.eventstore import projections
@@ -75,9 +77,8 @@ def _caught_up(done: Any) -> None:
 
 def _shows(page: Any, text: str, timeout: float = 5000) -> float:
     started = time.monotonic()
-    page.wait_for_function(
-        "document.querySelector(\"section[data-fund='bad-beat']\").innerText"
-        f".includes({text!r})", timeout=timeout)
+    expect(page.locator("section[data-fund='bad-beat']")).to_contain_text(text,
+                                                                         timeout=timeout)
     return time.monotonic() - started
 
 
@@ -98,8 +99,7 @@ def _follow_the_board(room: dict[str, Any], server: Any, browser: Any) -> None:
     page.goto(f"{server.url}/jackpots/board/?key={KEY}")
     card = page.locator("section[data-fund='bad-beat']")
     assert "to be announced" in card.inner_text()
-    page.wait_for_function(
-        "document.querySelector('#status').textContent.startsWith('updated')", timeout=6000)
+    expect(page.locator("#status")).to_have_text(re.compile(r"^updated"), timeout=6000)
     services.display_adjust(actor=people["fin"], fund="bad-beat")
     _caught_up(lambda: Fund.objects.get(name="bad-beat", property=people["fin"].property)
                .adjustment_waiting_cents is not None)
@@ -108,9 +108,7 @@ def _follow_the_board(room: dict[str, Any], server: Any, browser: Any) -> None:
                .displayed_cents is not None)
     assert _shows(page, "$5.00") < 5
     server.stop()
-    page.wait_for_function(
-        "document.querySelector('#status').textContent.startsWith('reconnecting')",
-        timeout=6000)
+    expect(page.locator("#status")).to_have_text(re.compile(r"^reconnecting"), timeout=6000)
     services.bad_beat_verify(actor=people["pss"], fund="bad-beat", hand_id=room["hand"])
     _caught_up(lambda: Fund.objects.get(name="bad-beat", property=people["fin"].property)
                .display_pending)
@@ -118,7 +116,6 @@ def _follow_the_board(room: dict[str, Any], server: Any, browser: Any) -> None:
     assert _shows(page, "Pending adjustment", timeout=8000) < 8
     assert "$5.00" in card.inner_text() and "Ann" not in page.content()
     # "reconnecting…" gave way to the script's own "updated", in the property's zone
-    page.wait_for_function(
-        r"/^updated \d{1,2}:\d{2}\s[AP]M E[SD]T$/.test("
-        "document.querySelector('#status').textContent)", timeout=6000)
+    expect(page.locator("#status")).to_have_text(
+        re.compile(r"^updated \d{1,2}:\d{2}\s[AP]M E[SD]T$"), timeout=6000)
     page.close()

@@ -4,11 +4,13 @@ seconds, without a reload, on a screen opened with its display key."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
 import pytest
 from django.db import connections
+from playwright.sync_api import expect
 
 from poker_room.services import seats
 from tests.poker_room._committed import poker_room
@@ -49,21 +51,17 @@ def _seat_shows(room: dict[str, Any], server: str, browser: Any) -> None:
     page.goto(f"{server}/poker/board/?key={KEY}")
     row = page.locator(f"tr[data-table='{room['table'].pk}']")
     assert "P-BOARD" in row.inner_text()
-    page.wait_for_function(
-        "document.querySelector('#status').textContent.startsWith('updated')", timeout=6000)
+    expect(page.locator("#status")).to_have_text(re.compile(r"^updated"), timeout=6000)
     assert "10 open" in row.inner_text()
     seats.seat_player(actor=room["people"]["dealer"], table_id=room["table"].pk, seat=3,
                       buy_in_cents=10_000, paid_with="chips",
                       player={"name": "Screen Test", "phone": "555"})
     started = time.monotonic()
-    page.wait_for_function(
-        f"document.querySelector(\"tr[data-table='{room['table'].pk}']\")"
-        ".innerText.includes('9 open')", timeout=5000)
+    expect(row).to_contain_text("9 open", timeout=5000)
     assert time.monotonic() - started < 5
     text = row.inner_text()
     assert "seat 1, 2, 4" in text and "Screen Test" not in text
     # the script's own "updated" reads the property's zone (America/New_York), not Tokyo's
-    page.wait_for_function(
-        r"/^updated \d{1,2}:\d{2}\s[AP]M E[SD]T$/.test("
-        "document.querySelector('#status').textContent)", timeout=6000)
+    expect(page.locator("#status")).to_have_text(
+        re.compile(r"^updated \d{1,2}:\d{2}\s[AP]M E[SD]T$"), timeout=6000)
     page.close()
