@@ -203,6 +203,9 @@ def _build(name: str, key: str, f: serializers.Field, zone: str, initial: Any) -
     """The field for ``f``; ``initial`` is the list/dict value for repeated fields."""
     if isinstance(f, serializers.Serializer):  # a nested object
         children = [_build(f"{name}-{k}", k, c, zone, None) for k, c in _writable(f)]
+        if not f.required:  # left blank it is omitted: the browser must let it be blank
+            for c in children:
+                c.extra["in_optional"] = True
         return Field(name=name, key=key, label=_label(key, f), widget="group", help=_help(f),
                      required=bool(f.required), children=children, drf=f,
                      allow_null=bool(getattr(f, "allow_null", False)))
@@ -223,6 +226,8 @@ def _row(parent: Field, i: int, zone: str) -> list[Field]:
     fields = _row_fields(parent, i, zone)
     for fl in fields:
         fl.extra["in_rows"] = True  # a row left blank is no row: "(optional)" is noise
+        if not parent.required:  # so the browser must let an optional list's row be blank
+            fl.extra["in_optional"] = True
     return fields
 
 
