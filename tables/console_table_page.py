@@ -78,7 +78,10 @@ def _table_actions(table: GameTable) -> list[dict[str, str]]:
     else:
         actions.append(("table_open", table.pk, "Open the table", {}))
     actions += [("table_assign_dealer", table.pk, "Assign the dealer", {}),
-                ("deck_receive", None, "Receive a deck", {"table": table.pk})]
+                ("deck_receive", None, "Receive a deck", {"table": table.pk}),
+                # finance's declared command, named by its form's URL only (no import)
+                ("slip_request", table.pk, "Request a fill", {"kind": "fill"}),
+                ("slip_request", table.pk, "Request a credit", {"kind": "credit"})]
     return [{"url": command_url(name, pk, **initial), "label": label}
             for name, pk, label, initial in actions]
 
