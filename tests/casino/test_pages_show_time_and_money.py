@@ -45,6 +45,10 @@ NOT_WALKED = {
     "admin/logout/": "logging out (a POST)",
     "admin/jsi18n/": "the admin's script",
     "admin/autocomplete/": "the admin's search answers (JSON, for a field's search box)",
+    "console/print/jackpots/<str:fund>/high-hands/": "the seeded day records no High Hand "
+        "(tests/jackpots/test_printables.py prints a Tracking Slip)",
+    "console/print/jackpots/<str:fund>/bad-beats/": "the seeded day has no Bad Beat "
+        "(tests/jackpots/test_printables.py prints a payout record)",
 }
 #: the admin's pages of one row (its events' data is the record, shown as stored), its
 #: app indexes and its "add" pages (nothing is added there: read-only): the walk reads the
@@ -267,12 +271,47 @@ def _fund_reports(s: dict[str, Any]) -> list[str]:
     return out
 
 
+def _table_day_prints(what: str) -> Callable[[dict[str, Any]], list[str]]:
+    """The console's printables of the table days (finance.console_pages): the first
+    table day with a fill or credit slip, an inventory slip, a counted drop box."""
+    def fill(s: dict[str, Any]) -> list[str]:
+        from finance.models import TableDay
+
+        for td in TableDay.objects.filter(property=s["property"]).order_by(
+                "gaming_day", "table_id"):
+            base = f"/console/print/tables/{td.table_id}/{td.gaming_day.isoformat()}/"
+            state = td.state or {}
+            if what == "slip" and state.get("slips"):
+                return [base + f"slips/{sorted(state['slips'])[0]}/"]
+            if what == "inventory" and state.get("inventories"):
+                return [base + f"inventory/{sorted(state['inventories'])[0]}/"]
+            if what == "drop" and td.drop_state in ("counted", "signed", "accepted"):
+                return [base + "drop/"]
+        return []
+    return fill
+
+
+def _jackpot_count_print(s: dict[str, Any]) -> list[str]:
+    """The console's printable of a jackpot box count (jackpots.console_pages): the
+    day's first count."""
+    from jackpots.models import FundCount
+
+    rows = FundCount.objects.filter(property=s["property"]).order_by("opened_at")
+    return [f"/console/print/jackpots/{c.fund}/counts/{c.count_id}/" for c in rows[:1]]
+
+
 #: route (as the URL conf spells it) -> the URLs that fill its parameters from the day
 FILLERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "finance/days/<str:day>/": _finance_days,
     "finance/reports/<str:name>/": _finance_reports,
     "finance/behind/<str:table_id>/<str:day>/": _behind,
     "jackpots/report/<str:name>/": _fund_reports,
+    "console/print/tables/<str:table_id>/<str:day>/slips/<str:slip_id>/":
+        _table_day_prints("slip"),
+    "console/print/tables/<str:table_id>/<str:day>/inventory/<str:slip>/":
+        _table_day_prints("inventory"),
+    "console/print/tables/<str:table_id>/<str:day>/drop/": _table_day_prints("drop"),
+    "console/print/jackpots/<str:fund>/counts/<str:count_id>/": _jackpot_count_print,
 }
 
 
