@@ -225,6 +225,6 @@ nav(NavItem(group="Tables", label="Tables", url=TABLES_URL, roles=TABLE_STAFF, o
 nav(NavItem(group="Decks", label="Decks to handle", url=TABLES_URL,
             roles=tuple(dict.fromkeys(INSPECT_ROLES + VERIFY_ROLES + REMOVE_ROLES)),
             counts=DECK_TASKS, order=20))
-# No rules page yet: the home lists them (its section for each provider is its key).
-nav(NavItem(group="Rules", label="Rules Submissions", url=f"/console/#{RULES_TO_APPROVE.key}",
+# The Rules Submissions page (tables.console_rules) lists every version and its steps.
+nav(NavItem(group="Rules", label="Rules Submissions", url="/console/rules/",
             roles=RULES_APPROVE_ROLES, counts=RULES_TASKS, order=40))
