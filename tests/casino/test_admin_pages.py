@@ -19,7 +19,9 @@ def test_the_admins_list_of_properties_shows_its_own(client: Any, make_staff: Ca
     from casino.services import property_register
 
     property_register(licence_number="PA-TEST-OTHER", name="Other Casino", system="test")
-    client.force_login(make_staff("admin", admin_site=True))
+    from tests.console.conftest import verified_login
+
+    verified_login(client, make_staff("admin", admin_site=True))  # the second factor given
     page = client.get("/admin/casino/property/")
     assert page.status_code == 200
     assert "PA-TEST-1" in page.content.decode()

@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 from casino.eventstore.store import NewEvent, append
 from casino.roles import Role
+from tests.console.conftest import verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 PROBLEM = "application/problem+json"
@@ -128,7 +129,7 @@ def test_admin_shows_events_read_only_even_to_superusers(client, make_staff) -> 
     from casino.models import Event
 
     user = make_staff("admin", admin_site=True)
-    client.force_login(user)
+    verified_login(client, user)
     event = Event.objects.first()
     assert client.get("/admin/casino/event/").status_code == 200
     assert client.get(f"/admin/casino/event/{event.pk}/change/").status_code == 200

@@ -105,8 +105,8 @@ def test_a_login_forgets_only_the_accounts_own_failures(make_staff, client) -> N
     guesser, colleague = make_staff("dealer"), make_staff("cashier")
     for _ in range(limit - 1):
         assert _login(colleague.username, "guess", "10.7.0.2").status_code == 401
-    signed_in = client.post("/api-auth/login/", {"username": guesser.username,
-                                                 "password": PASSWORD},
+    signed_in = client.post("/console/login/", {"username": guesser.username,
+                                                "password": PASSWORD},
                             REMOTE_ADDR="10.7.0.2")
     assert signed_in.status_code == 302
     assert _login(colleague.username, "guess", "10.7.0.2").status_code == 429
@@ -243,13 +243,19 @@ def test_the_admin_login_page_is_locked_too(make_staff, client) -> None:  # noqa
     assert page.status_code == 429
 
 
-def test_the_browsable_api_login_is_locked_too(make_staff, client) -> None:  # noqa: ANN001
+def test_the_browsable_api_login_is_the_consoles_which_is_locked_too(make_staff, client) -> None:  # noqa: ANN001
+    """DRF's login page sends to the console's (one login page, with the second factor:
+    console.middleware); a form still posted to it signs nobody in."""
     user = make_staff("floorperson")
+    moved = client.post("/api-auth/login/?next=/poker/board/",
+                        {"username": user.username, "password": PASSWORD})
+    assert moved.status_code == 302 and moved["Location"] == "/console/login/?next=/poker/board/"
+    assert "_auth_user_id" not in client.session
     for _ in range(settings.AXES_FAILURE_LIMIT):
-        client.post("/api-auth/login/", {"username": user.username, "password": "wrong"},
+        client.post("/console/login/", {"username": user.username, "password": "wrong"},
                     REMOTE_ADDR="10.9.0.1")
-    page = client.post("/api-auth/login/", {"username": user.username,
-                                            "password": PASSWORD}, REMOTE_ADDR="10.9.0.2")
+    page = client.post("/console/login/", {"username": user.username,
+                                           "password": PASSWORD}, REMOTE_ADDR="10.9.0.2")
     assert page.status_code == 429
     assert int(page["Retry-After"]) == int(settings.AXES_COOLOFF_TIME.total_seconds())
     assert "_auth_user_id" not in client.session

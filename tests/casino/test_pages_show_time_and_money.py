@@ -32,6 +32,7 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.casino._seeded_day import DEMO, demo_day
+from tests.console.conftest import verified_login  # the second factor given
 
 ROOM_KEY, JACKPOT_KEY = "walker-room-screen", "walker-jackpot-screen"
 
@@ -55,7 +56,7 @@ NOT_WALKED = {
 #: admin's index and every model's list
 ADMIN_ROW = re.compile(r"^admin/(?:.*(?:<|\(\?P)|.*/add/$)")
 #: what answers by sending the reader on (the root, to the API's documentation)
-SENDS_ON = {"/"}
+SENDS_ON = {"/", "/api-auth/login/"}  # the latter: to the console's login (issue 23)
 ADMIN = "admin/"
 
 # --- what a person must never read -------------------------------------------------------
@@ -355,7 +356,7 @@ def _logins() -> dict[str, Client]:
     for user in get_user_model().objects.filter(username__startswith="demo_").order_by(
             "username"):
         c = Client()
-        c.force_login(user)
+        verified_login(c, user)
         clients[user.username] = c
     return clients
 

@@ -15,6 +15,7 @@ from casino.eventstore.store import read_stream
 from casino.models import Event, RoleGrant
 from casino.roles import Role, user_roles
 from casino.staff_guard import StaffChangeOutsideService
+from tests.console.conftest import verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 PROBLEM = "application/problem+json"
@@ -205,7 +206,7 @@ def test_enrolment_by_an_admin_gives_no_role(people) -> None:  # noqa: ANN001
 def test_an_admin_cannot_give_themselves_a_role_in_the_django_admin(client, make_staff) -> None:  # noqa: ANN001
     """Finding 2: demo_admin added the compliance group to itself through the user form."""
     admin = make_staff("admin", admin_site=True)
-    client.force_login(admin)
+    verified_login(client, admin)
     compliance = Group.objects.get(name="compliance")
     page = client.post(f"/admin/auth/user/{admin.pk}/change/",
                        {"username": admin.username, "groups": [compliance.pk],

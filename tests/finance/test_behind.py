@@ -20,6 +20,7 @@ from finance.behind import table_day_behind
 from tables.services import banked, rounds
 from tests.finance._day import SmallDay, small_day
 from tests.tables import conftest as _tables
+from tests.console.conftest import verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 # the tables app's deck fixtures (tests/finance/conftest.py shares the others)
@@ -69,7 +70,7 @@ def test_each_banked_round_links_to_its_reconstruction(day) -> None:
     link = b["rounds"][0]["reconstruction"]
     assert link == f"/api/v1/rounds/{b['rounds'][0]['round_id']}/reconstruction"
     client = Client()
-    client.force_login(get_user_model().objects.get(pk=day.team["finance"].user_id))
+    verified_login(client, get_user_model().objects.get(pk=day.team["finance"].user_id))
     answer = client.get(link)
     assert answer.status_code == 200
     assert answer.json()["house_win_cents"] == -1_500
@@ -99,7 +100,7 @@ def test_each_hand_links_to_its_history_step_by_step(day) -> None:
     hand = _behind(day, day.poker)["rounds"][0]
     assert hand["reconstruction"] == f"/api/v1/hands/{hand['round_id']}/history/steps/"
     client = Client()
-    client.force_login(get_user_model().objects.get(pk=day.team["finance"].user_id))
+    verified_login(client, get_user_model().objects.get(pk=day.team["finance"].user_id))
     assert client.get(hand["reconstruction"]).status_code == 200
 
 
@@ -288,7 +289,7 @@ def test_a_role_that_does_not_read_finance_is_refused(team, open_table,
 
 def test_the_printable_page_lists_the_rounds_and_the_slips(day) -> None:
     client = Client()
-    client.force_login(get_user_model().objects.get(pk=day.team["auditor"].user_id))
+    verified_login(client, get_user_model().objects.get(pk=day.team["auditor"].user_id))
     page = client.get(f"/finance/behind/{day.hilo.pk}/{day.day.isoformat()}/")
     html = page.content.decode()
     assert page.status_code == 200
@@ -300,7 +301,7 @@ def test_the_printable_page_lists_the_rounds_and_the_slips(day) -> None:
 
 def test_the_page_for_an_unknown_table_says_so(team) -> None:
     client = Client()
-    client.force_login(get_user_model().objects.get(pk=team["finance"].user_id))
+    verified_login(client, get_user_model().objects.get(pk=team["finance"].user_id))
     page = client.get(f"/finance/behind/not-a-table/{team['finance'].gaming_day()}/")
     assert page.status_code == 404 and "table_not_found" in page.content.decode()
 
@@ -308,6 +309,6 @@ def test_the_page_for_an_unknown_table_says_so(team) -> None:
 def test_the_page_refuses_a_login_without_a_finance_role(team, open_table) -> None:
     table = open_table("five-card-hi-lo")
     client = Client()
-    client.force_login(get_user_model().objects.get(pk=team["dealer"].user_id))
+    verified_login(client, get_user_model().objects.get(pk=team["dealer"].user_id))
     assert client.get(f"/finance/behind/{table.pk}/{team['dealer'].gaming_day()}/"
                       ).status_code == 403

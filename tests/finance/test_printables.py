@@ -23,6 +23,7 @@ from casino.eventstore.models import Event
 from casino.services import property_register
 from finance.models import TableDay
 from finance.services import drop, tray
+from tests.console.conftest import verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def client_of(actor: Actor) -> Client:
     from django.contrib.auth import get_user_model
 
     c = Client()
-    c.force_login(get_user_model().objects.get(pk=actor.user_id))
+    verified_login(c, get_user_model().objects.get(pk=actor.user_id))
     return c
 
 

@@ -28,6 +28,7 @@ from tests.finance._csv_headers import CSV_HEADERS
 from tests.finance._day import (SmallDay, bad_beat_box_counted_at_cage, count,
                                 play_hilo_round, small_day)
 from tests.tables import conftest as _tables
+from tests.console.conftest import verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 # the tables app's deck fixtures (tests/finance/conftest.py shares the others)
@@ -132,7 +133,7 @@ def test_the_chart_plots_the_propertys_hold_by_day(day) -> None:
 
 def _page(d: SmallDay, name: str) -> str:
     client = Client()
-    client.force_login(get_user_model().objects.get(pk=d.team["finance"].user_id))
+    verified_login(client, get_user_model().objects.get(pk=d.team["finance"].user_id))
     r = client.get(f"/finance/reports/{name}/?first={d.day.isoformat()}")
     assert r.status_code == 200
     return r.content.decode()
@@ -507,6 +508,6 @@ def test_the_statistical_page_draws_the_chart(day) -> None:
 
     d = day()
     client = Client()
-    client.force_login(get_user_model().objects.get(pk=d.team["auditor"].user_id))
+    verified_login(client, get_user_model().objects.get(pk=d.team["auditor"].user_id))
     html = client.get(f"/finance/reports/statistical/?first={d.day}").content.decode()
     assert "<svg" in html and "Hold % by gaming day" in html and "-$35.00" in html

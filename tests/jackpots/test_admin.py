@@ -12,6 +12,7 @@ from casino.eventstore import projections
 from casino.eventstore.store import NewEvent, append
 from casino.services import property_register
 from jackpots.models import Fund
+from tests.console.conftest import verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,7 @@ def test_the_admin_shows_the_viewers_funds_only_and_changes_nothing(crew, make_s
     projections.catch_up("jackpot_funds")
     fund = Fund.objects.get(name="a-only-fund")
     ours = Client()
-    ours.force_login(make_staff("admin", admin_site=True))
+    verified_login(ours, make_staff("admin", admin_site=True))
     for page in PAGES:
         assert ours.get(f"/admin/jackpots/{page}/").status_code == 200, page
     assert "a-only-fund" in ours.get("/admin/jackpots/fund/").content.decode()
@@ -38,6 +39,6 @@ def test_the_admin_shows_the_viewers_funds_only_and_changes_nothing(crew, make_s
                      ).status_code == 403
     other = property_register(licence_number="PA-OTHER-7", name="Seventh", system="test")
     theirs = Client()
-    theirs.force_login(make_staff("admin", property=other, admin_site=True))
+    verified_login(theirs, make_staff("admin", property=other, admin_site=True))
     assert "a-only-fund" not in theirs.get("/admin/jackpots/fund/").content.decode()
     assert Fund.objects.get(pk=fund.pk).contributions_cents == 100

@@ -13,6 +13,7 @@ from casino.eventstore import projections
 from casino.services import property_register
 from jackpots import services
 from tests.jackpots._hands import play_bad_beat, seat_four
+from tests.console.conftest import verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 KEY = "jackpot-screen-key-0123"
@@ -20,7 +21,7 @@ KEY = "jackpot-screen-key-0123"
 
 def _client(actor) -> Client:  # noqa: ANN001
     c = Client()
-    c.force_login(get_user_model().objects.get(pk=actor.user_id))
+    verified_login(c, get_user_model().objects.get(pk=actor.user_id))
     return c
 
 
@@ -65,11 +66,11 @@ def test_the_board_is_scoped_and_refused_without_a_role_or_key(crew, make_staff,
     assert anonymous.get("/jackpots/board/data?key=wrong").json()["code"] == \
         "display_key_unknown"
     nobody = Client()
-    nobody.force_login(make_staff())
+    verified_login(nobody, make_staff())
     assert nobody.get("/jackpots/board/data").json()["code"] == "role_required"
     other = property_register(licence_number="PA-OTHER-8", name="Other", system="test")
     theirs = Client()
-    theirs.force_login(make_staff("floorperson", property=other))
+    verified_login(theirs, make_staff("floorperson", property=other))
     assert theirs.get("/jackpots/board/data").json()["funds"] == []
     assert _client(crew["floor"]).get("/jackpots/board/").status_code == 200
 

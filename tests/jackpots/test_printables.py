@@ -25,6 +25,7 @@ from casino.eventstore import projections
 from casino.services import property_register
 from jackpots.models import HighHandSlip
 from tests.jackpots._hands import play_bad_beat, play_hand, seat_four, seat_three
+from tests.console.conftest import verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1/jackpot-funds/"
@@ -32,7 +33,7 @@ API = "/api/v1/jackpot-funds/"
 
 def client_of(actor: Actor) -> Client:
     c = Client()
-    c.force_login(get_user_model().objects.get(pk=actor.user_id))
+    verified_login(c, get_user_model().objects.get(pk=actor.user_id))
     return c
 
 

@@ -27,6 +27,7 @@ from casino.services import property_register, staff
 from finance.models import table_day_stream
 from tables.demo import deck_ready
 from tables.services import rounds
+from tests.console.conftest import verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 A_LICENCE = "PA-TEST-1"  # the demo_property fixture's
@@ -269,7 +270,7 @@ def test_the_admin_site_lists_only_the_viewers_property(property_a, make_staff, 
     """The read-only admin is scoped like the API: B's administrator finds none of A's
     tables, rounds, events or staff there."""
     other = property_register(licence_number="PA-OTHER-3", name="Third Casino", system="test")
-    client.force_login(make_staff("admin", property=other, admin_site=True))
+    verified_login(client, make_staff("admin", property=other, admin_site=True))
     for url in ("/admin/tables/gametable/", "/admin/tables/round/", "/admin/tables/deck/",
                 "/admin/casino/event/", "/admin/auth/user/", "/admin/casino/rolegrant/"):
         page = client.get(url)

@@ -22,6 +22,7 @@ from tables.domain.banked.visibility import (
 from tables.services import banked
 from tests.tables._api import ok
 from tests.tables.test_banked_api import _client, _post, at_table  # noqa: F401  fixture
+from tests.console.conftest import verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 V1 = "/api/v1"
@@ -47,7 +48,7 @@ def _dealt(at_table: Any) -> tuple[Any, Any, str, dict]:  # noqa: F811
 
 @pytest.fixture
 def admin_client(make_staff, client) -> Any:  # noqa: ANN001
-    client.force_login(make_staff("admin", admin_site=True))
+    verified_login(client, make_staff("admin", admin_site=True))
     return client
 
 
