@@ -22,6 +22,15 @@ class _Quiet(WSGIRequestHandler):
         pass
 
 
+class _JoinedServer(ThreadedWSGIServer):
+    # Request threads are joined when the server closes (Django's are daemons, never
+    # joined): a page still polling when its test ends (the console's home) cannot leave
+    # a request thread holding a database session past the test, where the session's
+    # final DROP DATABASE would trip on it.
+    daemon_threads = False
+    block_on_close = True
+
+
 class LiveServer:
     """The product on a free port of its own (kept across a restart)."""
 
@@ -37,7 +46,7 @@ class LiveServer:
             connections.close_all()  # this request's thread ends with it
 
     def start(self) -> None:
-        self.httpd = ThreadedWSGIServer(("127.0.0.1", self.port), _Quiet)
+        self.httpd = _JoinedServer(("127.0.0.1", self.port), _Quiet)
         self.httpd.set_app(self._app)
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
