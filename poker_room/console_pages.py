@@ -4,7 +4,7 @@ panel), a hand's history in plain words and the poker dispute calculator
 (poker_room.console_hands)."""
 
 from console.registry import NavItem, nav, page
-from poker_room.console_floor import FLOOR_ROLES, floor_page, seats_panel
+from poker_room.console_floor import floor_page, seats_panel
 from poker_room.console_hands import hand_page, poker_calculator
 from poker_room.services.disputes import DISPUTE_ROLES
 from tables.console_panels import register_panel
@@ -14,7 +14,6 @@ page("poker/hands/<uuid:pk>/", hand_page, name="poker_hand")
 page("disputes/poker/", poker_calculator, name="poker_calculator")
 register_panel(seats_panel)
 
-nav(NavItem(group="Poker room", label="Floor", url="/console/poker/", roles=FLOOR_ROLES,
-            order=20))
+# the floor's own nav item is poker_room.console_tasks's "Poker floor" (with its badge)
 nav(NavItem(group="Poker room", label="Dispute calculator (poker)",
             url="/console/disputes/poker/", roles=DISPUTE_ROLES, order=80))
