@@ -9,24 +9,32 @@ from typing import Any
 from casino.models import RoleGrant
 from casino.roles import ALL_ROLES, Role
 from casino.services.staff import STAFF_MANAGERS
-from console.registry import NavItem, TaskProvider, WaitingItem, command_url, nav, task
+from console.registry import (
+    Listed,
+    NavItem,
+    TaskProvider,
+    WaitingItem,
+    command_url,
+    listed,
+    nav,
+    task,
+)
 
 
-def role_grants_waiting(actor: Any) -> list[WaitingItem]:
+def role_grants_waiting(actor: Any, limit: int | None = None) -> Listed:
     """Open role requests of the actor's property, oldest first; the one who asked, and
     the one who would receive the role, see it without the button."""
     rows = (RoleGrant.objects.filter(property=actor.property, state=RoleGrant.State.PENDING)
             .select_related("staff__user").order_by("requested_at"))
-    items = []
-    for g in rows:
+    def item(g: RoleGrant) -> WaitingItem:
         who = g.staff.display_name or g.staff.user.username
         mine = g.requested_by == actor.username or g.staff.user_id == actor.user_id
-        items.append(WaitingItem(
+        return WaitingItem(
             title=f"{g.role.replace('_', ' ').capitalize()} for {who}",
             detail=f"Asked for: {g.reason}" + (" (every property)" if g.group_wide else ""),
             url=command_url("role_grant_approve", g.pk), action="Approve or refuse",
-            first_by=g.requested_by, actionable=not mine))
-    return items
+            first_by=g.requested_by, actionable=not mine)
+    return listed(rows, limit, item)
 
 
 task(TaskProvider(key="role_grants", title="Role grants awaiting approval",

@@ -1,6 +1,8 @@
 """"Waiting for me" (issue 23 item 2): each task provider the viewer's roles see, with its
-items for the viewer, worked out once per request and shared by the home page, its
-fragment and the navigation's badges."""
+first items for the viewer and their exact count, worked out once per request and shared
+by the home page, its fragment and the navigation's badges. A provider is asked for the
+:data:`FIRST` items shown only (``items(actor, FIRST)``): the page costs what it shows,
+whatever the number of tables."""
 
 from __future__ import annotations
 
@@ -9,7 +11,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from console.registry import NavItem, TaskProvider, WaitingItem, nav_for, providers_for
+from console.registry import (
+    Listed,
+    NavItem,
+    TaskProvider,
+    WaitingItem,
+    nav_for,
+    providers_for,
+)
 
 #: items shown per provider on the home page (the rest behind its list link)
 FIRST = 5
@@ -17,31 +26,23 @@ FIRST = 5
 
 @dataclass(frozen=True)
 class Waiting:
+    """One provider's list for the viewer: its first :data:`FIRST` items (in the
+    provider's order, overdue first) and how many it has in all."""
+
     provider: TaskProvider
-    items: list[WaitingItem]
+    listed: Listed
 
     @property
     def count(self) -> int:
-        return len(self.items)
+        return self.listed.total
 
     @property
     def first(self) -> list[WaitingItem]:
-        return self.items[:FIRST]
+        return list(self.listed)
 
     @property
     def more(self) -> int:
-        return max(0, self.count - FIRST)
-
-
-def _ordered(items: list[WaitingItem]) -> list[WaitingItem]:
-    """Overdue first; then the provider's own order (``sort_key`` when given)."""
-    keyed = [(not i.overdue, i.sort_key is None, i.sort_key if i.sort_key is not None else 0, n, i)
-             for n, i in enumerate(items)]
-    try:
-        keyed.sort(key=lambda k: k[:4])
-    except TypeError:  # sort keys of different kinds: keep the provider's order
-        keyed.sort(key=lambda k: (k[0], k[3]))
-    return [k[-1] for k in keyed]
+        return self.listed.more
 
 
 class Shell:
@@ -54,7 +55,7 @@ class Shell:
     @cached_property
     def waiting(self) -> list[Waiting]:
         actor = self.console.actor
-        return [Waiting(p, _ordered(list(p.items(actor)))) for p in providers_for(self.console.roles)]
+        return [Waiting(p, p.items(actor, FIRST)) for p in providers_for(self.console.roles)]
 
     @cached_property
     def counts(self) -> dict[str, int]:

@@ -12,7 +12,7 @@ signed another step of the same item is shown with who did the first step and no
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -21,7 +21,16 @@ from casino.actors import Actor
 from casino.domain.money import format_money
 from casino.domain.wall_clock import format_date, format_time_of_day, format_wall_clock
 from casino.roles import Role
-from console.registry import NavItem, TaskProvider, WaitingItem, command_url, nav, task
+from console.registry import (
+    Listed,
+    NavItem,
+    TaskProvider,
+    WaitingItem,
+    command_url,
+    listed,
+    nav,
+    task,
+)
 from finance import selectors
 from finance.models import FinanceException, TableDay
 from finance.services.common import (
@@ -86,69 +95,78 @@ def _day_words(actor: Actor, day: Any) -> str:
 
 # --- fill and credit slips ---------------------------------------------------------------
 
-def _slips_waiting(actor: Actor, state: str) -> list[WaitingItem]:
+def _slips_waiting(actor: Actor, state: str, limit: int | None) -> Listed:
+    """The slips at ``state`` of the table days with a slip open (a few rows: open slips
+    are counted on the row), each made into an item only when shown."""
     before, command, action = SLIP_NEXT[state]
-    out = []
-    for row in selectors.table_days_with_open_slips(actor):
-        slips = row.state.get("slips", {})
-        for slip_id, s in sorted(slips.items(), key=lambda kv: (
-                row.step_times.get(f"slip:{kv[0]}", ""), kv[0])):
-            if s["state"] != state:
-                continue
-            kind = "Fill" if s["kind"] == "fill" else "Credit"
-            way = "to" if s["kind"] == "fill" else "from"
-            first = _who_did(s["signers"], before)
-            out.append(WaitingItem(
-                title=f"{kind} slip {slip_number(slip_id)}: {format_money(s['total_cents'])}"
-                      f" {way} {row.table.name}{_day_words(actor, row.gaming_day)}",
-                url=command_url(command, row.table_id, slip_id=slip_id,
-                                gaming_day=row.gaming_day.isoformat()),
-                detail=f"{before.capitalize()} by {first}"
-                       f"{_at(actor, row.step_times.get(f'slip:{slip_id}'), row.gaming_day)}",
-                action=action, first_by=first,
-                # nobody signs two steps of one slip (check_signer)
-                actionable=actor.username not in s["signers"]))
-    return out
+
+    def slips() -> Iterator[tuple[TableDay, str, dict[str, Any]]]:
+        for row in selectors.table_days_with_open_slips(actor):
+            found = row.state.get("slips", {})
+            for slip_id, s in sorted(found.items(), key=lambda kv: (
+                    row.step_times.get(f"slip:{kv[0]}", ""), kv[0])):
+                if s["state"] == state:
+                    yield row, slip_id, s
+
+    def item(found: tuple[TableDay, str, dict[str, Any]]) -> WaitingItem:
+        row, slip_id, s = found
+        kind = "Fill" if s["kind"] == "fill" else "Credit"
+        way = "to" if s["kind"] == "fill" else "from"
+        first = _who_did(s["signers"], before)
+        return WaitingItem(
+            title=f"{kind} slip {slip_number(slip_id)}: {format_money(s['total_cents'])}"
+                  f" {way} {row.table.name}{_day_words(actor, row.gaming_day)}",
+            url=command_url(command, row.table_id, slip_id=slip_id,
+                            gaming_day=row.gaming_day.isoformat()),
+            detail=f"{before.capitalize()} by {first}"
+                   f"{_at(actor, row.step_times.get(f'slip:{slip_id}'), row.gaming_day)}",
+            action=action, first_by=first,
+            # nobody signs two steps of one slip (check_signer)
+            actionable=actor.username not in s["signers"])
+    return listed(slips(), limit, item)
 
 
-def slips_to_prepare(actor: Actor) -> list[WaitingItem]:
+def slips_to_prepare(actor: Actor, limit: int | None = None) -> Listed:
     """Fill and credit slips requested by the floor, for the cage to prepare."""
-    return _slips_waiting(actor, "requested")
+    return _slips_waiting(actor, "requested", limit)
 
 
-def slips_to_carry(actor: Actor) -> list[WaitingItem]:
+def slips_to_carry(actor: Actor, limit: int | None = None) -> Listed:
     """Slips the cage prepared, for the runner (security) to carry and sign."""
-    return _slips_waiting(actor, "prepared")
+    return _slips_waiting(actor, "prepared", limit)
 
 
-def slips_to_complete(actor: Actor) -> list[WaitingItem]:
+def slips_to_complete(actor: Actor, limit: int | None = None) -> Listed:
     """Slips the runner brought, for the dealer or floorperson at the table to sign."""
-    return _slips_waiting(actor, "carried")
+    return _slips_waiting(actor, "carried", limit)
 
 
 # --- the tray's inventory slips -----------------------------------------------------------
 
-def inventories_to_sign(actor: Actor) -> list[WaitingItem]:
+def inventories_to_sign(actor: Actor, limit: int | None = None) -> Listed:
     """Opening and closing inventory slips the dealer recorded, for a floorperson who is
     not that dealer to sign."""
-    out = []
-    for row in selectors.table_days_with_inventory_to_sign(actor):
-        for slip in ("opener", "closer"):
-            inv = row.state.get("inventories", {}).get(slip)
-            if not inv or inv["state"] != "recorded":
-                continue
-            first = _who_did(inv["signers"], "recorded")
-            words = "Opening" if slip == "opener" else "Closing"
-            out.append(WaitingItem(
-                title=f"{words} inventory of {row.table.name}: "
-                      f"{format_money(inv['total_cents'])}{_day_words(actor, row.gaming_day)}",
-                url=command_url("inventory_sign", row.table_id, slip=slip,
-                                gaming_day=row.gaming_day.isoformat()),
-                detail=f"Recorded by {first}"
-                       f"{_at(actor, row.step_times.get(f'inventory:{slip}'), row.gaming_day)}",
-                action="Sign the inventory", first_by=first,
-                actionable=actor.username not in inv["signers"]))
-    return out
+    def slips() -> Iterator[tuple[TableDay, str, dict[str, Any]]]:
+        for row in selectors.table_days_with_inventory_to_sign(actor):
+            for slip in ("opener", "closer"):
+                inv = row.state.get("inventories", {}).get(slip)
+                if inv and inv["state"] == "recorded":
+                    yield row, slip, inv
+
+    def item(found: tuple[TableDay, str, dict[str, Any]]) -> WaitingItem:
+        row, slip, inv = found
+        first = _who_did(inv["signers"], "recorded")
+        words = "Opening" if slip == "opener" else "Closing"
+        return WaitingItem(
+            title=f"{words} inventory of {row.table.name}: "
+                  f"{format_money(inv['total_cents'])}{_day_words(actor, row.gaming_day)}",
+            url=command_url("inventory_sign", row.table_id, slip=slip,
+                            gaming_day=row.gaming_day.isoformat()),
+            detail=f"Recorded by {first}"
+                   f"{_at(actor, row.step_times.get(f'inventory:{slip}'), row.gaming_day)}",
+            action="Sign the inventory", first_by=first,
+            actionable=actor.username not in inv["signers"])
+    return listed(slips(), limit, item)
 
 
 # --- drop boxes ---------------------------------------------------------------------------
@@ -169,26 +187,26 @@ def _drop_item(actor: Actor, row: TableDay) -> WaitingItem:
         actionable=actor.username not in signers)
 
 
-def drop_boxes_to_remove(actor: Actor) -> list[WaitingItem]:
+def drop_boxes_to_remove(actor: Actor, limit: int | None = None) -> Listed:
     """Boxes of the day just ended, or of a table whose closer is recorded, for security
     to remove."""
-    return [_drop_item(actor, r) for r in selectors.drop_boxes_to_remove(actor)]
+    return listed(selectors.drop_boxes_to_remove(actor), limit, lambda r: _drop_item(actor, r))
 
 
-def drop_boxes_to_count(actor: Actor) -> list[WaitingItem]:
+def drop_boxes_to_count(actor: Actor, limit: int | None = None) -> Listed:
     """Removed boxes for the count team to count (the service refuses a member who
     worked the table that day, 409 ``worked_the_table``)."""
-    return [_drop_item(actor, r) for r in selectors.drop_boxes_at(actor, "removed")]
+    return listed(selectors.drop_boxes_at(actor, "removed"), limit, lambda r: _drop_item(actor, r))
 
 
-def drop_counts_to_sign(actor: Actor) -> list[WaitingItem]:
+def drop_counts_to_sign(actor: Actor, limit: int | None = None) -> Listed:
     """Counts entered, for a second member of the count team (not the counter) to sign."""
-    return [_drop_item(actor, r) for r in selectors.drop_boxes_at(actor, "counted")]
+    return listed(selectors.drop_boxes_at(actor, "counted"), limit, lambda r: _drop_item(actor, r))
 
 
-def drop_counts_to_accept(actor: Actor) -> list[WaitingItem]:
+def drop_counts_to_accept(actor: Actor, limit: int | None = None) -> Listed:
     """Signed counts, for a cashier to accept: the drop is then final."""
-    return [_drop_item(actor, r) for r in selectors.drop_boxes_at(actor, "signed")]
+    return listed(selectors.drop_boxes_at(actor, "signed"), limit, lambda r: _drop_item(actor, r))
 
 
 # --- exceptions and the gaming day's close -------------------------------------------------
@@ -200,26 +218,26 @@ def _exception_title(e: FinanceException) -> str:
             + (" (after the close)" if e.after_close else ""))
 
 
-def exceptions_to_explain(actor: Actor) -> list[WaitingItem]:
+def exceptions_to_explain(actor: Actor, limit: int | None = None) -> Listed:
     """Open exceptions (a variance beyond the tolerance, negative poker revenue), for
     finance to explain."""
     zone = _zone(actor)
-    return [WaitingItem(
+    return listed(selectors.exceptions_in(actor, "open"), limit, lambda e: WaitingItem(
         title=_exception_title(e),
         url=command_url("variance_explain", e.exception_id),
         detail=f"Expected {format_money(e.expected_cents)}, counted "
                f"{format_money(e.counted_cents)}; found "
                f"{format_wall_clock(e.recorded_at, time_zone=zone)}",
-        action="Explain it") for e in selectors.exceptions_in(actor, "open")]
+        action="Explain it"))
 
 
-def exceptions_to_sign_off(actor: Actor) -> list[WaitingItem]:
+def exceptions_to_sign_off(actor: Actor, limit: int | None = None) -> Listed:
     """Explained exceptions, for a second person of finance or compliance — never one who
-    explained it — to sign off."""
+    explained it — to sign off. Who explained is read for the items shown only."""
     zone = _zone(actor)
-    rows = selectors.exceptions_in(actor, "explained")
-    explained = selectors.explainers(actor, rows)
-    return [WaitingItem(
+    shown = listed(selectors.exceptions_in(actor, "explained"), limit, lambda e: e)
+    explained = selectors.explainers(actor, list(shown))
+    return Listed((WaitingItem(
         title=_exception_title(e),
         url=command_url("variance_sign_off", e.exception_id),
         detail=f"Explained by {e.explained_by}"
@@ -227,32 +245,31 @@ def exceptions_to_sign_off(actor: Actor) -> list[WaitingItem]:
                   if e.explained_at else "") + f": {e.explanation}",
         action="Sign it off", first_by=e.explained_by,
         actionable=actor.username not in explained.get(str(e.exception_id), set()))
-        for e in rows]
+        for e in shown), shown.total)
 
 
-def gaming_days_held(actor: Actor) -> list[WaitingItem]:
+def gaming_days_held(actor: Actor, limit: int | None = None) -> Listed:
     """Gaming days the close held because items were still open: finish them, or close
     with them listed."""
-    out = []
-    for d in selectors.gaming_days_held(actor):
+    def held(d: Any) -> WaitingItem:
         by_kind: dict[str, int] = {}
         for i in d.open_items:
             by_kind[i["item"]] = by_kind.get(i["item"], 0) + 1
         n = len(d.open_items)
-        out.append(WaitingItem(
+        return WaitingItem(
             title=f"Gaming day {format_date(d.gaming_day)} held: {n} item"
                   f"{'' if n == 1 else 's'} open",
             url=command_url("gaming_day_close", None, gaming_day=d.gaming_day.isoformat()),
             detail="; ".join(f"{k} {OPEN_ITEMS.get(item, item)}"
                              for item, k in sorted(by_kind.items())),
-            action="Close the day"))
-    return out
+            action="Close the day")
+    return listed(selectors.gaming_days_held(actor), limit, held)
 
 
 # --- registration ---------------------------------------------------------------------------
 
 def _provider(key: str, title: str, roles: tuple[Role, ...],
-              items: Callable[[Actor], list[WaitingItem]], order: int) -> TaskProvider:
+              items: Callable[[Actor, int | None], Listed], order: int) -> TaskProvider:
     return task(TaskProvider(key=key, title=title, roles=roles, items=items, order=order))
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from django.db.models import QuerySet
+
 from casino.actors import Actor
 from casino.domain.gaming_day import gaming_day_bounds
 from casino.scoping import property_row, property_rows
@@ -30,8 +32,8 @@ def table_day(actor: Actor, table_id: Any, day: date) -> TableDay:
 
 def exceptions(actor: Actor, first: date, last: date) -> list[FinanceException]:
     return list(property_rows(FinanceException.objects.select_related("table"), actor)
-                .filter(gaming_day__gte=first, gaming_day__lte=last)
-                .order_by("gaming_day", "table__name", "recorded_at"))
+            .filter(gaming_day__gte=first, gaming_day__lte=last)
+            .order_by("gaming_day", "table__name", "recorded_at"))
 
 
 def gaming_day(actor: Actor, day: date) -> GamingDay:
@@ -95,27 +97,27 @@ def _recent(actor: Actor) -> tuple[date, date]:
     return today - timedelta(days=1), today
 
 
-def table_days_with_open_slips(actor: Actor) -> list[TableDay]:
+def table_days_with_open_slips(actor: Actor) -> QuerySet:
     """Table days of the day being played or the one just ended with a fill or credit
     slip not yet signed at the table nor voided, their tables named."""
-    return list(property_rows(TableDay.objects.select_related("table"), actor)
-                .filter(gaming_day__range=_recent(actor), open_slips__gt=0)
-                .order_by("gaming_day", "table__name"))
+    return (property_rows(TableDay.objects.select_related("table"), actor)
+            .filter(gaming_day__range=_recent(actor), open_slips__gt=0)
+            .order_by("gaming_day", "table__name"))
 
 
-def table_days_with_inventory_to_sign(actor: Actor) -> list[TableDay]:
+def table_days_with_inventory_to_sign(actor: Actor) -> QuerySet:
     """Table days (the day being played or the one just ended) whose opening or closing
     inventory slip is recorded and not yet signed."""
     from django.db.models import Q
 
     recorded = Q(state__inventories__opener__state="recorded") | \
         Q(state__inventories__closer__state="recorded")
-    return list(property_rows(TableDay.objects.select_related("table"), actor)
-                .filter(recorded, gaming_day__range=_recent(actor))
-                .order_by("gaming_day", "table__name"))
+    return (property_rows(TableDay.objects.select_related("table"), actor)
+            .filter(recorded, gaming_day__range=_recent(actor))
+            .order_by("gaming_day", "table__name"))
 
 
-def drop_boxes_to_remove(actor: Actor) -> list[TableDay]:
+def drop_boxes_to_remove(actor: Actor) -> QuerySet:
     """Boxes still at their table whose day is done: the day just ended (every box of
     it), or the day being played at a table whose closing inventory is recorded (the
     tray is counted: no chip sale puts cash in the box any more)."""
@@ -123,22 +125,22 @@ def drop_boxes_to_remove(actor: Actor) -> list[TableDay]:
 
     yesterday, today = _recent(actor)
     done = Q(gaming_day=yesterday) | Q(gaming_day=today, state__inventories__has_key="closer")
-    return list(property_rows(TableDay.objects.select_related("table"), actor)
-                .filter(done, drop_state="in_play")
-                .order_by("gaming_day", "table__name"))
+    return (property_rows(TableDay.objects.select_related("table"), actor)
+            .filter(done, drop_state="in_play")
+            .order_by("gaming_day", "table__name"))
 
 
-def drop_boxes_at(actor: Actor, drop_state: str) -> list[TableDay]:
+def drop_boxes_at(actor: Actor, drop_state: str) -> QuerySet:
     """Boxes at one step of the count (``removed``, ``counted``, ``signed``), any day: a
     removed box may wait for the count room (rule 3 of recording_day)."""
-    return list(property_rows(TableDay.objects.select_related("table"), actor)
-                .filter(drop_state=drop_state).order_by("gaming_day", "table__name"))
+    return (property_rows(TableDay.objects.select_related("table"), actor)
+            .filter(drop_state=drop_state).order_by("gaming_day", "table__name"))
 
 
-def exceptions_in(actor: Actor, state: str) -> list[FinanceException]:
+def exceptions_in(actor: Actor, state: str) -> QuerySet:
     """The property's exceptions in ``state`` (``open``, ``explained``), oldest first."""
-    return list(property_rows(FinanceException.objects.select_related("table"), actor)
-                .filter(state=state).order_by("gaming_day", "recorded_at"))
+    return (property_rows(FinanceException.objects.select_related("table"), actor)
+            .filter(state=state).order_by("gaming_day", "recorded_at"))
 
 
 def explainers(actor: Actor, rows: list[FinanceException]) -> dict[str, set[str]]:
@@ -162,7 +164,7 @@ def explainers(actor: Actor, rows: list[FinanceException]) -> dict[str, set[str]
     return out
 
 
-def gaming_days_held(actor: Actor) -> list[GamingDay]:
+def gaming_days_held(actor: Actor) -> QuerySet:
     """Gaming days the close held with items still open, oldest first."""
-    return list(property_rows(GamingDay.objects.all(), actor).filter(state="held")
-                .order_by("gaming_day"))
+    return (property_rows(GamingDay.objects.all(), actor).filter(state="held")
+            .order_by("gaming_day"))

@@ -20,7 +20,16 @@ from casino.actors import Actor
 from casino.domain.money import format_money
 from casino.domain.wall_clock import format_wall_clock
 from casino.roles import Role
-from console.registry import NavItem, TaskProvider, WaitingItem, command_url, nav, task
+from console.registry import (
+    Listed,
+    NavItem,
+    TaskProvider,
+    WaitingItem,
+    command_url,
+    listed,
+    nav,
+    task,
+)
 from jackpots import selectors
 from jackpots.models import FundCount
 from jackpots.services.common import PAYING, VERIFYING, WITNESSING
@@ -63,21 +72,23 @@ def _hit_title(hit: Any) -> str:
             f"beaten by {hit.winning_hand} (seat {hit.winning_seat})")
 
 
-def bad_beats_to_verify(actor: Actor) -> list[WaitingItem]:
+def bad_beats_to_verify(actor: Actor, limit: int | None = None) -> Listed:
     """Hands held at the showdown as a Bad Beat, for the poker shift supervisor to verify
     or reject (637a.15(f))."""
-    return [WaitingItem(
+    total, hits = selectors.hits_in(actor, "held", limit)
+    return Listed((WaitingItem(
         title=_hit_title(h),
         url=command_url("bad_beat_verify", h.fund, hand_id=h.hand_id),
         detail=f"Held {_when(actor, h.qualified_at)}; pot {format_money(h.pot_cents)}; "
                f"fund {h.fund}",
-        action="Verify the hand") for h in selectors.hits_in(actor, "held")]
+        action="Verify the hand") for h in hits), total)
 
 
-def bad_beats_to_pay(actor: Actor) -> list[WaitingItem]:
+def bad_beats_to_pay(actor: Actor, limit: int | None = None) -> Listed:
     """Verified payouts, for finance or the cage to pay against each player's
     identification (637a.15(f)(2), (g)); never by the person who verified it."""
-    return [WaitingItem(
+    total, hits = selectors.hits_in(actor, "verified", limit)
+    return Listed((WaitingItem(
         title=f"{_hit_title(h)}: pay {format_money(h.amount_cents or 0)}",
         url=command_url("bad_beat_pay", h.fund, hand_id=h.hand_id),
         detail=f"Verified by {h.verified_by} {_when(actor, h.decided_at)}; "
@@ -85,23 +96,22 @@ def bad_beats_to_pay(actor: Actor) -> list[WaitingItem]:
                            if s.get("cents")),
         action="Pay the Bad Beat", first_by=h.verified_by,
         actionable=actor.username != h.verified_by)
-        for h in selectors.hits_in(actor, "verified")]
+        for h in hits), total)
 
 
 # --- the displayed amount (637a.15(h), 637a.16(b)) ------------------------------------------
 
-def display_adjustments_to_witness(actor: Actor) -> list[WaitingItem]:
+def display_adjustments_to_witness(actor: Actor, limit: int | None = None) -> Listed:
     """Adjustments of a fund's display begun by finance, for a floorperson or above — not
     the finance employee — to witness (637a.15(h)(1))."""
-    return [WaitingItem(
+    return listed(selectors.adjustments_waiting(actor), limit, lambda f: WaitingItem(
         title=f"Display of the {f.name} fund: set it to "
               f"{format_money(f.adjustment_waiting_cents or 0)}",
         url=command_url("display_witness", f.name),
         detail=f"Begun by {f.adjustment_started_by} {_when(actor, f.adjustment_started_at)}"
                .strip(),
         action="Witness the adjustment", first_by=f.adjustment_started_by,
-        actionable=actor.username != f.adjustment_started_by)
-        for f in selectors.adjustments_waiting(actor)]
+        actionable=actor.username != f.adjustment_started_by))
 
 
 # --- High Hand awards (637a.16(h)-(i)) ------------------------------------------------------
@@ -119,20 +129,21 @@ def _award_item(actor: Actor, s: Any, now: Any) -> WaitingItem:
         action="Pay the award", overdue=overdue)
 
 
-def high_hand_awards_to_pay(actor: Actor) -> list[WaitingItem]:
+def high_hand_awards_to_pay(actor: Actor, limit: int | None = None) -> Listed:
     """Awards made at the end of a period and not yet paid, for the cage to pay against
-    the player's identification (637a.16(h), (b)(7)); past its collect-by time, marked."""
+    the player's identification (637a.16(h), (b)(7)); past its collect-by time, marked
+    (the soonest to collect first: the overdue first)."""
     now = timezone.now()
-    return [_award_item(actor, s, now) for s in selectors.awards_owed(actor)]
+    return listed(selectors.awards_owed(actor), limit, lambda s: _award_item(actor, s, now))
 
 
-def high_hand_awards_uncollected(actor: Actor) -> list[WaitingItem]:
+def high_hand_awards_uncollected(actor: Actor, limit: int | None = None) -> Listed:
     """Awards not collected whose posted time limit (637a.16(b)(6)) ends within
     :data:`UNCOLLECTED_NOTICE`, or has ended (overdue: the posted procedure for the
     uncollected, 637a.16(i), applies), for finance."""
     now = timezone.now()
-    return [_award_item(actor, s, now) for s in selectors.awards_owed(actor)
-            if s.collect_by is not None and s.collect_by <= now + UNCOLLECTED_NOTICE]
+    rows = selectors.awards_owed(actor).filter(collect_by__lte=now + UNCOLLECTED_NOTICE)
+    return listed(rows, limit, lambda s: _award_item(actor, s, now))
 
 
 # --- box counts (637a.15(d)-(e), 637a.16(d)-(e)) --------------------------------------------
@@ -173,11 +184,12 @@ def _count_next(c: FundCount) -> tuple[str, tuple[Role, ...], str, str, dict[str
     return COUNT_SIGN_OFF, SIGNING_OFF, "Sign off the variance", "CountVarianceSignedOff", {}
 
 
-def counts_open(actor: Actor) -> list[WaitingItem]:
+def counts_open(actor: Actor, limit: int | None = None) -> Listed:
     """Each open box count whose next step the viewer's roles take: the dealer's box
     counts at a closed table, the floorperson's witness or accounting, security's carry,
     the cashier's count or verification, finance's explanation of a variance and a second
-    person's sign-off. An escalated count (open past the posted limit) is overdue."""
+    person's sign-off. An escalated count (open past the posted limit) is overdue, and
+    listed first."""
     out = []
     for c in selectors.counts_open(actor):
         command, roles, action, kind, initial = _count_next(c)
@@ -203,7 +215,9 @@ def counts_open(actor: Actor) -> list[WaitingItem]:
             url=command_url(command, c.fund, count_id=c.count_id, **initial),
             detail=detail, action=action, first_by=first, overdue=c.escalated_at is not None,
             actionable=may))
-    return out
+    # the escalated first, then the oldest (a few open counts: sorted here)
+    out.sort(key=lambda i: not i.overdue)
+    return Listed(out if limit is None else out[:limit], len(out))
 
 
 # --- registration ---------------------------------------------------------------------------

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from django.db.models import Count, F, QuerySet, Window
+
 from casino.actors import Actor
 from casino.domain.errors import NotFoundError
 from casino.domain.gaming_day import gaming_day_of
@@ -104,15 +106,24 @@ def display_checks(actor: Actor, name: str) -> list[DisplayCheck]:
 # Each a read of the read models alone (never the event log), scoped to the caller's
 # property, in a number of queries that does not grow with the tables or items.
 
-def hits_in(actor: Actor, state: str) -> list[BadBeatHit]:
-    """The property's Bad Beat hands in ``state`` (``held``, ``verified``), oldest first,
-    each with its table's name (``table_name``): two queries."""
-    rows = list(property_rows(BadBeatHit.objects.all(), actor).filter(state=state)
-                .order_by("qualified_at"))
-    names = _table_names(actor, (r.table_id for r in rows)) if rows else {}
-    for r in rows:
+def hits_in(actor: Actor, state: str, limit: int | None = None
+            ) -> tuple[int, list[BadBeatHit]]:
+    """How many of the property's Bad Beat hands are in ``state`` (``held``,
+    ``verified``), and the first ``limit`` of them (all when None), oldest first, each
+    with its table's name (``table_name``): two queries (one when there is none)."""
+    rows = (property_rows(BadBeatHit.objects.all(), actor).filter(state=state)
+            .order_by("qualified_at", "hand_id"))
+    if limit is None:
+        shown = list(rows)
+        total = len(shown)
+    else:
+        shown = list(rows.annotate(_total=Window(Count("*")))[:max(limit, 1)])
+        total = shown[0]._total if shown else 0
+        shown = shown[:limit]
+    names = _table_names(actor, (r.table_id for r in shown)) if shown else {}
+    for r in shown:
         r.table_name = names.get(str(r.table_id), "")
-    return rows
+    return total, shown
 
 
 def adjustments_waiting(actor: Actor) -> list[Fund]:
@@ -122,12 +133,13 @@ def adjustments_waiting(actor: Actor) -> list[Fund]:
                 .filter(adjustment_waiting_cents__isnull=False).order_by("name"))
 
 
-def awards_owed(actor: Actor) -> list[HighHandSlip]:
+def awards_owed(actor: Actor) -> QuerySet:
     """High Hand awards made and neither paid nor gone by the posted procedure for the
-    uncollected (637a.16(h)-(i)), the soonest to collect first."""
-    return list(property_rows(HighHandSlip.objects.all(), actor)
-                .filter(award_cents__isnull=False, paid_at__isnull=True, uncollected=False)
-                .order_by("collect_by", "period_start", "slip"))
+    uncollected (637a.16(h)-(i)), the soonest to collect first (so the overdue first; an
+    award with no time limit last)."""
+    return (property_rows(HighHandSlip.objects.all(), actor)
+            .filter(award_cents__isnull=False, paid_at__isnull=True, uncollected=False)
+            .order_by(F("collect_by").asc(nulls_last=True), "period_start", "slip"))
 
 
 def counts_open(actor: Actor) -> list[FundCount]:

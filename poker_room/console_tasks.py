@@ -9,8 +9,8 @@ read model (``TimeChargePeriod``) of the viewer's property in one query.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
@@ -19,7 +19,16 @@ from casino.actors import Actor
 from casino.domain.money import format_money
 from casino.domain.wall_clock import format_time_of_day, format_wall_clock
 from casino.roles import Role
-from console.registry import NavItem, TaskProvider, WaitingItem, command_url, nav, task
+from console.registry import (
+    Listed,
+    NavItem,
+    TaskProvider,
+    WaitingItem,
+    command_url,
+    listed,
+    nav,
+    task,
+)
 from poker_room import selectors
 from poker_room.services import time_charges
 
@@ -38,21 +47,22 @@ def _at(moment: datetime, actor: Actor, now: datetime) -> str:
     return format_wall_clock(moment, time_zone=zone)
 
 
-def time_charges_to_verify(actor: Actor) -> Sequence[WaitingItem]:
-    """Each period's time charge not yet verified, oldest first."""
+def time_charges_to_verify(actor: Actor, limit: int | None = None) -> Listed:
+    """Each period's time charge not yet verified, oldest first (the database counts
+    them and reads the first ``limit``)."""
     now = timezone.now()
-    items = []
-    for period in selectors.time_charges_to_verify(actor.property):
+
+    def item(period: Any) -> WaitingItem:
         seats = len(period.charges)
-        items.append(WaitingItem(
+        return WaitingItem(
             title=f"{period.table.name}: time charge to verify",
             detail=(f"{format_money(period.total_cents)} from {seats} "
                     f"seat{'s' if seats != 1 else ''} for the period from "
                     f"{_at(period.period_start, actor, now)}"),
             action="Verify the time charge",
             url=command_url(time_charges.time_charge_verify.__name__, period.table_id,
-                            period_start=period.period_start.isoformat())))
-    return items
+                            period_start=period.period_start.isoformat()))
+    return listed(selectors.time_charges_to_verify(actor.property), limit, item)
 
 
 TIME_CHARGES = task(TaskProvider(

@@ -20,17 +20,26 @@ is recorded: the read model no longer matches.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.db.models import BooleanField, Case, Q, Value, When
 from django.utils import timezone
 
 from casino.actors import Actor
 from casino.domain.wall_clock import format_time_of_day, format_wall_clock
 from casino.roles import Role
-from console.registry import NavItem, TaskProvider, WaitingItem, command_url, nav, task
+from console.registry import (
+    Listed,
+    NavItem,
+    TaskProvider,
+    WaitingItem,
+    command_url,
+    listed,
+    nav,
+    task,
+)
 from tables import selectors
 from tables.domain.catalogue import GAMES
 from tables.services import decks as deck_services
@@ -44,10 +53,6 @@ COUNT_VERIFY_ROLES = (Role.FLOORPERSON,)
 REMOVE_ROLES = (Role.DEALER, Role.FLOORPERSON)
 RULES_APPROVE_ROLES = (Role.COMPLIANCE,)
 WITHDRAW_CONFIRM_ROLES = (Role.COMPLIANCE,)
-#: who reads the tables and their pages (the API's table list)
-TABLE_STAFF = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY,
-               Role.COMPLIANCE, Role.ADMIN)
-
 TABLES_URL = "/console/tables/"
 
 #: how a deck's time limit is named (its ``limit_basis``)
@@ -84,26 +89,27 @@ def _rules(rs: Any) -> str:
 
 # --- decks ----------------------------------------------------------------------------
 
-def decks_to_inspect(actor: Actor) -> Sequence[WaitingItem]:
+def decks_to_inspect(actor: Actor, limit: int | None = None) -> Listed:
     """Decks received at the viewer's tables, waiting for the dealer's inspection."""
     now = timezone.now()
-    return [WaitingItem(
-        title=f"{_deck(d)}: inspect it",
-        detail=f"Received at {_at(d.received_at, actor, now)}",
-        action="Inspect the deck",
-        url=command_url(deck_services.deck_inspect.__name__, d.pk))
-        for d in selectors.decks_to_inspect(actor.property, dealer_id=actor.user_id)]
+    return listed(
+        selectors.decks_to_inspect(actor.property, dealer_id=actor.user_id), limit,
+        lambda d: WaitingItem(
+            title=f"{_deck(d)}: inspect it",
+            detail=f"Received at {_at(d.received_at, actor, now)}",
+            action="Inspect the deck",
+            url=command_url(deck_services.deck_inspect.__name__, d.pk)))
 
 
-def inspections_to_verify(actor: Actor) -> Sequence[WaitingItem]:
+def inspections_to_verify(actor: Actor, limit: int | None = None) -> Listed:
     """Inspections to verify; the dealer who inspected sees it without the step."""
     now = timezone.now()
-    items = []
-    for d in selectors.inspections_to_verify(actor.property):
+
+    def item(d: Any) -> WaitingItem:
         found = (f"defects found: {'; '.join(d.defects)}" if d.defects
                  else "no defects found")
         own = d.inspected_by == actor.username
-        items.append(WaitingItem(
+        return WaitingItem(
             title=f"{_deck(d)}: inspection to verify",
             detail=(f"Inspected by {d.inspected_by} at {_at(d.inspected_at, actor, now)}, "
                     f"{found}" + ("; another floorperson verifies it" if own else "")),
@@ -111,82 +117,85 @@ def inspections_to_verify(actor: Actor) -> Sequence[WaitingItem]:
             first_by=d.inspected_by or "",
             actionable=not own,
             url=command_url(deck_services.deck_inspection_verify.__name__, d.pk,
-                            accepted="false" if d.defects else None)))
-    return items
+                            accepted="false" if d.defects else None))
+    return listed(selectors.inspections_to_verify(actor.property), limit, item)
 
 
-def counts_to_verify(actor: Actor) -> Sequence[WaitingItem]:
+def counts_to_verify(actor: Actor, limit: int | None = None) -> Listed:
     """The dealer's deck counts awaiting a floorperson's signature; not offered to the
     person who counted."""
     now = timezone.now()
-    items = []
-    for d in selectors.counts_to_verify(actor.property):
+
+    def item(d: Any) -> WaitingItem:
         own = d.counted_by == actor.username
         cards = f"{d.counted_cards} cards" if d.counted_cards is not None else "the cards"
-        items.append(WaitingItem(
+        return WaitingItem(
             title=f"{_deck(d)}: count to verify",
             detail=(f"{d.counted_by} counted {cards} at {_at(d.counted_at, actor, now)}"
                     + ("; someone else signs the count" if own else "")),
             action="Sign the count",
             first_by=d.counted_by or "",
             actionable=not own,
-            url=command_url(deck_services.deck_count_verify.__name__, d.pk)))
-    return items
+            url=command_url(deck_services.deck_count_verify.__name__, d.pk))
+    return listed(selectors.counts_to_verify(actor.property), limit, item)
 
 
-def deck_changes_due(actor: Actor) -> Sequence[WaitingItem]:
-    """Decks whose time limit ends within the warning, or has ended (overdue, first). A
-    dealer sees the decks of the tables they are assigned to (they act only there); a
-    floorperson every table's."""
+def deck_changes_due(actor: Actor, limit: int | None = None) -> Listed:
+    """Decks whose time limit ends within the warning, or has ended (overdue, first; then
+    the soonest deadline). A dealer sees the decks of the tables they are assigned to
+    (they act only there); a floorperson every table's. The database orders and limits
+    them: a floor of 240 tables makes the few items shown, not 480."""
     now = timezone.now()
     dealer_id = None if actor.has(Role.FLOORPERSON) else actor.user_id
-    items = []
-    for d in selectors.deck_changes_due(actor.property, now, dealer_id=dealer_id):
-        overdue = d.change_due or (d.deadline_at is not None and d.deadline_at <= now)
-        limit = _LIMIT_WORDS.get(d.limit_basis, "")
-        limit = f"the time limit for a deck {limit}" if limit else "its time limit"
+    rows = (selectors.deck_changes_due(actor.property, now, dealer_id=dealer_id)
+            .annotate(overdue=Case(When(Q(change_due=True) | Q(deadline_at__lte=now),
+                                        then=Value(True)),
+                                   default=Value(False), output_field=BooleanField()))
+            .order_by("-overdue", "deadline_at", "id"))
+
+    def item(d: Any) -> WaitingItem:
+        basis = _LIMIT_WORDS.get(d.limit_basis, "")
+        words = f"the time limit for a deck {basis}" if basis else "its time limit"
         when = _at(d.deadline_at, actor, now)
-        items.append(WaitingItem(
-            title=f"{_deck(d)}: change {'overdue' if overdue else 'due'}",
-            detail=(f"Past {limit} since {when}" if overdue
-                    else f"Reaches {limit} at {when}"),
+        return WaitingItem(
+            title=f"{_deck(d)}: change {'overdue' if d.overdue else 'due'}",
+            detail=(f"Past {words} since {when}" if d.overdue
+                    else f"Reaches {words} at {when}"),
             action="Remove the deck",
-            overdue=overdue,
-            sort_key=(not overdue, d.deadline_at.timestamp() if d.deadline_at else 0.0),
-            url=command_url(deck_services.deck_remove.__name__, d.pk, reason="time-limit")))
-    return items
+            overdue=d.overdue,
+            url=command_url(deck_services.deck_remove.__name__, d.pk, reason="time-limit"))
+    return listed(rows, limit, item)
 
 
 # --- Rules Submissions ----------------------------------------------------------------
 
-def rules_to_approve(actor: Actor) -> Sequence[WaitingItem]:
+def rules_to_approve(actor: Actor, limit: int | None = None) -> Listed:
     """Submitted versions awaiting a second compliance officer's approval; the author,
     an editor or the submitter sees it without the step."""
-    items = []
-    for rs in selectors.rules_awaiting_approval(actor.property):
+    def item(rs: Any) -> WaitingItem:
         authors = {rs.drafted_by, *rs.revised_by, rs.submitted_by} - {""}
         own = actor.username in authors
         drafted = ("" if rs.drafted_by == rs.submitted_by
                    else f"; drafted by {rs.drafted_by}")
-        items.append(WaitingItem(
+        return WaitingItem(
             title=f"{_rules(rs)}: approval",
             detail=(f"Submitted by {rs.submitted_by}{drafted}"
                     + ("; another compliance officer approves it" if own else "")),
             action="Approve or return it",
             first_by=rs.submitted_by,
             actionable=not own,
-            url=command_url(rules_services.rules_approve.__name__, rs.pk)))
-    return items
+            url=command_url(rules_services.rules_approve.__name__, rs.pk))
+    return listed(selectors.rules_awaiting_approval(actor.property), limit, item)
 
 
-def withdrawals_to_confirm(actor: Actor) -> Sequence[WaitingItem]:
+def withdrawals_to_confirm(actor: Actor, limit: int | None = None) -> Listed:
     """Withdrawals of a version in effect awaiting a second compliance officer; the
     officer who asked sees it without the step."""
     now = timezone.now()
-    items = []
-    for rs in selectors.withdrawals_awaiting_confirmation(actor.property):
+
+    def item(rs: Any) -> WaitingItem:
         own = rs.withdrawal_requested_by == actor.username
-        items.append(WaitingItem(
+        return WaitingItem(
             title=f"{_rules(rs)}: withdrawal to confirm",
             detail=(f"Asked by {rs.withdrawal_requested_by} at "
                     f"{_at(rs.withdrawal_requested_at, actor, now)}: {rs.withdrawal_reason}"
@@ -194,8 +203,8 @@ def withdrawals_to_confirm(actor: Actor) -> Sequence[WaitingItem]:
             action="Confirm the withdrawal",
             first_by=rs.withdrawal_requested_by,
             actionable=not own,
-            url=command_url(rules_services.rules_withdraw_confirm.__name__, rs.pk)))
-    return items
+            url=command_url(rules_services.rules_withdraw_confirm.__name__, rs.pk))
+    return listed(selectors.withdrawals_awaiting_confirmation(actor.property), limit, item)
 
 
 DECK_CHANGES = task(TaskProvider(
@@ -221,7 +230,7 @@ DECK_TASKS = (DECK_CHANGES.key, DECKS_TO_INSPECT.key, INSPECTIONS_TO_VERIFY.key,
               COUNTS_TO_VERIFY.key)
 RULES_TASKS = (RULES_TO_APPROVE.key, WITHDRAWALS_TO_CONFIRM.key)
 
-nav(NavItem(group="Tables", label="Tables", url=TABLES_URL, roles=TABLE_STAFF, order=10))
+# The Tables nav item is tables.console_pages's (one, with the page's roles).
 nav(NavItem(group="Decks", label="Decks to handle", url=TABLES_URL,
             roles=tuple(dict.fromkeys(INSPECT_ROLES + VERIFY_ROLES + REMOVE_ROLES)),
             counts=DECK_TASKS, order=20))
