@@ -1,7 +1,11 @@
 """The poker room floor (``/console/poker/``, issue 23 item 4): every poker table's seats,
-players, stakes and who is away, with the floor's actions as links to the declared
-commands' forms (seat with a cash buy-in or with chips from the cage, add-on, sit out or
-in, step away and return, move, leave: poker_room.services.seats, 637a.8(a)-(b)).
+players, stakes and who is away. One link per seat: a vacant seat's "Seat a player" (the
+declared form, the table and seat filled in, cash at the table or chips from the cage
+chosen in it), a seated player's name (the seat's page, ``/console/poker/tables/<id>/
+seats/<n>/``, with add-on, sit out or in, step away and return, move, leave: each only
+if the viewer's roles may take it, ``casino.declared``; poker_room.services.seats,
+637a.8(a)-(b)). The seats' rows are made as strings in Python: 80 tables of 10 seats
+are one loop, not 800 template renderings (``bench_console``).
 
 Read from the read models in a fixed number of queries whatever the number of tables (the
 tables, their seats, their poker rows, the rules in force per game): no query per table.
@@ -14,11 +18,16 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from casino.actors import Actor
+from casino.declared import declared
+from casino.domain.money import format_money
 from casino.roles import Role
 from casino.scoping import property_rows
 from console.registry import command_url
@@ -33,56 +42,88 @@ from tables.selectors import rules_in_force
 #: who reads the floor (the players' names are on it): the API's readers of a table's seats
 FLOOR_ROLES = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.COMPLIANCE,
                Role.SECURITY)
-#: who is offered the seating actions (poker_room.services.seats.SEATING, FLOOR)
-SEATING = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
-FLOOR = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
 
 STATUS_WORDS = {SeatStatus.PLAYING: "playing", SeatStatus.SITTING_OUT: "sitting out",
                 SeatStatus.AWAY: "away"}
 
 
-def _link(name: str, table: Any, label: str, **initial: Any) -> dict[str, str]:
-    return {"url": command_url(name, table, **initial), "label": label}
+#: a seated player's steps, in the order the seat page offers them: (command, words)
+SEAT_STEPS = (("chips_add", "Add-on"), ("sit_out", "Sit out"), ("sit_in", "Sit in"),
+              ("step_away", "Step away"), ("player_return", "Returned"),
+              ("seat_leave", "Move"), ("seat_leave", "Leave"))
+#: which steps a seat's status admits (the services refuse the others)
+_BY_STATUS = {SeatStatus.PLAYING: {"chips_add", "sit_out", "step_away", "seat_leave"},
+              SeatStatus.SITTING_OUT: {"chips_add", "sit_in", "seat_leave"},
+              SeatStatus.AWAY: {"chips_add", "player_return", "seat_leave"}}
 
 
-def _seat_actions(actor: Actor, table: GameTable, seat: Seat | None, n: int
-                  ) -> list[dict[str, str]]:
-    """The forms for seat ``n``, prefilled with the table and the seat; only the actions
-    the viewer's roles may take."""
-    if not actor.has(*SEATING):
-        return []
+def _may(actor: Actor, name: str) -> bool:
+    """Whether the viewer's roles may take command ``name`` (its declaration's roles,
+    the API's and the form's)."""
+    return actor.has(*declared(name).roles)
+
+
+def seat_actions(actor: Actor, table: GameTable, seat: Seat | None, n: int
+                 ) -> list[dict[str, str]]:
+    """The forms for seat ``n``, prefilled with the table and the seat; only the steps
+    the seat's state admits and the viewer's roles may take (637a.8(a)-(b))."""
     pk = table.pk
     if seat is None:
-        if table.status != TableStatus.OPEN:
+        if table.status != TableStatus.OPEN or not _may(actor, "seat_player"):
             return []
-        # 637a.8(b)(2)-(3): cash at the table is a chip sale; chips come from the cage
-        return [_link("seat_player", pk, "Seat: cash buy-in", seat=n, paid_with="cash"),
-                _link("seat_player", pk, "Seat: chips from the cage", seat=n,
-                      paid_with="chips")]
-    out = [_link("chips_add", pk, "Add-on", seat=n)]
-    if seat.status == SeatStatus.PLAYING:
-        out.append(_link("sit_out", pk, "Sit out", seat=n))
-        if actor.has(*FLOOR):
-            out.append(_link("step_away", pk, "Step away", seat=n))
-    elif seat.status == SeatStatus.SITTING_OUT:
-        out.append(_link("sit_in", pk, "Sit in", seat=n))
-    elif seat.status == SeatStatus.AWAY and actor.has(*FLOOR):
-        out.append(_link("player_return", pk, "Returned", seat=n))
-    # a move is the player leaving here with the stakes, then seated at the new table with
-    # those chips ("chips from the cage" there): no service moves in one step
-    out.append(_link("seat_leave", pk, "Move", seat=n, move="1"))
-    out.append(_link("seat_leave", pk, "Leave", seat=n))
+        # 637a.8(b)(2)-(3): cash at the table or chips from the cage, chosen in the form
+        return [{"url": command_url("seat_player", pk, seat=n), "label": "Seat a player"}]
+    admitted = _BY_STATUS.get(seat.status, set())
+    out = []
+    for name, words in SEAT_STEPS:
+        if name in admitted and _may(actor, name):
+            # a move is the player leaving here with the stakes, then seated at the new
+            # table with those chips ("chips from the cage" there): no service moves in
+            # one step
+            extra = {"move": "1"} if words == "Move" else {}
+            out.append({"url": command_url(name, pk, seat=n, **extra), "label": words})
     return out
+
+
+def seat_url(table_id: Any, n: int) -> str:
+    return reverse("console:poker_seat", args=[table_id, n])
+
+
+def _seat_row(actor: Actor, t: GameTable, s: Seat | None, n: int, button: bool,
+              may_seat: bool) -> str:
+    """One seat's row of the floor as HTML (escaped here: 800 seats are not 800
+    template renderings): its number, the player (a link to the seat's page) or, vacant,
+    "Seat a player" (the form, the table and seat filled in), the stakes and the status."""
+    name = escape(t.name)
+    head = f'<th scope="row">{n}{" <small>(button)</small>" if button else ""}</th>'
+    if s is None:
+        if may_seat and t.status == TableStatus.OPEN:
+            url = escape(command_url("seat_player", t.pk, seat=n))
+            who = (f'<a href="{url}" aria-label="Seat a player: seat {n} at {name}">'
+                   f'Seat a player</a>')
+        else:
+            who = "Empty"
+        state = "Open" if t.status == TableStatus.OPEN else "Closed"
+        return f'<tr class="vacant">{head}<td>{who}</td><td>—</td><td>{state}</td></tr>'
+    player = escape(s.player_name or "Anonymous player")
+    who = (f'<a href="{seat_url(t.pk, n)}" aria-label="{player}: seat {n} at {name}">'
+           f'{player}</a>')
+    status = STATUS_WORDS.get(s.status, s.status).capitalize()
+    if s.status == SeatStatus.AWAY:
+        status += f": {format_money(s.covered_cents)} covered"
+    return (f'<tr>{head}<td>{who}</td><td>{format_money(s.stack_cents)}</td>'
+            f'<td>{escape(status)}</td></tr>')
 
 
 def floor_tables(actor: Actor, tables: list[GameTable] | None = None
                  ) -> list[dict[str, Any]]:
-    """Each poker table of the actor's property (or ``tables``) with its seats, players,
-    stakes and actions. Four queries plus one per game for any number of tables."""
+    """Each poker table of the actor's property (or ``tables``) with its seats' rows,
+    players, stakes and who is away. Four queries plus one per game for any number of
+    tables."""
     if tables is None:
-        tables = list(property_rows(GameTable.objects.filter(game__in=POKER_GAMES), actor)
-                      .select_related("dealer").order_by("name"))
+        tables = list(_poker_tables(actor))
     ids = [t.pk for t in tables]
+    may_seat = _may(actor, "seat_player")
     seated: dict[Any, dict[int, Seat]] = defaultdict(dict)
     for s in Seat.objects.filter(table_id__in=ids):
         seated[s.table_id][s.seat] = s
@@ -96,27 +137,58 @@ def floor_tables(actor: Actor, tables: list[GameTable] | None = None
         o = options[t.game]
         count = min(t.positions, o.get("seats") or t.positions) if o else t.positions
         p = poker.get(t.pk)
-        seats = []
-        for n in range(1, count + 1):
-            s = seated[t.pk].get(n)
-            seats.append({"n": n, "seat": s, "actions": _seat_actions(actor, t, s, n),
-                          "status": STATUS_WORDS.get(s.status, s.status) if s else "",
-                          "button": bool(p and p.button_seat == n)})
+        rows = "\n".join(
+            _seat_row(actor, t, seated[t.pk].get(n), n, bool(p and p.button_seat == n),
+                      may_seat) for n in range(1, count + 1))
         away = [s for s in seated[t.pk].values() if s.status == SeatStatus.AWAY]
         out.append({
             "table": t, "game": get_table_game(t.game).name, "stakes": stakes(o),
             "buy_in": (o["buy_in_minimum_cents"], o["buy_in_maximum_cents"])
             if o and "buy_in_minimum_cents" in o else None,
-            "seats": seats, "taken": len(seated[t.pk]), "away": sorted(away, key=lambda s: s.seat),
+            "rows": mark_safe(rows), "seat_count": count,  # noqa: S308 (escaped above)
+            "taken": len(seated[t.pk]), "away": sorted(away, key=lambda s: s.seat),
             "hand": p.current_hand_id if p else None,
             "hands_dealt": p.hands_dealt if p else 0, "kill": bool(p and p.kill_active)})
     return out
 
 
+def _poker_tables(actor: Actor, game: str | None = None) -> Any:
+    rows = property_rows(GameTable.objects.filter(game__in=POKER_GAMES), actor)
+    if game:
+        rows = rows.filter(game=game)
+    return rows.select_related("dealer").order_by("name")
+
+
 @console_page(*FLOOR_ROLES)
 def floor_page(request: HttpRequest, actor: Actor) -> HttpResponse:
+    """The floor: one link per seat (the seat's page, or the seat form of a vacant seat),
+    optionally one game's tables (``?game=holdem``)."""
+    game = request.GET.get("game") or ""
+    if game not in POKER_GAMES:
+        game = ""
+    games = sorted(((g, get_table_game(g).name) for g in POKER_GAMES), key=lambda g: g[1])
     return render(request, "poker_room/console/floor.html",
-                  {"tables": floor_tables(actor), "now": timezone.now()})
+                  {"tables": floor_tables(actor, list(_poker_tables(actor, game))),
+                   "now": timezone.now(), "games": games, "game": game})
+
+
+@console_page(*FLOOR_ROLES)
+def seat_page(request: HttpRequest, actor: Actor, pk: Any, n: int) -> HttpResponse:
+    """One seat of a poker table: the player, the stakes, the status, and the steps the
+    viewer may take (add-on, sit out or in, step away or return, move, leave: each only
+    when the seat's state admits it and the viewer's roles may take it, 637a.8(a)-(b)).
+    Another property's table, a table that is not poker, or a seat it has not: 404."""
+    table = _poker_tables(actor).filter(pk=pk).first()
+    if table is None:
+        raise Http404("no such poker table")
+    t = floor_tables(actor, [table])[0]
+    if not 1 <= n <= t["seat_count"]:
+        raise Http404("no such seat")
+    seat = Seat.objects.filter(table_id=table.pk, seat=n).first()
+    return render(request, "poker_room/console/seat.html", {
+        "t": t, "table": table, "n": n, "seat": seat,
+        "status": STATUS_WORDS.get(seat.status, seat.status) if seat else "",
+        "actions": seat_actions(actor, table, seat, n)})
 
 
 def seats_panel(request: HttpRequest, actor: Actor, table: GameTable) -> Panel | None:

@@ -4,12 +4,13 @@ panel), a hand's history in plain words and the poker dispute calculator
 (poker_room.console_hands)."""
 
 from console.registry import NavItem, nav, page
-from poker_room.console_floor import floor_page, seats_panel
+from poker_room.console_floor import floor_page, seat_page, seats_panel
 from poker_room.console_hands import hand_page, poker_calculator
 from poker_room.services.disputes import DISPUTE_ROLES
 from tables.console_panels import register_panel
 
 page("poker/", floor_page, name="poker_floor")
+page("poker/tables/<uuid:pk>/seats/<int:n>/", seat_page, name="poker_seat")
 page("poker/hands/<uuid:pk>/", hand_page, name="poker_hand")
 page("disputes/poker/", poker_calculator, name="poker_calculator")
 register_panel(seats_panel)

@@ -56,22 +56,68 @@ def test_floor_shows_seats_players_stakes_and_who_is_away(crew, holdem, console_
     assert "4 Ada Lovelace $200.00 Away: $200.00 covered" in text
     assert "1 Anonymous player $100.00 Playing" in text
     html = r.content.decode()
-    # the actions: links to the declared commands' forms, the table and seat filled in
+    # one link per seat: a vacant seat's form (the table and seat filled in, cash or chips
+    # chosen in the form, 637a.8(b)(2)-(3)); a player's name opens the seat's page
     pk = holdem.pk
-    assert _href(command_url("seat_player", pk, seat=5, paid_with="cash")) in html
-    assert _href(command_url("seat_player", pk, seat=5, paid_with="chips")) in html
-    assert _href(command_url("chips_add", pk, seat=1)) in html
-    assert _href(command_url("sit_out", pk, seat=1)) in html
-    assert _href(command_url("player_return", pk, seat=4)) in html
-    assert _href(command_url("seat_leave", pk, seat=1)) in html
-    assert _href(command_url("seat_leave", pk, seat=1, move="1")) in html
+    assert _href(command_url("seat_player", pk, seat=5)) in html
+    assert "paid_with" not in html
+    assert _href(f"/console/poker/tables/{pk}/seats/4/") in html
+    assert _href(f"/console/poker/tables/{pk}/seats/1/") in html
+    assert html.count('href="/console/do/') == 10 - 4  # the six vacant seats only
+    assert not any(_href(command_url(n, pk, seat=1)) in html
+                   for n in ("chips_add", "sit_out", "seat_leave", "step_away"))
+
+
+def test_a_seats_page_offers_the_steps_its_state_admits_and_the_viewer_may_take(
+        crew, holdem, console_client) -> None:
+    """Seat 1 is playing: add-on, sit out, step away (a floorperson or above only,
+    637a.8(b)(6)), move and leave; seat 4 is away: add-on, returned, move, leave. A
+    compliance officer reads the seat and is offered none of them."""
+    seats.seat_player(actor=crew["dealer"], table_id=holdem.pk, seat=4, buy_in_cents=20000,
+                      paid_with="cash", player={"name": "Ada Lovelace", "phone": "555-0101"})
+    seats.step_away(actor=crew["floor"], table_id=holdem.pk, seat=4, covered_cents=20000)
+    pk = holdem.pk
+    playing = console_client("floorperson").get(f"/console/poker/tables/{pk}/seats/1/")
+    assert playing.status_code == 200
+    assert "Seat 1 at " in _text(playing) and "Player Anonymous player Stakes $100.00 Status Playing" in _text(playing)
+    html = playing.content.decode()
+    for link in (command_url("chips_add", pk, seat=1), command_url("sit_out", pk, seat=1),
+                 command_url("step_away", pk, seat=1), command_url("seat_leave", pk, seat=1),
+                 command_url("seat_leave", pk, seat=1, move="1")):
+        assert _href(link) in html, link
+    assert _href(command_url("sit_in", pk, seat=1)) not in html
+    assert _href(command_url("player_return", pk, seat=1)) not in html
+    dealer = console_client("dealer").get(f"/console/poker/tables/{pk}/seats/1/")
+    assert _href(command_url("sit_out", pk, seat=1)) in dealer.content.decode()
+    assert _href(command_url("step_away", pk, seat=1)) not in dealer.content.decode()
+    away = console_client("poker_shift_supervisor").get(
+        f"/console/poker/tables/{pk}/seats/4/")
+    assert "Ada Lovelace" in _text(away) and "Away: $200.00 covered" in _text(away)
+    assert _href(command_url("player_return", pk, seat=4)) in away.content.decode()
+    assert _href(command_url("sit_out", pk, seat=4)) not in away.content.decode()
+    officer = console_client("compliance").get(f"/console/poker/tables/{pk}/seats/1/")
+    assert officer.status_code == 200 and 'href="/console/do/' not in \
+        officer.content.decode()
+    c = console_client("floorperson")
+    assert c.get(f"/console/poker/tables/{pk}/seats/11/").status_code == 404
+    assert c.get(f"/console/poker/tables/{pk}/seats/0/").status_code == 404
+    assert console_client("cashier").get(
+        f"/console/poker/tables/{pk}/seats/1/").status_code == 403
+
+
+def test_the_floor_shows_one_game_when_asked(crew, holdem, console_client) -> None:
+    c = console_client("floorperson")
+    assert c.get("/console/poker/?game=holdem").content.decode().count(
+        'class="floor-table"') == 1
+    assert c.get("/console/poker/?game=omaha-high").content.decode().count(
+        'class="floor-table"') == 0
 
 
 def test_a_poker_tables_page_shows_its_seats(crew, holdem, console_client) -> None:
     r = console_client("poker_shift_supervisor").get(f"/console/tables/{holdem.pk}/")
     assert r.status_code == 200
     assert "Seats and stakes" in _text(r)
-    assert _href(command_url("sit_out", holdem.pk, seat=2)) in r.content.decode()
+    assert _href(f"/console/poker/tables/{holdem.pk}/seats/2/") in r.content.decode()
 
 
 def _floor_tables(crew: dict, n: int, start: int = 0) -> None:
@@ -140,6 +186,9 @@ def test_the_floor_is_not_for_a_cashier_nor_another_propertys_tables(
     assert r.status_code == 200 and holdem.name not in r.content.decode()
     assert console_client("floorperson", property=other_property).get(
         f"/console/tables/{holdem.pk}/").status_code == 404
+    # a seat of another property's table: 404, as its table
+    assert console_client("floorperson", property=other_property).get(
+        f"/console/poker/tables/{holdem.pk}/seats/1/").status_code == 404
 
 
 def _rules_id(game: str = "holdem") -> str:
