@@ -16,13 +16,13 @@ A poker table's console page shows the same block (a panel, tables.console_panel
 from __future__ import annotations
 
 from collections import defaultdict
+from html import escape
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from casino.actors import Actor
@@ -89,16 +89,17 @@ def seat_url(table_id: Any, n: int) -> str:
     return reverse("console:poker_seat", args=[table_id, n])
 
 
-def _seat_row(actor: Actor, t: GameTable, s: Seat | None, n: int, button: bool,
-              may_seat: bool) -> str:
+def _seat_row(t: GameTable, name: str, urls: tuple[str, str], s: Seat | None, n: int,
+              button: bool, may_seat: bool) -> str:
     """One seat's row of the floor as HTML (escaped here: 800 seats are not 800
     template renderings): its number, the player (a link to the seat's page) or, vacant,
-    "Seat a player" (the form, the table and seat filled in), the stakes and the status."""
-    name = escape(t.name)
+    "Seat a player" (the form, the table and seat filled in), the stakes and the status.
+    ``name`` is the table's name escaped, ``urls`` the seat form's and the seats' pages'
+    URLs for the table (escaped)."""
     head = f'<th scope="row">{n}{" <small>(button)</small>" if button else ""}</th>'
     if s is None:
         if may_seat and t.status == TableStatus.OPEN:
-            url = escape(command_url("seat_player", t.pk, seat=n))
+            url = f"{urls[0]}?seat={n}"
             who = (f'<a href="{url}" aria-label="Seat a player: seat {n} at {name}">'
                    f'Seat a player</a>')
         else:
@@ -106,7 +107,7 @@ def _seat_row(actor: Actor, t: GameTable, s: Seat | None, n: int, button: bool,
         state = "Open" if t.status == TableStatus.OPEN else "Closed"
         return f'<tr class="vacant">{head}<td>{who}</td><td>—</td><td>{state}</td></tr>'
     player = escape(s.player_name or "Anonymous player")
-    who = (f'<a href="{seat_url(t.pk, n)}" aria-label="{player}: seat {n} at {name}">'
+    who = (f'<a href="{urls[1]}{n}/" aria-label="{player}: seat {n} at {name}">'
            f'{player}</a>')
     status = STATUS_WORDS.get(s.status, s.status).capitalize()
     if s.status == SeatStatus.AWAY:
@@ -125,7 +126,8 @@ def floor_tables(actor: Actor, tables: list[GameTable] | None = None
     ids = [t.pk for t in tables]
     may_seat = _may(actor, "seat_player")
     seated: dict[Any, dict[int, Seat]] = defaultdict(dict)
-    for s in Seat.objects.filter(table_id__in=ids):
+    for s in Seat.objects.filter(table_id__in=ids).only(
+            "table_id", "seat", "player_name", "stack_cents", "status", "covered_cents"):
         seated[s.table_id][s.seat] = s
     poker = {p.table_id: p for p in PokerTable.objects.filter(table_id__in=ids)}
     options: dict[str, Any] = {}
@@ -137,9 +139,12 @@ def floor_tables(actor: Actor, tables: list[GameTable] | None = None
         o = options[t.game]
         count = min(t.positions, o.get("seats") or t.positions) if o else t.positions
         p = poker.get(t.pk)
+        # the prefixes of the seat form's and the seat pages' URLs, made once per table
+        urls = (escape(command_url("seat_player", t.pk)), escape(seat_url(t.pk, 1)[:-2]))
+        name = escape(t.name)
         rows = "\n".join(
-            _seat_row(actor, t, seated[t.pk].get(n), n, bool(p and p.button_seat == n),
-                      may_seat) for n in range(1, count + 1))
+            _seat_row(t, name, urls, seated[t.pk].get(n), n,
+                      bool(p and p.button_seat == n), may_seat) for n in range(1, count + 1))
         away = [s for s in seated[t.pk].values() if s.status == SeatStatus.AWAY]
         out.append({
             "table": t, "game": get_table_game(t.game).name, "stakes": stakes(o),
