@@ -16,7 +16,7 @@ from casino.scoping import event_rows, property_row, property_rows, whole_number
 from casino.services.staff import STAFF_MANAGERS
 from console.history import sentence
 from console.middleware import refusal
-from console.registry import NavItem, command_url, nav, page
+from console.registry import NavItem, nav, offer, page
 
 #: a person's page lists at most this many of their newest events
 HISTORY_SHOWN = 100
@@ -42,20 +42,18 @@ def _roles(profile: StaffProfile) -> list[str]:
 
 
 def _row(profile: StaffProfile, viewer_roles: frozenset[str]) -> dict:
+    """A person with the steps the viewer's roles may take about them (:func:`offer`:
+    the declarations' roles, so an action is never offered to answer 403)."""
     pk = profile.user_id
-    is_admin = Role.ADMIN.value in viewer_roles
+    steps = [("Ask for a role", "role_grant_request"), ("Revoke a role", "role_revoke"),
+             *([("Deactivate", "staff_deactivate")] if profile.user.is_active else []),
+             ("Change the credential number", "staff_credential_number_change"),
+             ("Reset the password", "staff_password_reset"),
+             ("Revoke API tokens", "staff_tokens_revoke")]
     return {
         "profile": profile, "roles": _roles(profile),
         "url": f"/console/staff/{pk}/",
-        "actions": [a for a in (
-            ("Ask for a role", command_url("role_grant_request", pk), True),
-            ("Revoke a role", command_url("role_revoke", pk), True),
-            ("Deactivate", command_url("staff_deactivate", pk), profile.user.is_active),
-            ("Change the credential number", command_url("staff_credential_number_change",
-                                                         pk), is_admin),
-            ("Reset the password", command_url("staff_password_reset", pk), is_admin),
-            ("Revoke API tokens", command_url("staff_tokens_revoke", pk), is_admin),
-        ) if a[2]],
+        "actions": [a for label, name in steps if (a := offer(viewer_roles, label, name, pk))],
     }
 
 
@@ -71,12 +69,12 @@ def staff_list(request: HttpRequest) -> HttpResponse:
               .select_related("staff__user").order_by("requested_at"))
     return render(request, "console/compliance/staff_list.html", {
         "people": [_row(p, request.console.roles) for p in people],
-        "grants": [{"grant": g, "role": g.role.replace("_", " "), "approve": command_url("role_grant_approve", g.pk),
-                    "reject": command_url("role_grant_reject", g.pk),
+        "grants": [{"grant": g, "role": g.role.replace("_", " "),
+                    "approve": offer(actor, "Approve", "role_grant_approve", g.pk),
+                    "reject": offer(actor, "Turn down", "role_grant_reject", g.pk),
                     "mine": g.requested_by == actor.username or g.staff.user_id == actor.user_id}
                    for g in grants],
-        "can_enrol": request.console.has(Role.ADMIN),
-        "enrol_url": command_url("staff_enrol"),
+        "enrol": offer(actor, "Enrol a member of staff", "staff_enrol"),
     })
 
 

@@ -16,6 +16,6 @@ page("disputes/banked/", banked_calculator, name="banked_calculator")
 page("rules/", rules_page, name="rules")
 
 nav(NavItem(group="Tables", label="Tables", url="/console/tables/", roles=TABLE_PAGE_ROLES,
-            order=20))
+            order=10))
 nav(NavItem(group="Tables", label="Dispute calculator (banked)", url="/console/disputes/banked/",
             roles=DISPUTE_ROLES, order=80))

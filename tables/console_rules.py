@@ -19,7 +19,7 @@ from django.shortcuts import render
 from casino.actors import Actor
 from casino.roles import Role
 from casino.scoping import property_rows
-from console.registry import command_url
+from console.registry import offer
 from tables.console_access import console_page
 from tables.domain.catalogue import get_table_game
 from tables.models import RulesState, RulesSubmission
@@ -29,12 +29,16 @@ RULES_PAGE_ROLES = (Role.COMPLIANCE, Role.ADMIN)
 PAGE = "/console/rules/"
 
 
-def _link(name: str, rs: Any, label: str) -> dict[str, str]:
-    return {"url": command_url(name, rs.pk, next=PAGE), "label": label}
-
-
 def _actions(actor: Actor, rs: RulesSubmission) -> list[dict[str, str]]:
-    """The next steps the viewer may take on ``rs`` (the services refuse the rest)."""
+    """The next steps the viewer may take on ``rs`` (the services refuse the rest), each
+    only when the declaration's roles admit the viewer (:func:`console.registry.offer`)."""
+    def _link(name: str, rs: Any, label: str) -> dict[str, str] | None:
+        return offer(actor, label, name, rs.pk, next=PAGE)
+
+    return [a for a in _steps(actor, rs, _link) if a is not None]
+
+
+def _steps(actor: Actor, rs: RulesSubmission, _link: Any) -> list[dict[str, str] | None]:
     compliance = actor.has(Role.COMPLIANCE)
     if rs.state == RulesState.DRAFT:
         return [_link("rules_revise", rs, "Edit the draft"),
@@ -65,4 +69,4 @@ def rules_page(request: HttpRequest, actor: Actor) -> HttpResponse:
         {"rs": rs, "state": rs.get_state_display(), "actions": _actions(actor, rs)}
         for rs in versions]} for game, versions in groupby(rows, key=lambda r: r.game)]
     return render(request, "tables/console/rules.html", {
-        "games": games, "draft_url": command_url("rules_draft", next=PAGE)})
+        "games": games, "draft": offer(actor, "Write a draft", "rules_draft", next=PAGE)})

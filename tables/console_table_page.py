@@ -15,9 +15,9 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.roles import Role
 from casino.scoping import property_row, property_rows
-from console.registry import command_url
+from console.registry import offer
+from tables.api.views import TABLE_STAFF
 from tables.console_access import console_page
 from tables.console_panels import panels_for
 from tables.domain.catalogue import get_table_game
@@ -31,9 +31,10 @@ from tables.selectors import (
     with_rules_notices,
 )
 
-#: who reads a table's page: the people at and around the table, and the audit roles
-TABLE_PAGE_ROLES = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR,
-                    Role.COMPLIANCE, Role.SECURITY, Role.FINANCE)
+#: who reads a table's page and the list: the roles that read tables through the API
+#: (``tables.api.views.TABLE_STAFF``, TableList's permission), so the page, its nav item
+#: and the API agree on who may read a table
+TABLE_PAGE_ROLES = TABLE_STAFF
 #: a deck still in the table's life (not removed, destroyed or cancelled)
 LIVE_DECKS = (DeckState.RECEIVED, DeckState.INSPECTED, DeckState.VERIFIED, DeckState.SPREAD,
               DeckState.WASHED, DeckState.SHUFFLED, DeckState.READY, DeckState.IN_PLAY)
@@ -52,8 +53,9 @@ def time_left(deadline: datetime | None, now: datetime) -> dict[str, Any]:
     return {"text": f"{h} h {m:02d} min left", "overdue": False, "minutes": minutes}
 
 
-def _deck_actions(deck: Deck) -> list[dict[str, str]]:
-    """Links to the forms of the next steps of a deck's life (the declared commands)."""
+def _deck_actions(actor: Actor, deck: Deck) -> list[dict[str, str]]:
+    """Links to the forms of the next steps of a deck's life (the declared commands) that
+    the viewer's roles may take (:func:`console.registry.offer`)."""
     steps = {
         DeckState.RECEIVED: [("deck_inspect", "Record the inspection")],
         DeckState.INSPECTED: [("deck_inspection_verify", "Verify the inspection")],
@@ -65,25 +67,29 @@ def _deck_actions(deck: Deck) -> list[dict[str, str]]:
         DeckState.IN_PLAY: [("deck_count", "Count the deck"),
                             ("deck_remove", "Remove the deck")],
     }.get(deck.state, [])
-    return [{"url": command_url(name, deck.pk), "label": label} for name, label in steps]
+    return [a for name, label in steps if (a := offer(actor, label, name, deck.pk))]
 
 
-def _table_actions(table: GameTable) -> list[dict[str, str]]:
+def _table_actions(actor: Actor, table: GameTable, decks: list[Deck]) -> list[dict[str, str]]:
+    """The table's next steps the viewer's roles may take. A round is opened on the table
+    with its deck in play (``round_open`` takes no id: its input names both)."""
     game = get_table_game(table.game)
-    actions = []
+    actions: list[tuple[str, str, Any, dict[str, Any]]] = []
     if table.status == TableStatus.OPEN:
-        actions.append(("table_close", table.pk, "Close the table", {}))
+        actions.append(("Close the table", "table_close", table.pk, {}))
         if not game.is_poker and table.current_round_id is None:
-            actions.append(("round_open", table.pk, "Open a round", {}))
+            in_play = next((d.pk for d in decks if d.state == DeckState.IN_PLAY), None)
+            actions.append(("Open a round", "round_open", None,
+                            {"table": table.pk, "deck": in_play}))
     else:
-        actions.append(("table_open", table.pk, "Open the table", {}))
-    actions += [("table_assign_dealer", table.pk, "Assign the dealer", {}),
-                ("deck_receive", None, "Receive a deck", {"table": table.pk}),
+        actions.append(("Open the table", "table_open", table.pk, {}))
+    actions += [("Assign the dealer", "table_assign_dealer", table.pk, {}),
+                ("Receive a deck", "deck_receive", None, {"table": table.pk}),
                 # finance's declared command, named by its form's URL only (no import)
-                ("slip_request", table.pk, "Request a fill", {"kind": "fill"}),
-                ("slip_request", table.pk, "Request a credit", {"kind": "credit"})]
-    return [{"url": command_url(name, pk, **initial), "label": label}
-            for name, pk, label, initial in actions]
+                ("Request a fill", "slip_request", table.pk, {"kind": "fill"}),
+                ("Request a credit", "slip_request", table.pk, {"kind": "credit"})]
+    return [a for label, name, pk, initial in actions
+            if (a := offer(actor, label, name, pk, **initial))]
 
 
 @console_page(*TABLE_PAGE_ROLES)
@@ -111,14 +117,14 @@ def table_page(request: HttpRequest, actor: Actor, pk: Any) -> HttpResponse:
         sign = {**signage_for(table.game, rules.options),
                 "rules_version_number": rules.version_number,
                 "effective_since": rules.took_effect_at or rules.effective_at}
-    decks = [{"deck": d, "left": time_left(d.deadline_at, now), "actions": _deck_actions(d)}
-             for d in Deck.objects.filter(table=table, state__in=LIVE_DECKS)
-             .order_by("received_at")]
+    live = list(Deck.objects.filter(table=table, state__in=LIVE_DECKS).order_by("received_at"))
+    decks = [{"deck": d, "left": time_left(d.deadline_at, now),
+              "actions": _deck_actions(actor, d)} for d in live]
     day = actor.gaming_day(now)
     return render(request, "tables/console/table_page.html", {
         "table": table, "game": game, "rules": rules, "sign": sign,
         "notice": rules_notice(table), "decks": decks, "now": now,
         "round": table.current_round_id, "gaming_day": day,
         "results": [] if game.is_poker else table_results(table, day),
-        "actions": _table_actions(table),
+        "actions": _table_actions(actor, table, live),
         "panels": panels_for(request, actor, table)})
