@@ -27,5 +27,7 @@ urlpatterns = [
     path("console/", include("console.urls")),
 ]
 
-handler404 = "casino.api.problems.not_found_view"
+# under /console/ a console page, elsewhere as before (the API's problem+json for a 404)
+handler403 = "console.errors.permission_denied"
+handler404 = "console.errors.not_found"
 handler500 = "casino.api.problems.server_error_view"
