@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.urls import reverse
 
 from casino.actors import Actor
-from console.registry import command_url
+from console.registry import offer
 from finance import selectors
 from finance.console_tasks import SLIP_NEXT, slip_number
+from finance.domain.table_day import CLOSER, OPENER
 from finance.services.common import READERS
 from tables.console_panels import Panel, register_panel
 
@@ -24,7 +26,15 @@ DROP_WORDS = {"in_play": "at the table", "removed": "removed, to be counted",
               "signed": "count signed, to be accepted by the cage", "accepted": "accepted"}
 
 
-def _slips(table_id: Any, day: Any, row: Any) -> list[dict[str, Any]]:
+def _printable(name: str, table_id: Any, day: Any, **kwargs: str) -> str:
+    """A printable of the table day (finance.console_pages), ``console:<name>``."""
+    return reverse(f"console:{name}", kwargs={"table_id": str(table_id),
+                                             "day": day.isoformat(), **kwargs})
+
+
+def _slips(actor: Actor, table_id: Any, day: Any, row: Any) -> list[dict[str, Any]]:
+    """Each slip with its printable and its next step's form — offered only to a role
+    that may take it (:func:`console.registry.offer`)."""
     slips = (getattr(row, "state", None) or {}).get("slips", {})
     out = []
     for slip_id, s in slips.items():
@@ -34,8 +44,26 @@ def _slips(table_id: Any, day: Any, row: Any) -> list[dict[str, Any]]:
             "number": slip_number(slip_id), "kind": s["kind"], "state": s["state"],
             "total_cents": s["total_cents"],
             "signed_by": ", ".join(f"{who} ({what})" for who, what in signers.items()),
-            "next": (step[2], command_url(step[1], table_id, slip_id=slip_id,
-                                          gaming_day=day.isoformat())) if step else None})
+            "print_url": _printable("print-slip", table_id, day, slip_id=slip_id),
+            "next": offer(actor, step[2], step[1], table_id, slip_id=slip_id,
+                          gaming_day=day.isoformat()) if step else None})
+    return out
+
+
+def _printables(table_id: Any, day: Any, row: Any) -> list[dict[str, str]]:
+    """The table day's printables that exist: the inventory slips recorded (signed or
+    not) and the drop box's count sheet once it is counted (finance.console_pages answers
+    404 before)."""
+    out = []
+    recorded = (getattr(row, "state", None) or {}).get("inventories", {})
+    for slip, label in ((OPENER, "Opening inventory slip"),
+                        (CLOSER, "Closing inventory slip")):
+        if slip in recorded:
+            out.append({"label": label,
+                        "url": _printable("print-inventory", table_id, day, slip=slip)})
+    if row.drop_counted_cents is not None:
+        out.append({"label": "Drop box count sheet",
+                    "url": _printable("print-drop-count", table_id, day)})
     return out
 
 
@@ -47,5 +75,6 @@ def table_day_panel(request: HttpRequest, actor: Actor, table: Any) -> Panel | N
     row = selectors.table_day(actor, table.pk, day)
     return Panel(title="Today's tray and drop box", order=40,
                  template="finance/console/_table_day_panel.html",
-                 context={"day": row, "slips": _slips(table.pk, day, row),
+                 context={"day": row, "slips": _slips(actor, table.pk, day, row),
+                          "printables": _printables(table.pk, day, row),
                           "drop": DROP_WORDS.get(row.drop_state, row.drop_state)})

@@ -185,3 +185,17 @@ page("print/jackpots/<str:fund>/high-hands/<str:period>/", high_hand_slip,
      name="print-high-hand-slip")
 page("print/jackpots/<str:fund>/bad-beats/<str:hand_id>/", bad_beat_record,
      name="print-bad-beat")
+
+
+# -- the funds' records page, which links every printable above ---------------------------
+
+def _records_page() -> None:
+    from console.registry import NavItem, nav
+    from jackpots.console_funds import PAGE_ROLES, jackpots_page
+
+    page("jackpots/", jackpots_page, name="jackpots")
+    nav(NavItem(group="Money", label="Jackpot records", url="/console/jackpots/",
+                roles=PAGE_ROLES, order=55))
+
+
+_records_page()
