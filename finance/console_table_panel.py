@@ -46,7 +46,8 @@ def _slips(actor: Actor, table_id: Any, day: Any, row: Any) -> list[dict[str, An
             "signed_by": ", ".join(f"{who} ({what})" for who, what in signers.items()),
             "print_url": _printable("print-slip", table_id, day, slip_id=slip_id),
             "next": offer(actor, step[2], step[1], table_id, slip_id=slip_id,
-                          gaming_day=day.isoformat()) if step else None})
+                          gaming_day=day.isoformat()) if step else None,
+            "next_words": step[2] if step else ""})
     return out
 
 

@@ -32,17 +32,37 @@ def _page_as(actor: Any, table: Any) -> str:
 def test_a_requested_fill_is_on_the_tables_page_with_the_cages_next_step(
         team: Team, table: Any) -> None:
     """20 × $25 = $500.00 requested by the floorperson: the page lists it as requested,
-    signed by the floorperson, and links the cashier's next step, the slip's preparation."""
+    signed by the floorperson, and names the cage's next step, the slip's preparation —
+    as words, not a link: slip_prepare is a cashier's, and the floorperson is not one
+    (a link would answer 403; the cashier is offered it on Waiting for me)."""
     slip = request(team, table)
     html = _page_as(team["floor"], table)
     assert "Today&#x27;s tray and drop box" in html or "Today's tray and drop box" in html
     assert slip[:8].upper() in html and "$500.00" in html
     assert f"{team['floor'].username} (requested)" in html
-    assert f"/console/do/slip_prepare/{table.pk}/?slip_id={slip}" in html
-    assert "Prepare the slip" in html
+    assert "/console/do/slip_prepare/" not in html
+    assert "Prepare the slip (the cage)" in html
 
 
 def test_a_table_without_slips_says_so(team: Team, table: Any) -> None:
     html = _page_as(team["floor"], table)
     assert "No fill or credit slip today." in html
     assert "At the table" in html  # the drop box, still at the table
+
+
+def test_each_slip_links_its_printable_which_opens(team: Team, table: Any) -> None:
+    """The requested fill's printable (finance.console_pages) is linked from its row and
+    opens for the floorperson, who reads table days (finance.services.READERS)."""
+    from django.contrib.auth import get_user_model
+
+    slip = request(team, table)
+    html = _page_as(team["floor"], table)
+    day = team["floor"].gaming_day().isoformat()
+    url = f"/console/print/tables/{table.pk}/{day}/slips/{slip}/"
+    assert f'href="{url}"' in html and f"Print slip {slip[:8].upper()}" in html
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=team["floor"].username))
+    assert client.get(url).status_code == 200
+    # no inventory recorded, no drop counted: no link to a printable that would be a 404
+    assert "/inventory/" not in html and f"/{day}/drop/" not in html
+

@@ -193,3 +193,31 @@ def test_the_jackpot_count_and_tracking_slip_each_fit_one_letter_page(
     browser = request.getfixturevalue("browser")
     for what, html in pages.items():
         assert letter_pages(browser, html) == [LETTER_PORTRAIT_PT], what
+
+
+def test_the_jackpot_records_page_links_each_printable(room) -> None:
+    """``/console/jackpots/`` (jackpots.console_funds): a High Hand period and a box count
+    of the room, each linked to its printable, which opens; security, who reads the counts
+    but not the funds (COUNT_READERS, FUND_READERS), sees the counts only; a cashier of
+    another property sees none of it."""
+    p = room["people"]
+    _ok(room["api_floor"], "high-hand/high-hands/record/", {
+        "table_id": str(room["table"].pk), "seat": 4,
+        "cards": ["Ks", "Kd", "Kh", "5c", "5d", "2s", "9h"],
+        "player": {"name": "Ann Lee", "phone": "555-0104"}, "dealer": p["dealer"].username})
+    count = _ok(room["api_floor"], "bad-beat/counts/open/", {"place": "cage"})["count_id"]
+    period = HighHandSlip.objects.get().period
+    finance = client_of(p["finance"])
+    page = finance.get("/console/jackpots/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    slip_url = f"/console/print/jackpots/high-hand/high-hands/{period}/"
+    count_url = f"/console/print/jackpots/bad-beat/counts/{count}/"
+    assert f'href="{slip_url}"' in html and f'href="{count_url}"' in html
+    assert "High Hand Tracking Slip" in html and "Box count sheet" in html
+    assert finance.get(slip_url).status_code == 200
+    assert finance.get(count_url).status_code == 200
+    assert 'href="/console/jackpots/"' in html  # the nav's Jackpot records
+    security = client_of(p["security"]).get("/console/jackpots/").content.decode()
+    assert count_url in security and slip_url not in security
+    assert "High Hand periods" not in security
