@@ -50,10 +50,18 @@ def _unlocked(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
     return f"{who(metadata)} unlocked {whom}: {data.get('reason') or NOTHING}"
 
 
+def _registered(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    """The gaming day's first hour as the property's clock says it ("6 AM"), the zone
+    named beside it: a clock time without AM/PM is never shown (issue 22)."""
+    hour = int(data.get("gaming_day_start_hour") or 0)
+    clock = f"{(hour % 12) or 12} {'AM' if hour < 12 else 'PM'}"
+    return (f"{who(metadata)} registered the property {data.get('name')} (licence "
+            f"{data.get('licence_number')}, clock {data.get('time_zone')}, gaming day from "
+            f"{clock})")
+
+
 sentences({
-    "PropertyRegistered": say("{who} registered the property {name} (licence "
-                              "{licence_number}, clock {time_zone}, gaming day from "
-                              "{gaming_day_start_hour}:00)"),
+    "PropertyRegistered": _registered,
     "StaffEnrolled": say("{who} enrolled {username} (credential {credential_number}) as "
                          "staff of {property}"),
     "RoleGrantRequested": say("{who} asked for the role {role:w} for {username}: {reason}"),

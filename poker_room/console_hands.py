@@ -61,8 +61,8 @@ class PokerCalculatorForm(forms.Form):
     kill_active = forms.BooleanField(required=False, label="A Kill was in force")
     commands = forms.CharField(
         label="The dealer's commands", widget=forms.Textarea(attrs={"rows": 10}),
-        help_text="In order, as the dealer terminal sends them (amounts in cents, cards as "
-                  "codes: \"As\" is the ace of spades), e.g. " + EXAMPLE_COMMANDS)
+        help_text="In order, as the dealer terminal sends them (amounts in hundredths: 1000 is "
+                  "$10.00; cards as codes: \"As\" is the ace of spades), e.g. " + EXAMPLE_COMMANDS)
 
     def __init__(self, *args: Any, actor: Actor, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -59,8 +59,8 @@ class BankedCalculatorForm(forms.Form):
     game = forms.ChoiceField(choices=[(g, get_table_game(g).name) for g in BANKED_GAMES])
     positions = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 10}),
-        help_text='Each position as the round script gives it (amounts in cents: 1000 is '
-                  '$10.00; cards as codes, "Kd" is the king of diamonds), for example: '
+        help_text='Each position as the round script gives it (amounts as whole numbers of '
+                  'hundredths: 1000 is $10.00; cards as codes, "Kd" is the king of diamonds), for example: '
                   + EXAMPLE_POSITIONS.replace("\n", " "))
     dealer_cards = forms.CharField(
         label="Dealer's cards", max_length=40,

@@ -50,6 +50,12 @@ NOT_WALKED = {
         "(tests/jackpots/test_printables.py prints a Tracking Slip)",
     "console/print/jackpots/<str:fund>/bad-beats/": "the seeded day has no Bad Beat "
         "(tests/jackpots/test_printables.py prints a payout record)",
+    "console/logout/": "logging out (a POST)",
+    "console/two-factor/codes/": "the recovery codes, shown once in the session right "
+        "after enrolment, else a redirect (tests/console/test_two_factor.py)",
+    "console/do/": "a command's form, one per declared command and row: "
+        "tests/console/test_offered_actions.py opens every form the pages offer each role, "
+        "tests/console/test_command_view.py and test_forms.py its fields and refusals",
 }
 #: the admin's pages of one row (its events' data is the record, shown as stored), its
 #: app indexes and its "add" pages (nothing is added there: read-only): the walk reads the
@@ -76,7 +82,7 @@ UTC = re.compile(r"\bUTC\b")
 #: a bare whole number (what money in cents looks like on a page)
 BARE_INTEGER = re.compile(r"^-?\d[\d,]*$")
 #: the headers under which a whole number is a count, not money
-COUNT_HEADER = re.compile(r"\b(?:hands?|rounds?|tables?|seats?|number|version|count|"
+COUNT_HEADER = re.compile(r"\b(?:hands?|rounds?|tables?|seats?|number|version|count|pieces|"
                           r"deal|decks?|positions?|hour|reminders|slips|#)\b", re.I)
 #: a CSV money cell: dollars to the cent, no sign or separators
 CSV_DOLLARS = re.compile(r"^-?\d+\.\d{2}$")
@@ -301,6 +307,59 @@ def _jackpot_count_print(s: dict[str, Any]) -> list[str]:
     return [f"/console/print/jackpots/{c.fund}/counts/{c.count_id}/" for c in rows[:1]]
 
 
+def _console_tables(s: dict[str, Any]) -> list[Any]:
+    """The tables the console's pages are walked at: the first of the demo's own, of the
+    simulated banked ones and of the poker ones (each kind of page once)."""
+    from tables.domain.catalogue import get_table_game
+    from tables.models import GameTable
+
+    rows = list(GameTable.objects.filter(property=s["property"]).order_by("name"))
+    kinds = {}
+    for t in rows:
+        kind = ("poker" if get_table_game(t.game).is_poker else
+                "simulated" if t.name.startswith("SIM-") else "banked")
+        kinds.setdefault(kind, t)
+    return list(kinds.values())
+
+
+def _console_table_pages(s: dict[str, Any]) -> list[str]:
+    return [f"/console/tables/{t.pk}/" for t in _console_tables(s)]
+
+
+def _console_rounds(poker: bool) -> Callable[[dict[str, Any]], list[str]]:
+    """A played round's reconstruction (banked) or a hand's history (poker): the day's
+    first closed one of that kind."""
+    def fill(s: dict[str, Any]) -> list[str]:
+        from tables.domain.catalogue import get_table_game
+        from tables.models import Round
+
+        for r in Round.objects.filter(table__property=s["property"], closed_at__isnull=False
+                                      ).select_related("table").order_by("opened_at"):
+            if get_table_game(r.table.game).is_poker == poker:
+                return [f"/console/poker/hands/{r.pk}/" if poker else f"/console/rounds/{r.pk}/"]
+        return []
+    return fill
+
+
+def _console_seat(s: dict[str, Any]) -> list[str]:
+    from tables.domain.catalogue import get_table_game
+
+    return [f"/console/poker/tables/{t.pk}/seats/1/" for t in _console_tables(s)
+            if get_table_game(t.game).is_poker]
+
+
+def _console_person(s: dict[str, Any]) -> list[str]:
+    from django.contrib.auth import get_user_model
+
+    return [f"/console/staff/{u.pk}/" for u in
+            get_user_model().objects.filter(username="demo_dealer")]
+
+
+def _console_stream(s: dict[str, Any]) -> list[str]:
+    """A table's stream in the event log (compliance's history of one stream)."""
+    return [f"/console/events/stream/table-{t.pk}/" for t in _console_tables(s)[:1]]
+
+
 #: route (as the URL conf spells it) -> the URLs that fill its parameters from the day
 FILLERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "finance/days/<str:day>/": _finance_days,
@@ -313,6 +372,12 @@ FILLERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
         _table_day_prints("inventory"),
     "console/print/tables/<str:table_id>/<str:day>/drop/": _table_day_prints("drop"),
     "console/print/jackpots/<str:fund>/counts/<str:count_id>/": _jackpot_count_print,
+    "console/tables/<uuid:pk>/": _console_table_pages,
+    "console/rounds/<uuid:pk>/": _console_rounds(poker=False),
+    "console/poker/hands/<uuid:pk>/": _console_rounds(poker=True),
+    "console/poker/tables/<uuid:pk>/seats/<int:n>/": _console_seat,
+    "console/staff/<str:pk>/": _console_person,
+    "console/events/stream/<str:stream_id>/": _console_stream,
 }
 
 
