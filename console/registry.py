@@ -139,7 +139,14 @@ REGISTRY = _Registry()
 
 
 def nav(item: NavItem) -> NavItem:
-    REGISTRY.nav.append(item)
+    """Add a navigation item; one item per destination (two apps registering the same
+    page would show it twice)."""
+    if any(i.url == item.url or (i.group, i.label) == (item.group, item.label)
+           for i in REGISTRY.nav if i != item):
+        raise ValueError(f"a nav item for {item.url!r} or {item.group}/{item.label} is "
+                         "registered already")
+    if item not in REGISTRY.nav:
+        REGISTRY.nav.append(item)
     return item
 
 

@@ -231,7 +231,7 @@ DECK_TASKS = (DECK_CHANGES.key, DECKS_TO_INSPECT.key, INSPECTIONS_TO_VERIFY.key,
 RULES_TASKS = (RULES_TO_APPROVE.key, WITHDRAWALS_TO_CONFIRM.key)
 
 # The Tables nav item is tables.console_pages's (one, with the page's roles).
-nav(NavItem(group="Decks", label="Decks to handle", url=TABLES_URL,
+nav(NavItem(group="Decks", label="Decks to handle", url="/console/#deck_changes_due",
             roles=tuple(dict.fromkeys(INSPECT_ROLES + VERIFY_ROLES + REMOVE_ROLES)),
             counts=DECK_TASKS, order=20))
 # The Rules Submissions page (tables.console_rules) lists every version and its steps.
