@@ -125,25 +125,25 @@ def stream_head(decl: DeclaredCommand, pk: Any, actor: Actor) -> int | None:
 
 
 def changes_since(decl: DeclaredCommand, pk: Any, actor: Actor, version: int) -> list[str]:
-    """The stream's events after ``version``, in words: "<what> by <who> at <when>"."""
+    """The stream's events after ``version``, in words: "<what> by <who> at <when>"; their
+    data as the event log's readers may see it (a face-down card stays hidden:
+    :func:`casino.eventstore.selectors.shown_events`)."""
     from casino.eventstore.models import Event
+    from casino.eventstore.selectors import shown_events
     from casino.scoping import event_rows
 
     rows = event_rows(Event.objects.filter(stream_id=decl.stream(pk), version__gt=version),
                       actor).order_by("version")[:10]
-    return [_in_words(e, actor) for e in rows]
+    return [_in_words(e, actor) for e in shown_events(rows)]
 
 
 def _in_words(event: Any, actor: Actor) -> str:
-    """One event as the history pages say it (console.history), with its time; its data
-    as the event log's readers may see it (a face-down card stays hidden)."""
-    from casino.eventstore.selectors import shown_data
+    """One event (as :func:`shown_events` gives it) as the history pages say it
+    (console.history), with its time."""
     from console.history import sentence
 
-    said = sentence({"type": event.type, "data": shown_data(event),
-                     "metadata": event.metadata})
     when = format_wall_clock(event.recorded_at, time_zone=actor.property.time_zone)
-    return f"{said.rstrip('.')}, at {when}."
+    return f"{sentence(event).rstrip('.')}, at {when}."
 
 
 def _next(request: HttpRequest, value: str | None) -> str:

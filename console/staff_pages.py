@@ -10,6 +10,7 @@ from django.shortcuts import render
 
 from casino.domain.errors import NotFoundError
 from casino.eventstore.models import Event
+from casino.eventstore.selectors import shown_events
 from casino.models import RoleGrant, StaffProfile
 from casino.roles import Role
 from casino.scoping import event_rows, property_row, property_rows, whole_number
@@ -94,7 +95,9 @@ def staff_person(request: HttpRequest, pk: str) -> HttpResponse:
     mine = event_rows(Event.objects.filter(metadata__actor=username), actor)
     about = event_rows(Event.objects.filter(stream_type="staff", data__username=username),
                        actor)
-    events = list((mine | about).order_by("-position")[:HISTORY_SHOWN])
+    # as the event log shows them: a dealer's face-down cards of a live round and a poker
+    # hand's hole cards stay hidden until the round or hand is over (DESIGN §2)
+    events = shown_events((mine | about).order_by("-position")[:HISTORY_SHOWN])
     grants = [{"grant": g, "role": g.role.replace("_", " ")}
               for g in RoleGrant.objects.filter(staff=profile).order_by("-requested_at")]
     return render(request, "console/compliance/staff_person.html", {

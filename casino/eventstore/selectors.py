@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -43,9 +43,17 @@ def _shown(events: list[RecordedEvent]) -> list[RecordedEvent]:
     return out
 
 
+def shown_events(rows: Iterable[Event]) -> list[RecordedEvent]:
+    """Stored events as the event log's readers may see them (:data:`_VIEWS`): THE way a
+    page that reads ``Event`` rows itself (a person's history, a stale form's "what
+    changed") hides a live banked round's face-down dealer cards and a poker hand's hole
+    cards before the hand is over. Each stream with a view is read whole once."""
+    return _shown([_from_model(e) for e in rows])
+
+
 def shown_data(event: Event) -> dict:
     """One stored event's data as the event log's readers may see it (:data:`_VIEWS`)."""
-    return _shown([_from_model(event)])[0].data
+    return shown_events([event])[0].data
 
 
 def events_page(*, actor: Any, from_position: int, limit: int, stream_id: str | None = None,

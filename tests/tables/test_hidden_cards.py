@@ -162,3 +162,111 @@ def test_the_event_admin_page_hides_the_dealer_until_over(
     _post(dealer, rid, "decisions/", {"position": 1, "decision": "bet"})
     _post(dealer, rid, "lock/")
     assert "&quot;dealer&quot;:" in admin_client.get(url).content.decode()
+
+
+# --- the console's pages that read stored events themselves (issue 23 item 4) --------------
+
+def _console(actor: Any) -> Any:
+    """A browser session (Django's test client) of ``actor``'s login, the second factor
+    given where the role needs it."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    return verified_login(Client(), get_user_model().objects.get(pk=actor.user_id))
+
+
+def _history(client: Any, person: Any) -> str:
+    """The History section of ``person``'s page in the console (staff managers)."""
+    page = client.get(f"/console/staff/{person.user_id}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    return html.split('id="history-heading"', 1)[1]
+
+
+def _changed(client: Any, url: str, hidden: dict[str, str]) -> str:
+    """POST a form opened before its stream moved on: 409 and the "what changed" list."""
+    from casino.eventstore.models import Event
+
+    before = Event.objects.count()
+    r = client.post(url, hidden)
+    assert r.status_code == 409
+    assert Event.objects.count() == before
+    html = r.content.decode()
+    assert "This changed since you opened it." in html
+    return html.split('class="command-changes"', 1)[1].split("</ul>", 1)[0]
+
+
+def _hidden(response: Any) -> dict[str, str]:
+    import re
+
+    assert response.status_code == 200
+    return dict(re.findall(r'<input type="hidden" name="(_\w+)" value="([^"]*)"',
+                           response.content.decode()))
+
+
+def _cards_in(text: str, cards: tuple[str, ...]) -> list[str]:
+    import re
+
+    return [c for c in cards if re.search(rf"(?<![\w]){c}(?![\w])", text)]
+
+
+def test_the_console_hides_a_live_rounds_dealer_cards_from_a_person_page_and_a_stale_form(
+        at_table, crew, staff) -> None:  # noqa: ANN001, F811
+    """A compliance officer or administrator reading the dealer's page in the console, and
+    a dealer whose "close the round" form went stale on the deal, read the deal as the
+    event log shows it: the dealer's face-down cards only once the round is locked."""
+    dealer_api, _, rid, _ = at_table("lunar-poker-671a")
+    dealer = _console(crew["dealer"])
+    url = f"/console/do/round_close/{rid}/"
+    opened = _hidden(dealer.get(url))  # before the deal
+    for w in ("ante", "super"):
+        _post(dealer_api, rid, "wagers/", {"position": 1, "wager": w, "amount": 1000})
+    _post(dealer_api, rid, "no-more-bets/")
+    _post(dealer_api, rid, "deal/", {"hands": {"1": ["9s", "9d", "Kc", "8h", "4c"]},
+                                     "dealer": [*FACE_DOWN, FACE_UP],
+                                     "dealer_face_up": FACE_UP})
+    changed = _changed(dealer, url, opened)
+    assert "dealt: position 1 9s 9d Kc 8h 4c" in changed  # the deal is named ...
+    assert _cards_in(changed, FACE_DOWN) == []  # ... never its face-down cards
+    readers = [_console(staff("compliance")), _console(staff("admin"))]
+    for reader in readers:
+        history = _history(reader, crew["dealer"])
+        assert "dealt: position 1 9s 9d Kc 8h 4c" in history
+        assert _cards_in(history, FACE_DOWN) == []
+    # locked: the dealer's cards are turned up, every page shows them
+    _post(dealer_api, rid, "decisions/", {"position": 1, "decision": "bet"})
+    _post(dealer_api, rid, "lock/")
+    assert _cards_in(_history(readers[0], crew["dealer"]), FACE_DOWN) == list(FACE_DOWN)
+
+
+HOLE = ("As", "Ad", "Ks", "Kd", "2c", "7d")
+
+
+def test_the_console_hides_a_poker_hands_hole_cards_until_it_is_over(
+        crew, staff, open_table, put_rules_in_effect) -> None:  # noqa: ANN001, F811
+    """A poker hand's hole cards (637a.11) are face down until the hand is over: the
+    dealer's page read by compliance and a floor ruling form that went stale on the deal
+    name the deal without its cards."""
+    from tables.demo import deck_ready
+
+    table = open_table("holdem")
+    deck, _ = (deck_ready(table, crew["dealer"], crew["floor"], colour, batch=colour)
+               for colour in ("red", "blue"))  # 637a.3(a): two decks in play
+    api = _client(crew["dealer"])
+    for seat in (1, 2, 3):
+        ok(api.post(f"{V1}/poker-tables/{table.pk}/seats/take/",
+                    {"seat": seat, "buy_in_cents": 10_000, "paid_with": "chips"},
+                    format="json"), 201)
+    hand = ok(api.post(f"{V1}/poker-tables/{table.pk}/hands/", {"deck_id": str(deck.pk)},
+                       format="json"), 201)
+    floor = _console(crew["floor"])
+    url = f"/console/do/floor_ruling/{hand['round_id']}/"
+    opened = {**_hidden(floor.get(url)), "ruling": "Seat 2's cards stand."}
+    ok(api.post(f"{V1}/hands/{hand['round_id']}/commands/", {
+        "commands": [{"type": "deal", "cards": {"1": ["As", "Ad"], "2": ["Ks", "Kd"],
+                                                "3": ["2c", "7d"]}}],
+        "expected_version": hand["version"]}, format="json"))
+    changed = _changed(floor, url, opened)
+    assert "Dealt: seat 1 ?? ??" in changed and _cards_in(changed, HOLE) == []
+    history = _history(_console(staff("compliance")), crew["dealer"])
+    assert "Dealt: seat 1 ?? ??" in history and _cards_in(history, HOLE) == []
