@@ -15,7 +15,15 @@
 * A stream that moved on since the form was opened: nothing is called; the form comes
   back at the new version with what changed.
 * The same key twice: the second finds the first's row (after waiting for it on the
-  unique index) and goes where the first went: "This was already recorded."
+  unique index) and goes where the first went: "This was already recorded." — only when
+  that row is this very form's (command, row, login); a key met with another command,
+  row or login is refused with a fresh form (:data:`REUSED`), nothing recorded.
+* A row not found: the URL's row → a 404 page; a value typed into the form (the
+  error's ``field`` names an input field, e.g. a High Hand award's slip, a count's
+  table) → a refusal on that field, the form kept.
+* The store's own optimistic-concurrency check refusing the append (the stream moved on
+  between the form's check and the append: ``stream_version_conflict``) → the same as a
+  stale form: what changed, at the new version.
 """
 
 from __future__ import annotations
@@ -37,7 +45,8 @@ from rest_framework.exceptions import PermissionDenied as DRFPermissionDenied
 
 from casino.actors import Actor, NoStaffProfile, actor_of
 from casino.declared import DeclaredCommand, declared
-from casino.domain.errors import DomainError
+from casino.domain.errors import DomainError, NotFoundError
+from casino.eventstore.errors import ConcurrencyError
 from casino.domain.wall_clock import format_wall_clock
 from console.forms import FormFields, fixed_by_task
 from console.models import FormSubmission
@@ -48,6 +57,7 @@ HOME = "/console/"
 CHANGED = "This changed since you opened it."
 ALREADY = "This was already recorded."
 NOTHING = "Nothing was recorded."
+REUSED = "This form was already used for something else; nothing was recorded."
 UNEXPECTED = ("Something went wrong on our side and nothing was recorded. Try again; if it "
               "happens again, tell a supervisor.")
 
@@ -198,15 +208,24 @@ def _post(request: HttpRequest, decl: DeclaredCommand, actor: Actor, pk: Any) ->
                       add_row=post.get("_add", ""))
 
     def again(status: int, **extra: Any) -> HttpResponse:
-        return _page(request, decl, form, key=key or uuid.uuid4(), fixed=fixed,
-                     version=extra.pop("version", version), next_url=next_url,
+        return _page(request, decl, form, key=extra.pop("key", None) or key or uuid.uuid4(),
+                     fixed=fixed, version=extra.pop("version", version), next_url=next_url,
                      status=status, **extra)
+
+    this_form = {"command": decl.name, "row": "" if pk is None else str(pk),
+                 "username": actor.username}
+
+    def seen(done: FormSubmission) -> HttpResponse:
+        """A key already recorded: this form sent again, or a key of another form."""
+        if done.is_for(**this_form):
+            return _already(request, done)
+        return again(409, key=uuid.uuid4(), general=[REUSED])
 
     if key is None:
         return again(400, general=[f"The form was incomplete. {NOTHING} Send it again."])
     done = FormSubmission.objects.filter(key=key).first()
     if done is not None:
-        return _already(request, done)
+        return seen(done)
     if post.get("_add"):  # "Add a row": the form again, one row longer; nothing called
         return again(200)
     body, readable = form.body()
@@ -221,8 +240,8 @@ def _post(request: HttpRequest, decl: DeclaredCommand, actor: Actor, pk: Any) ->
         with transaction.atomic():
             try:
                 with transaction.atomic():
-                    FormSubmission.objects.create(key=key, username=actor.username,
-                                                  command=decl.name, redirect_url=next_url)
+                    FormSubmission.objects.create(key=key, redirect_url=next_url,
+                                                  **this_form)
             except IntegrityError:
                 raise _Already from None
             head = stream_head(decl, pk, actor)
@@ -230,15 +249,18 @@ def _post(request: HttpRequest, decl: DeclaredCommand, actor: Actor, pk: Any) ->
                 raise _Stale(head)                           # before the first event
             decl.call(actor, pk, dict(body_in.validated_data))
     except _Already:
-        return _already(request, FormSubmission.objects.get(key=key))
+        return seen(FormSubmission.objects.get(key=key))
     except _Stale as stale:
-        changes = changes_since(decl, pk, actor, version or 0)
-        return again(409, version=stale.version, changed=changes,
-                     general=[f"{CHANGED} {NOTHING} Check the form and send it again."])
+        return _stale(decl, pk, actor, version or 0, stale.version, again)
     except Http404:
         raise
+    except ConcurrencyError:
+        # the store refused the append: the stream moved on after the form's own check
+        return _stale(decl, pk, actor, version or 0, None, again)
     except DomainError as err:
-        if err.status == 404:
+        if isinstance(err, NotFoundError) and _typed(form, err, decl):
+            return _refused(request, decl, form, err, again)  # a value typed in: the field
+        if err.status == 404:  # the URL's row (or a row no field names): a 404 page
             raise Http404(err.message) from None
         if err.status == 403:
             return _forbidden(request, decl, refusal_sentence(err.code, err.message))
@@ -252,6 +274,24 @@ def _post(request: HttpRequest, decl: DeclaredCommand, actor: Actor, pk: Any) ->
     return HttpResponseRedirect(next_url, status=303)
 
 
+def _stale(decl: DeclaredCommand, pk: Any, actor: Actor, opened: int, head: int | None,
+           again: Any) -> HttpResponse:
+    """The form again at the stream's newest version, with what changed since ``opened``
+    (``head``: the newest version when known)."""
+    if head is None:
+        head = stream_head(decl, pk, actor)
+    changes = changes_since(decl, pk, actor, opened) if head is not None else []
+    return again(409, version=head, changed=changes,
+                 general=[f"{CHANGED} {NOTHING} Check the form and send it again."])
+
+
+def _typed(form: FormFields, err: DomainError, decl: DeclaredCommand) -> bool:
+    """Whether ``err`` is about a value typed into the form: it names a field of the form
+    that is not the URL's id."""
+    return bool(err.field) and err.field != decl.id_arg and form.field_named(
+        err.field) is not None
+
+
 def _refused(request: HttpRequest, decl: DeclaredCommand, form: FormFields, err: DomainError,
              again: Any) -> HttpResponse:
     sentence = refusal_sentence(err.code, err.message)
@@ -261,7 +301,9 @@ def _refused(request: HttpRequest, decl: DeclaredCommand, form: FormFields, err:
     if target is not None:
         target.errors.append(words)
         target.extra["code"] = err.code
-        return again(err.status, code=err.code,
+        # a value typed in that names no row is the form's problem, not a missing page
+        status = 400 if err.status == 404 else err.status
+        return again(status, code=err.code,
                      general=[f"{NOTHING} See the marked field."])
     return again(err.status, code=err.code, general=[words, NOTHING])
 

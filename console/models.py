@@ -13,13 +13,16 @@ class FormSubmission(models.Model):
     transaction as the service's call (console.command_view), so it exists exactly when
     the command's events do. A second POST with the same key waits on the unique index
     (PostgreSQL) or the write lock (SQLite) until the first commits, then finds this row
-    and is sent where the first went. A refusal rolls the row back with the command, so a
-    corrected form can be sent again with the same key. Rows older than a day may be
-    deleted (no task does it yet)."""
+    and is sent where the first went — only when it was the same form: the same command,
+    the same row (``row``, the URL's id, blank for a command on no row) and the same
+    login; a key met with anything else is refused, never taken as "already recorded".
+    A refusal rolls the row back with the command, so a corrected form can be sent again
+    with the same key. Rows older than a day may be deleted (no task does it yet)."""
 
     key = models.UUIDField(unique=True)
     username = models.CharField(max_length=150)
     command = models.CharField(max_length=100)
+    row = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     redirect_url = models.CharField(max_length=2000)
 
@@ -27,4 +30,8 @@ class FormSubmission(models.Model):
         db_table = "console_form_submission"
 
     def __str__(self) -> str:
-        return f"{self.command} by {self.username} ({self.key})"
+        return f"{self.command} {self.row} by {self.username} ({self.key})".replace("  ", " ")
+
+    def is_for(self, *, command: str, row: str, username: str) -> bool:
+        """Whether this key was recorded for this very form (command, row, login)."""
+        return (self.command, self.row, self.username) == (command, row, username)

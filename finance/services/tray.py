@@ -94,7 +94,7 @@ def _round_at(at: AtTableDay, round_id: Any) -> Any:
     key = parse_key(round_id, what="round")
     if not Round.objects.filter(pk=key, table=at.table).exists():
         raise NotFoundError(f"no round or hand {round_id} at {at.table.name}",
-                            code="round_not_found")
+                            code="round_not_found", field="round_id")
     return key
 
 

@@ -126,7 +126,7 @@ def count_box(*, actor: Actor, fund: Any, count_id: Any, table_id: Any, counted_
         box = count["boxes"].get(str(table_id))
         if box is None:
             raise NotFoundError(f"no box of table {table_id} in this count",
-                                code="box_not_in_count")
+                                code="box_not_in_count", field="table_id")
         if box["counted_cents"] is not None:
             raise ConflictError("that box is counted already", code="box_counted")
         _sign(count, actor, "count")

@@ -196,7 +196,7 @@ def high_hand_pay(*, actor: Actor, fund: Any, period: Any, slip: Any, name: Any,
         award = next((a for a in (closed or {}).get("awards", []) if a["slip"] == slip), None)
         if award is None:
             raise NotFoundError("no High Hand award for that period and slip",
-                                code="award_not_found")
+                                code="award_not_found", field="slip")
         if (str(period), slip) in at.state.awards_paid:
             raise ConflictError("that award is paid already", code="award_already_paid")
         if (str(period), slip) in at.state.awards_uncollected:

@@ -421,3 +421,99 @@ def test_a_command_needing_a_row_without_one_is_404(console_client: Callable) ->
 def test_roles_are_the_declarations(console_client: Callable) -> None:
     assert Role.FLOORPERSON in [d for d in CONSOLE_COMMANDS
                                 if d.name == "deck_inspection_verify"][0].roles
+
+
+# --- the idempotency key belongs to one form; rows typed in; the store's own conflict ------
+
+def test_a_key_sent_with_another_row_or_command_is_refused_not_taken_as_recorded(
+        console_client: Callable, inspected_deck: Callable, table: Any) -> None:
+    """A form's key is "already recorded" only for the same command, row and login: the
+    key of deck A's recorded verification sent for deck B (or for another command) is
+    refused with a fresh form and appends nothing — never "This was already recorded.",
+    which would leave deck B unverified while the person thinks it done."""
+    from console.command_view import REUSED
+
+    deck_a, deck_b = inspected_deck(), inspected_deck()
+    c = console_client("floorperson")
+    hidden = form_of(c.get(f"/console/do/deck_inspection_verify/{deck_a.pk}/"))
+    assert c.post(f"/console/do/deck_inspection_verify/{deck_a.pk}/",
+                  {**hidden, "accepted": "yes"}).status_code == 303
+    before = events_count()
+    r = c.post(f"/console/do/deck_inspection_verify/{deck_b.pk}/",
+               {**hidden, "accepted": "yes"})
+    assert r.status_code == 409
+    assert REUSED in r.content.decode()
+    assert form_of(r)["_key"] not in ("", hidden["_key"])  # a fresh form
+    assert events_count() == before
+    r = c.post(f"/console/do/deck_remove/{deck_b.pk}/", {**hidden, "reason": "worn"})
+    assert r.status_code == 409 and REUSED in r.content.decode()
+    # another login with the same key and row: refused too
+    other = console_client("floorperson")
+    before = events_count()  # after the other login's enrolment
+    r = other.post(f"/console/do/deck_inspection_verify/{deck_a.pk}/",
+                   {**hidden, "accepted": "yes"})
+    assert r.status_code == 409 and REUSED in r.content.decode()
+    assert events_count() == before
+    # the same form again: already recorded, as before
+    r = c.post(f"/console/do/deck_inspection_verify/{deck_a.pk}/",
+               {**hidden, "accepted": "yes"})
+    assert r.status_code == 303
+
+
+def test_a_row_typed_into_the_form_that_is_not_found_is_a_refusal_on_its_field(
+        console_client: Callable, table: Any) -> None:
+    """A chip sale naming a round that is not this table's (``round_not_found``, field
+    ``round_id``): the form comes back with the field marked, not a 404 page; the URL's
+    own row not found stays a 404."""
+    c = console_client("dealer")
+    url = f"/console/do/chips_sell/{table.pk}/"
+    hidden = form_of(c.get(url))
+    before = events_count()
+    r = c.post(url, {**hidden, "amount_cents": "20.00", "round_id": str(uuid.uuid4())})
+    assert r.status_code == 400
+    html = r.content.decode()
+    assert 'id="f-round_id-error" class="field-error" data-code="round_not_found"' in html
+    assert "Nothing was recorded. See the marked field." in html
+    assert events_count() == before
+    r = c.post(f"/console/do/chips_sell/{uuid.uuid4()}/",
+               {**hidden, "amount_cents": "20.00"})
+    assert r.status_code == 404
+    assert events_count() == before
+
+
+@pytest.fixture
+def stale_append() -> Any:
+    """A command declared for this test only, whose service appends to the deck's stream
+    at a version it read before: the store's own optimistic-concurrency check refuses it
+    (``ConcurrencyError``, DESIGN §3) after the form's check passed — what a second
+    person's step landing between the two does."""
+    from casino.declared import _DECLARED, declare
+    from casino.eventstore.records import NewEvent
+    from casino.eventstore.store import append
+    from tables.api.serializers import EmptyInput, DeckSerializer
+
+    def stale_deck_append(*, actor: Actor, deck_id: Any) -> Any:
+        append(("deck", f"deck-{deck_id}"), 1, [NewEvent("DeckNoteProbe", {})],
+               actor.metadata(role="floorperson"))
+
+    decl = declare("stale_deck_append", service=stale_deck_append, input=EmptyInput,
+                   output=DeckSerializer, roles=(Role.FLOORPERSON,), id_arg="deck_id",
+                   stream=lambda pk: f"deck-{pk}", summary="Test only.")
+    yield decl
+    _DECLARED.pop("stale_deck_append", None)
+
+
+def test_the_stores_concurrency_refusal_is_shown_as_a_stale_form(
+        console_client: Callable, inspected_deck: Callable, stale_append: Any) -> None:
+    deck = inspected_deck()
+    c = console_client("floorperson")
+    url = f"/console/do/stale_deck_append/{deck.pk}/"
+    hidden = form_of(c.get(url))
+    assert hidden["_version"] == "2"
+    before = events_count()
+    r = c.post(url, hidden)
+    assert r.status_code == 409
+    html = r.content.decode()
+    assert "This changed since you opened it." in html
+    assert form_of(r)["_version"] == "2"
+    assert events_count() == before
