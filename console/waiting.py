@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from django.conf import settings
+
 from console.registry import (
     Listed,
     NavItem,
@@ -47,7 +49,13 @@ class Waiting:
 
 class Shell:
     """What the console's frame shows the signed-in person (``request.console``): the
-    navigation with its badges and the waiting lists, each worked out on first use."""
+    navigation with its badges and the waiting lists, each worked out on first use.
+
+    Only the home and its fragment work the lists out (``waiting``); another page draws
+    the navigation without running a task provider: its badges are empty placeholders
+    (``counted`` is False) until the first fragment request (htmx, on load, then every
+    few seconds) swaps them in out of band. Without JavaScript the links are there, the
+    counts are on the home."""
 
     def __init__(self, console: Any) -> None:
         self.console = console
@@ -62,21 +70,36 @@ class Shell:
         return {w.provider.key: w.count for w in self.waiting}
 
     @property
+    def counted(self) -> bool:
+        """Whether this request has worked the lists out already (the home, the
+        fragment): the navigation shows the badges then, else their placeholders."""
+        return "waiting" in self.__dict__
+
+    @property
+    def poll_seconds(self) -> int:
+        return settings.CONSOLE_POLL_SECONDS
+
+    @property
     def total(self) -> int:
         return sum(self.counts.values())
 
     def badge(self, item: NavItem) -> int:
         return sum(self.counts.get(k, 0) for k in item.counts)
 
-    @cached_property
-    def nav(self) -> list[tuple[str, list[tuple[NavItem, int, str]]]]:
-        """``[(group, [(item, badge, badge_id), ...]), ...]``"""
-        return [(group, [(i, self.badge(i), badge_id(i)) for i in items])
+    @property
+    def nav(self) -> list[tuple[str, list[tuple[NavItem, int | None, str]]]]:
+        """``[(group, [(item, badge, badge_id), ...]), ...]``; the badge is None (a
+        placeholder) unless the lists were worked out already (:attr:`counted`)."""
+        counted = self.counted
+        return [(group, [(i, self.badge(i) if counted and i.counts else None, badge_id(i))
+                         for i in items])
                 for group, items in nav_for(self.console.roles)]
 
     @property
     def badges(self) -> list[tuple[NavItem, int, str]]:
-        return [entry for _, entries in self.nav for entry in entries if entry[0].counts]
+        """The badges with their counts (works the lists out: the fragment's)."""
+        return [(i, self.badge(i), badge_id(i)) for _, items in nav_for(self.console.roles)
+                for i in items if i.counts]
 
 
 def badge_id(item: NavItem) -> str:

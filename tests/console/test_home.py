@@ -46,6 +46,37 @@ def test_a_role_grant_waits_for_a_second_person(console_client, make_staff) -> N
     assert re.search(r'class="badge">1<span class="visually-hidden"> waiting', theirs)
 
 
+def test_a_page_other_than_the_home_runs_no_task_provider_for_its_badges(
+        console_client, make_staff) -> None:  # noqa: ANN001
+    """The nav's badges of a page other than the home are empty placeholders (no task
+    provider run: the page costs its own reads); a hidden poller asks the fragment on load
+    and every few seconds, which brings them out of band. The home shows them at once."""
+    officer = console_client("compliance")
+    admin = console_client("admin")
+    role_grant_request(actor=actor_of(admin.user), staff_id=make_staff().pk, role="dealer",
+                       reason="new hire")
+    page = officer.get("/console/staff/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert page.wsgi_request._console_shell.counted is False  # the lists never worked out
+    badge = re.search(r'<a href="([^"]+)"[^>]*>Role grants to approve (<span id="(badge-\w+)"'
+                      r'[^>]*>[^<]*</span>)', html)
+    assert badge and badge.group(2) == (f'<span id="{badge.group(3)}" '
+                                        'class="badge badge-zero"></span>')
+    assert re.search(r'<div class="console-badge-poll" hidden hx-get="/console/waiting/" '
+                     r'hx-trigger="load, every \d+s, console:refresh" hx-swap="none" '
+                     r'data-poll></div>', html)
+    # the fragment fills the placeholder out of band: the one grant waiting
+    fragment = officer.get("/console/waiting/", HTTP_HX_REQUEST="true").content.decode()
+    assert (f'<span id="{badge.group(3)}" class="badge" hx-swap-oob="true">1<span '
+            'class="visually-hidden"> waiting</span></span>') in fragment
+    # the home counts them once, shows them in the nav and does not poll for them twice
+    home = officer.get("/console/")
+    assert home.wsgi_request._console_shell.counted is True
+    assert f'<span id="{badge.group(3)}" class="badge">1<span' in home.content.decode()
+    assert "console-badge-poll" not in home.content.decode()
+
+
 def test_fragment_204_when_unchanged(console_client, make_staff) -> None:  # noqa: ANN001
     manager = console_client("compliance")
     first = manager.get("/console/waiting/", HTTP_HX_REQUEST="true")

@@ -145,6 +145,16 @@ document.addEventListener("click", function (event) {
       event.detail.parameters.since = elt.dataset.updated;
     }
   });
+  // A poller that keeps its element (the navigation's badges on a page other than the
+  // home: hx-swap none) keeps the stamp of the last answer itself, so the next asks
+  // answer 204 while nothing changed.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt, xhr = event.detail.xhr;
+    if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-poll") || !xhr ||
+        xhr.status !== 200 || !elt.isConnected) { return; }
+    var etag = xhr.getResponseHeader("ETag");
+    if (etag) { elt.dataset.updated = etag.replace(/"/g, ""); }
+  });
   // Polling pauses while the tab is hidden (htmx's "every" still ticks: its requests are
   // cancelled) and asks once at once when the tab is shown again.
   document.addEventListener("htmx:confirm", function (event) {
