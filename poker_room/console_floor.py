@@ -3,18 +3,20 @@ players, stakes and who is away. One link per seat: a vacant seat's "Seat a play
 declared form, the table and seat filled in, cash at the table or chips from the cage
 chosen in it), a seated player's name (the seat's page, ``/console/poker/tables/<id>/
 seats/<n>/``, with add-on, sit out or in, step away and return, move, leave: each only
-if the viewer's roles may take it, ``casino.declared``; poker_room.services.seats,
-637a.8(a)-(b)). The seats' rows are made as strings in Python: 80 tables of 10 seats
-are one loop, not 800 template renderings (``bench_console``).
+if the viewer's roles may take it, ``console.registry.offer``; poker_room.services.seats,
+637a.8(a)-(b)). Each table's block (its facts and its seats' rows) is made as a string in
+Python: 80 tables of 10 seats are one loop, not 80 template inclusions and 800 rows of
+template tags (``bench_console``).
 
 Read from the read models in a fixed number of queries whatever the number of tables (the
-tables, their seats, their poker rows, the rules in force per game): no query per table.
+tables, their seats as tuples, their poker rows, the rules in force per game): no query per table.
 The stakes are worded as the room board words them (poker_room.board.selectors.stakes).
 
 A poker table's console page shows the same block (a panel, tables.console_panels)."""
 
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
 from html import escape
 from typing import Any
@@ -26,11 +28,10 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from casino.actors import Actor
-from casino.declared import declared
 from casino.domain.money import format_money
 from casino.roles import Role
 from casino.scoping import property_rows
-from console.registry import command_url
+from console.registry import offer
 from poker_room.board.selectors import stakes
 from poker_room.models import PokerTable, Seat, SeatStatus
 from tables.console_access import console_page
@@ -57,31 +58,29 @@ _BY_STATUS = {SeatStatus.PLAYING: {"chips_add", "sit_out", "step_away", "seat_le
               SeatStatus.AWAY: {"chips_add", "player_return", "seat_leave"}}
 
 
-def _may(actor: Actor, name: str) -> bool:
-    """Whether the viewer's roles may take command ``name`` (its declaration's roles,
-    the API's and the form's)."""
-    return actor.has(*declared(name).roles)
-
-
 def seat_actions(actor: Actor, table: GameTable, seat: Seat | None, n: int
                  ) -> list[dict[str, str]]:
     """The forms for seat ``n``, prefilled with the table and the seat; only the steps
-    the seat's state admits and the viewer's roles may take (637a.8(a)-(b))."""
+    the seat's state admits and the viewer's roles may take (``console.registry.offer``:
+    the declaration's roles, the API's; 637a.8(a)-(b))."""
     pk = table.pk
     if seat is None:
-        if table.status != TableStatus.OPEN or not _may(actor, "seat_player"):
+        if table.status != TableStatus.OPEN:
             return []
         # 637a.8(b)(2)-(3): cash at the table or chips from the cage, chosen in the form
-        return [{"url": command_url("seat_player", pk, seat=n), "label": "Seat a player"}]
+        link = offer(actor, "Seat a player", "seat_player", pk, seat=n)
+        return [link] if link else []
     admitted = _BY_STATUS.get(seat.status, set())
     out = []
     for name, words in SEAT_STEPS:
-        if name in admitted and _may(actor, name):
+        if name in admitted:
             # a move is the player leaving here with the stakes, then seated at the new
             # table with those chips ("chips from the cage" there): no service moves in
             # one step
             extra = {"move": "1"} if words == "Move" else {}
-            out.append({"url": command_url(name, pk, seat=n, **extra), "label": words})
+            link = offer(actor, words, name, pk, seat=n, **extra)
+            if link:
+                out.append(link)
     return out
 
 
@@ -89,71 +88,129 @@ def seat_url(table_id: Any, n: int) -> str:
     return reverse("console:poker_seat", args=[table_id, n])
 
 
-def _seat_row(t: GameTable, name: str, urls: tuple[str, str], s: Seat | None, n: int,
-              button: bool, may_seat: bool) -> str:
+#: a stand-in id, reversed once per page to get a route's prefix (no reverse per row)
+_SAMPLE = uuid.UUID(int=0)
+
+
+def _prefix(name: str, *more: Any) -> str:
+    """The URL of page ``name`` up to the id: ``/console/poker/hands/``."""
+    return reverse(f"console:{name}", args=[_SAMPLE, *more]).split(str(_SAMPLE))[0]
+
+
+#: a seat as the floor reads it (``values_list``: no model per seat)
+_SEAT_FIELDS = ("table_id", "seat", "player_name", "stack_cents", "status", "covered_cents")
+
+
+def _seat_row(n: int, s: tuple | None, button: bool, open_: bool, name: str,
+              seat_form: str | None, seats_page: str) -> str:
     """One seat's row of the floor as HTML (escaped here: 800 seats are not 800
     template renderings): its number, the player (a link to the seat's page) or, vacant,
-    "Seat a player" (the form, the table and seat filled in), the stakes and the status.
-    ``name`` is the table's name escaped, ``urls`` the seat form's and the seats' pages'
-    URLs for the table (escaped)."""
+    "Seat a player" (the form, the table and seat filled in, when offered), the stakes
+    and the status. ``name`` is the table's name escaped, ``seat_form`` the seat form's
+    URL for the table (escaped; None when not offered), ``seats_page`` the prefix of the
+    table's seats' pages (escaped)."""
     head = f'<th scope="row">{n}{" <small>(button)</small>" if button else ""}</th>'
     if s is None:
-        if may_seat and t.status == TableStatus.OPEN:
-            url = f"{urls[0]}?seat={n}"
-            who = (f'<a href="{url}" aria-label="Seat a player: seat {n} at {name}">'
-                   f'Seat a player</a>')
+        if seat_form and open_:
+            who = (f'<a href="{seat_form}?seat={n}" aria-label="Seat a player: seat {n} at '
+                   f'{name}">Seat a player</a>')
         else:
             who = "Empty"
-        state = "Open" if t.status == TableStatus.OPEN else "Closed"
-        return f'<tr class="vacant">{head}<td>{who}</td><td>—</td><td>{state}</td></tr>'
-    player = escape(s.player_name or "Anonymous player")
-    who = (f'<a href="{urls[1]}{n}/" aria-label="{player}: seat {n} at {name}">'
-           f'{player}</a>')
-    status = STATUS_WORDS.get(s.status, s.status).capitalize()
-    if s.status == SeatStatus.AWAY:
-        status += f": {format_money(s.covered_cents)} covered"
-    return (f'<tr>{head}<td>{who}</td><td>{format_money(s.stack_cents)}</td>'
-            f'<td>{escape(status)}</td></tr>')
+        return (f'<tr class="vacant">{head}<td>{who}</td><td>—</td>'
+                f'<td>{"Open" if open_ else "Closed"}</td></tr>')
+    _, _, player_name, stack, status, covered = s
+    player = escape(player_name or "Anonymous player")
+    words = STATUS_WORDS.get(status, status).capitalize()
+    if status == SeatStatus.AWAY:
+        words += f": {format_money(covered)} covered"
+    return (f'<tr>{head}<td><a href="{seats_page}{n}/" aria-label="{player}: seat {n} at '
+            f'{name}">{player}</a></td><td>{format_money(stack)}</td>'
+            f'<td>{escape(words)}</td></tr>')
+
+
+def _table_html(t: GameTable, game: str, stakes_words: str, o: dict | None, count: int,
+                seats: dict[int, tuple], p: PokerTable | None, seat_form: str | None,
+                urls: dict[str, str]) -> str:
+    """One poker table's block of the floor (and of its page's panel) as HTML, escaped
+    here: its game, stakes, buy-in, seats taken, hand in progress, who is away (their
+    stakes covered, 637a.8(a)) and the seats' table. Its heading is the page's."""
+    pk = t.pk
+    name = escape(t.name)
+    open_ = t.status == TableStatus.OPEN
+    facts = [escape(game), escape(stakes_words)]
+    if o and "buy_in_minimum_cents" in o:
+        facts.append(f"buy-in {_dollars(o['buy_in_minimum_cents'])} to "
+                     f"{_dollars(o['buy_in_maximum_cents'])}")
+    if p and p.kill_active:
+        facts.append("Kill in force")
+    facts.append(f"{len(seats)} of {count} seats taken" if open_ else "closed")
+    facts.append(f'<a href="{urls["hand"]}{p.current_hand_id}/">hand in progress</a>'
+                 if p and p.current_hand_id else "between hands")
+    dealt = p.hands_dealt if p else 0
+    facts.append(f"{dealt} hand{'' if dealt == 1 else 's'} dealt")
+    out = [f"<p>{' · '.join(facts)}</p>"]
+    away = [s for n, s in sorted(seats.items()) if s[4] == SeatStatus.AWAY]
+    if away:
+        out.append("<p><strong>Away:</strong> " + "; ".join(
+            f"seat {s[1]}{f' ({escape(s[2])})' if s[2] else ''}, stakes "
+            f"{format_money(s[5])} covered" for s in away) + "</p>")
+    seats_page = escape(urls["seat"] + f"{pk}/seats/")
+    button = p.button_seat if p else None
+    rows = "\n".join(_seat_row(n, seats.get(n), button == n, open_, name, seat_form,
+                               seats_page) for n in range(1, count + 1))
+    out.append(
+        f'<div class="table-scroll" tabindex="0" role="region" aria-labelledby="seats-{pk}">\n'
+        f'<table class="seats">\n<caption id="seats-{pk}">Seats at {name}</caption>\n'
+        '<thead><tr><th scope="col">Seat</th><th scope="col">Player</th>'
+        '<th scope="col">Stakes</th><th scope="col">Status</th></tr></thead>\n'
+        f"<tbody>\n{rows}\n</tbody>\n</table>\n</div>")
+    return "\n".join(out)
+
+
+def _dollars(cents: Any) -> str:
+    """As ``|dollars`` shows an amount: "—" for none."""
+    return format_money(cents) if isinstance(cents, int) and not isinstance(cents, bool) \
+        else "—"
 
 
 def floor_tables(actor: Actor, tables: list[GameTable] | None = None
                  ) -> list[dict[str, Any]]:
-    """Each poker table of the actor's property (or ``tables``) with its seats' rows,
-    players, stakes and who is away. Four queries plus one per game for any number of
-    tables."""
+    """Each poker table of the actor's property (or ``tables``) with its block of HTML
+    (``html``: game, stakes, seats, players, who is away) and its figures. Three queries
+    plus one per game in play for any number of tables (the seats as tuples, not
+    models)."""
     if tables is None:
         tables = list(_poker_tables(actor))
     ids = [t.pk for t in tables]
-    may_seat = _may(actor, "seat_player")
-    seated: dict[Any, dict[int, Seat]] = defaultdict(dict)
-    for s in Seat.objects.filter(table_id__in=ids).only(
-            "table_id", "seat", "player_name", "stack_cents", "status", "covered_cents"):
-        seated[s.table_id][s.seat] = s
-    poker = {p.table_id: p for p in PokerTable.objects.filter(table_id__in=ids)}
+    seated: dict[Any, dict[int, tuple]] = defaultdict(dict)
+    for s in Seat.objects.filter(table_id__in=ids).values_list(*_SEAT_FIELDS):
+        seated[s[0]][s[1]] = s
+    poker = {p.table_id: p for p in PokerTable.objects.filter(table_id__in=ids).only(
+        "table_id", "button_seat", "kill_active", "hands_dealt", "current_hand_id")}
+    urls = {"hand": _prefix("poker_hand"), "seat": _prefix("poker_seat", 1)}
     options: dict[str, Any] = {}
+    names: dict[str, str] = {}
     out = []
     for t in tables:
         if t.game not in options:
             rs = rules_in_force(actor.property, t.game)
             options[t.game] = rs.options if rs else None
+            names[t.game] = get_table_game(t.game).name
         o = options[t.game]
         count = min(t.positions, o.get("seats") or t.positions) if o else t.positions
         p = poker.get(t.pk)
-        # the prefixes of the seat form's and the seat pages' URLs, made once per table
-        urls = (escape(command_url("seat_player", t.pk)), escape(seat_url(t.pk, 1)[:-2]))
-        name = escape(t.name)
-        rows = "\n".join(
-            _seat_row(t, name, urls, seated[t.pk].get(n), n,
-                      bool(p and p.button_seat == n), may_seat) for n in range(1, count + 1))
-        away = [s for s in seated[t.pk].values() if s.status == SeatStatus.AWAY]
+        seats = seated[t.pk]
+        # the seat form's URL for the table, when the viewer may seat (console.registry.offer)
+        link = offer(actor, "Seat a player", "seat_player", t.pk)
+        words = stakes(o)
+        html = _table_html(t, names[t.game], words, o, count, seats, p,
+                           escape(link["url"]) if link else None, urls)
         out.append({
-            "table": t, "game": get_table_game(t.game).name, "stakes": stakes(o),
+            "table": t, "game": names[t.game], "stakes": words,
             "buy_in": (o["buy_in_minimum_cents"], o["buy_in_maximum_cents"])
             if o and "buy_in_minimum_cents" in o else None,
-            "rows": mark_safe(rows), "seat_count": count,  # noqa: S308 (escaped above)
-            "taken": len(seated[t.pk]), "away": sorted(away, key=lambda s: s.seat),
-            "hand": p.current_hand_id if p else None,
-            "hands_dealt": p.hands_dealt if p else 0, "kill": bool(p and p.kill_active)})
+            "html": mark_safe(html), "seat_count": count,  # noqa: S308 (escaped above)
+            "taken": len(seats), "hand": p.current_hand_id if p else None})
     return out
 
 
@@ -161,7 +218,7 @@ def _poker_tables(actor: Actor, game: str | None = None) -> Any:
     rows = property_rows(GameTable.objects.filter(game__in=POKER_GAMES), actor)
     if game:
         rows = rows.filter(game=game)
-    return rows.select_related("dealer").order_by("name")
+    return rows.order_by("name")
 
 
 @console_page(*FLOOR_ROLES)
@@ -174,7 +231,8 @@ def floor_page(request: HttpRequest, actor: Actor) -> HttpResponse:
     games = sorted(((g, get_table_game(g).name) for g in POKER_GAMES), key=lambda g: g[1])
     return render(request, "poker_room/console/floor.html",
                   {"tables": floor_tables(actor, list(_poker_tables(actor, game))),
-                   "now": timezone.now(), "games": games, "game": game})
+                   "now": timezone.now(), "games": games, "game": game,
+                   "table_url": _prefix("table")})
 
 
 @console_page(*FLOOR_ROLES)

@@ -105,6 +105,31 @@ def test_a_seats_page_offers_the_steps_its_state_admits_and_the_viewer_may_take(
         f"/console/poker/tables/{pk}/seats/1/").status_code == 403
 
 
+def test_the_floor_offers_the_seat_form_only_to_who_may_seat(crew, holdem, console_client
+                                                             ) -> None:
+    """The floor's links go through console.registry.offer: seating is the dealer's, the
+    floorperson's and the poker shift supervisor's (seats.SEATING, 637a.8(b)); a
+    compliance officer and security read the seats (names, stakes) and are offered no
+    form, never a link that would answer 403. A player's name is escaped (it is a
+    person's words)."""
+    seats.seat_player(actor=crew["dealer"], table_id=holdem.pk, seat=4, buy_in_cents=20000,
+                      paid_with="cash", player={"name": "<b>Bo</b>", "phone": "555-0101"})
+    pk = holdem.pk
+    for role in ("dealer", "floorperson", "poker_shift_supervisor"):
+        html = console_client(role).get("/console/poker/").content.decode()
+        assert _href(command_url("seat_player", pk, seat=5)) in html, role
+    for role in ("compliance", "security"):
+        r = console_client(role).get("/console/poker/")
+        assert r.status_code == 200
+        html = r.content.decode()
+        assert 'href="/console/do/' not in html, role
+        assert "Seat a player" not in html and "&lt;b&gt;Bo&lt;/b&gt;" in html, role
+        assert "<b>Bo</b>" not in html
+        # the six vacant seats say so, the seated players' names still open their seats
+        assert _text(r).count(" Empty — Open ") == 10 - 4
+        assert _href(f"/console/poker/tables/{pk}/seats/4/") in html
+
+
 def test_the_floor_shows_one_game_when_asked(crew, holdem, console_client) -> None:
     c = console_client("floorperson")
     assert c.get("/console/poker/?game=holdem").content.decode().count(

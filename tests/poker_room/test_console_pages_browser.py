@@ -53,6 +53,16 @@ def test_each_page_at_768px_has_no_horizontal_scroll_and_passes_axe(console_page
         response = page.goto(page.server + path)
         assert response.status == 200, path
         problems.update(_check(page, path))
+    # the nav's badges: the home draws them; the floor asks the fragment once loaded
+    # (console/_nav.html's poller) and shows the same counts out of band
+    page.goto(page.server + "/console/")
+    on_home = _badges(page)
+    with page.expect_response(lambda r: r.url.startswith(page.server + "/console/waiting/")
+                              ) as waited:
+        page.goto(page.server + "/console/poker/")
+    assert waited.value.status == 200
+    page.wait_for_function("document.querySelector('[data-poll]').dataset.updated")
+    assert _badges(page) == on_home and on_home
     # the calculator's answer too
     page.goto(page.server + "/console/disputes/banked/")
     page.select_option("#id_game", "five-card-hi-lo")
@@ -62,6 +72,11 @@ def test_each_page_at_768px_has_no_horizontal_scroll_and_passes_axe(console_page
     page.wait_for_selector("#result-h")
     problems.update(_check(page, "the banked calculator's answer"))
     assert problems == {}
+
+
+def _badges(page: Any) -> dict[str, str]:
+    return page.evaluate("Object.fromEntries([...document.querySelectorAll("
+                         "'.console-nav .badge')].map(b => [b.id, b.textContent]))")
 
 
 def _check(page: Any, what: str) -> dict[str, list[str]]:
