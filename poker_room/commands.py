@@ -22,11 +22,6 @@ T = "poker-tables/<str:pk>/"
 H = "hands/<str:pk>/"
 
 
-def poker_table_stream(pk: Any) -> str:
-    """Seats, stakes and time charges are events of the poker table's stream."""
-    return f"poker_table-{pk}"
-
-
 def hand_stream(pk: Any) -> str:
     """A hand's events are its round's stream."""
     return f"round-{pk}"
@@ -34,9 +29,14 @@ def hand_stream(pk: Any) -> str:
 
 def _seat(service: Any, roles: tuple[Any, ...], input: type, output: type, route: str,
           url_name: str, label: str, summary: str, doc: str, created: bool = False) -> Any:
+    # stream=None: a seat's events share the poker table's stream with every hand dealt
+    # and settled (HandDealtAtTable, HandSettled), so a form carrying that stream's
+    # version would go stale at each hand during play; no narrower stream exists (a seat
+    # has none of its own). The services' own rules refuse a seat in the wrong state
+    # (taken, empty, in a hand, away ...) with their codes, as the API's.
     return declare(service=service, input=input, output=output, roles=roles,
                    path=T + route, url_name=url_name, id_arg="table_id", created=created,
-                   stream=poker_table_stream, label=label, summary=summary, doc=doc)
+                   stream=None, label=label, summary=summary, doc=doc)
 
 
 seat_player = _seat(
@@ -97,7 +97,9 @@ time_charge_verify = declare(
     service=time_charges.time_charge_verify, input=VerifyIn, output=TimeChargeOut,
     roles=(Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR),
     path=T + "time-charges/verify/", url_name="poker-time-charge-verify", id_arg="table_id",
-    stream=poker_table_stream, label="Verify the time charges",
+    # stream=None as the seats' (above): the table's stream moves at every hand; the
+    # service refuses a period verified already or not assessed
+    stream=None, label="Verify the time charges",
     summary="Verify a period's time charges as the floorperson.",
     doc="A floorperson verifies a period's time charges; they go in the drop box "
         "(637a.17(b)(3)(v)).")
