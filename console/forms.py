@@ -17,10 +17,14 @@ How each serializer field is shown:
   turned into whole cents by :func:`casino.domain.money.parse_money` (the one parser of
   money): a fraction of a cent is refused, never rounded. The API's unit stays cents; the
   person never types cents.
+* A password (a field named ``password`` or ``…_password``, or styled so by its
+  serializer) → a password box, never filled back in: a refused form asks for it again.
 * Char → a text box, or a text area for words (reason, note, explanation ...); a date
   (``gaming_day``, help text "YYYY-MM-DD") → a date box; a time (a DateTimeField or a
   Char named ``…_at``) → a datetime-local box read on the property's clock and sent as
-  ISO 8601 with the property's offset.
+  ISO 8601 with the property's offset. A time the clock skips (the clocks went forward)
+  or shows twice (they went back) is refused in a sentence, never moved to a nearby
+  moment or given an offset silently.
 * A list of cards (``CardsField``) → one text box, cards separated by spaces ("As 10d").
 * Other lists of text → repeated text rows; lists of objects (nested serializers) →
   repeated fieldsets; a dict of cards by position → rows of position and cards. Each
@@ -45,7 +49,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -171,6 +175,9 @@ def _scalar(name: str, key: str, f: serializers.Field, zone: str) -> Field:
             # the boxes say the denominations: the API's JSON example would mislead
             return Field(widget="pieces", rows=rows, **{**common, "help": ""})
         return Field(widget="rows", extra={"pairs": True}, **common)
+    if key == "password" or key.endswith("_password") or (
+            getattr(f, "style", {}) or {}).get("input_type") == "password":
+        return Field(widget="password", **common)
     if isinstance(f, serializers.BooleanField):
         has_default = f.default is not serializers.empty
         return Field(widget="yesno" if f.required and not has_default else "checkbox",
@@ -286,8 +293,8 @@ class FormFields:
                     fl.value = money_text(int(fl.value))
         for key in fixed:
             for fl in self.fields:
-                if fl.key == key and fl.value not in ("", None):
-                    fl.readonly = True
+                if fl.key == key and fl.value not in ("", None) and fl.widget != "password":
+                    fl.readonly = True  # (a password is never shown, not even read-only)
 
     def _all(self) -> list[Field]:
         out: list[Field] = []
@@ -402,7 +409,7 @@ class FormFields:
             if fl.widget == "datetime":
                 local = datetime.fromisoformat(text)
                 if local.tzinfo is None:
-                    local = local.replace(tzinfo=ZoneInfo(self.zone))
+                    local = on_the_clock(local, self.zone)
                 return local.isoformat()
             if fl.widget == "json":
                 try:
@@ -480,6 +487,29 @@ class FormFields:
 
 class _Unreadable(Exception):
     pass
+
+
+def on_the_clock(local: datetime, zone: str) -> datetime:
+    """``local`` (no offset) read on the property's clock ``zone``; a time the clock never
+    shows (the hour skipped when the clocks go forward) or shows twice (the hour repeated
+    when they go back) is refused with a sentence (FormInputError), never moved."""
+    from casino.domain.wall_clock import format_date
+
+    tz = ZoneInfo(zone)
+    first, second = local.replace(tzinfo=tz, fold=0), local.replace(tzinfo=tz, fold=1)
+    said = f"{local.strftime('%I:%M %p').lstrip('0')} on {format_date(local.date())}"
+    back = first.astimezone(UTC).astimezone(tz).replace(tzinfo=None)
+    if back != local.replace(tzinfo=None, fold=0):
+        raise FormInputError(
+            f"{said} does not exist on the property's clock ({zone}: the clocks went "
+            "forward an hour then): give the time as the clock showed it, an hour later")
+    if first.utcoffset() != second.utcoffset():
+        utc = [m.astimezone(UTC).strftime("%H:%M") for m in (first, second)]
+        raise FormInputError(
+            f"{said} is ambiguous on the property's clock ({zone}: the clocks went back an "
+            f"hour then, so it happened twice, at {utc[0]} and at {utc[1]} UTC): give a "
+            "time outside that hour, or record it through the API in UTC")
+    return first
 
 
 def _texts(detail: Any) -> list[str]:

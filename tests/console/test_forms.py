@@ -85,14 +85,29 @@ def test_the_serializers_errors_land_on_the_rows_fields() -> None:
 
 
 def test_cards_are_one_box_separated_by_spaces() -> None:
-    from jackpots.api.serializers import RecordIn
+    """A banked round's hands (CardsField): one box, the cards as typed, in order."""
+    from tables.api.banked_serializers import SetHandsInput
 
-    f = fields(RecordIn, table_id="t", seat="4", cards="As Ks Qs", player__name="Cy",
-               player__phone="555", dealer="dee")
+    f = fields(SetHandsInput, position="2", high="As Ks, Qs", low="10d 9c")
+    assert f.field_named("high").widget == f.field_named("low").widget == "cards"
     body, ok = f.body()
     assert ok
-    # RecordIn's cards are a plain list of text: repeated rows, one card each
-    assert f.field_named("cards").widget in ("rows", "cards")
+    assert body == {"position": 2, "high": ["As", "Ks", "Qs"], "low": ["10d", "9c"]}
+    assert SetHandsInput(data=body).is_valid()
+
+
+def test_a_plain_list_of_cards_is_one_card_a_row() -> None:
+    """A High Hand's record (RecordIn, § 637a.16(f)(3)): its cards are a plain list of
+    text, so one card a row, in the rows' order."""
+    from jackpots.api.serializers import RecordIn
+
+    f = fields(RecordIn, table_id="t", seat="4", player__name="Cy", dealer="dee",
+               **{"_rows-cards": "3"}, cards__0="As", cards__1="Ks", cards__2="Qs")
+    assert f.field_named("cards").widget == "rows"
+    body, ok = f.body()
+    assert ok
+    assert body["cards"] == ["As", "Ks", "Qs"]
+    assert body["player"] == {"name": "Cy"} and body["seat"] == 4
 
 
 def test_a_time_is_read_on_the_propertys_clock() -> None:
@@ -129,5 +144,62 @@ def test_every_input_serializer_makes_fields() -> None:
         FormFields(decl.input, zone=ZONE, source=QueryDict())
     # rules_draft/rules_revise options; hand_command(s) and hand_settle_script (the poker
     # terminal's and the dispute calculator's); round_settle_script (the banked one's)
-    assert forms.RAW_JSON <= {"options", "command", "commands", "stacks", "deck",
+    assert forms.RAW_JSON == {"options", "command", "commands", "stacks", "deck",
                               "positions", "dealer", "irregularities", "expected", "cite"}
+
+
+# --- the clocks changing (America/New_York: forward on Mar 8, 2026 at 2 AM, back on
+# Nov 1, 2026 at 2 AM) -------------------------------------------------------------------
+
+def test_a_time_the_clock_skips_is_refused_not_moved() -> None:
+    """2:30 AM on Mar 8, 2026 never happened in New York (2 AM became 3 AM): refused in a
+    sentence, not moved to 3:30 AM or given an offset of either side."""
+    from tables.api.serializers import ApproveInput
+
+    f = fields(ApproveInput, effective_at="2026-03-08T02:30")
+    body, ok = f.body()
+    assert not ok and "effective_at" not in body
+    (said,) = f.field_named("effective_at").errors
+    assert said.startswith("2:30 AM on ")
+    assert "does not exist on the property's clock" in said and "went forward" in said
+    # either side of the gap is read as the clock shows it
+    assert fields(ApproveInput, effective_at="2026-03-08T01:30").body() == (
+        {"effective_at": "2026-03-08T01:30:00-05:00"}, True)
+    assert fields(ApproveInput, effective_at="2026-03-08T03:30").body() == (
+        {"effective_at": "2026-03-08T03:30:00-04:00"}, True)
+
+
+def test_a_time_the_clock_shows_twice_is_refused_as_ambiguous() -> None:
+    """1:30 AM on Nov 1, 2026 happened twice in New York: 05:30 UTC (EDT) and 06:30 UTC
+    (EST). The form does not pick one."""
+    from tables.api.serializers import ApproveInput
+
+    f = fields(ApproveInput, effective_at="2026-11-01T01:30")
+    body, ok = f.body()
+    assert not ok
+    (said,) = f.field_named("effective_at").errors
+    assert "1:30 AM on " in said and "is ambiguous" in said and "went back" in said
+    assert "05:30 and at 06:30 UTC" in said
+    assert fields(ApproveInput, effective_at="2026-11-01T02:30").body() == (
+        {"effective_at": "2026-11-01T02:30:00-05:00"}, True)
+
+
+def test_a_password_is_a_password_box_never_echoed() -> None:
+    """staff_enrol and staff_password_reset: the box is type="password" and a refused
+    form never writes what was typed back into the page."""
+    from django.template.loader import render_to_string
+
+    from casino.api.staff_serializers import EnrolInput, PasswordResetInput
+
+    for serializer in (EnrolInput, PasswordResetInput):
+        f = fields(serializer, password="hunter2-secret", reason="forgot it")
+        box = f.field_named("password")
+        assert box.widget == "password"
+        assert f.body()[0]["password"] == "hunter2-secret"  # still sent to the service
+        box.errors.append("Too short.")  # as a refusal would mark it
+        html = render_to_string("console/_field.html", {"f": box})
+        assert 'type="password"' in html
+        assert "hunter2-secret" not in html
+    fixed = FormFields(PasswordResetInput, zone=ZONE, fixed={"password"},
+                       source=QueryDict("password=hunter2-secret"))
+    assert not fixed.field_named("password").readonly  # never shown, not even read-only
