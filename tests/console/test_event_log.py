@@ -42,7 +42,9 @@ def test_a_dealer_is_refused_and_not_shown_the_nav_item(console_client) -> None:
     dealer = console_client("dealer")
     assert dealer.get("/console/events/").status_code == 403
     assert dealer.get("/console/events/verification/").status_code == 403
-    assert "/console/events/" not in dealer.get("/console/").content.decode()
+    home = dealer.get("/console/")
+    assert home.status_code == 200
+    assert "/console/events/" not in home.content.decode()
 
 
 def test_the_nav_shows_the_event_log_to_compliance(officer) -> None:  # noqa: ANN001

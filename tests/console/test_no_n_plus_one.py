@@ -77,7 +77,8 @@ def _grow(crew: dict[str, Actor], team: dict[str, Actor], make_staff: Callable,
         newcomer = make_staff(username=f"nq-newcomer-{i}")
         from casino.services.staff import role_grant_request
 
-        role_grant_request(actor=crew["admin"], staff_id=newcomer.staff.pk, role="dealer",
+        # staff_id is the login's id (casino.services.staff._staff, field="user_id")
+        role_grant_request(actor=crew["admin"], staff_id=newcomer.pk, role="dealer",
                            reason="joins the pit")
     return banked
 
