@@ -153,6 +153,20 @@ def test_every_code_has_a_sentence(catalogue: dict[str, str]) -> None:
     assert [f"{c} ({codes.get(c, 'listed in this test')})" for c in missing] == []
 
 
+def test_the_scan_finds_known_codes_in_each_shape() -> None:
+    """The scan itself reads each way a code is written (so an empty scan cannot pass the
+    test above): a ``code=`` literal (a deck's verifier who inspected it, § 589.4(a)), a
+    class-level code, the same person signing twice (a jackpot count, finance's slips) and a
+    helper taking the code by position (``conflict(code, message)``)."""
+    codes, _ = scan()
+    assert codes["verifier_is_inspector"].startswith("tables/services/decks.py:")
+    assert codes["deck_wrong_state"].startswith("tables/domain/decks.py:")
+    assert codes["deck_wrong_state"].endswith("(DeckConflict)")  # the class's own code
+    assert codes["same_person"].split(":")[0].endswith(".py")  # the two-person rules
+    assert codes["already_dealt"].startswith("tables/domain/banked/dealing.py:")
+    assert len(codes) > 300  # 348 when written
+
+
 def test_every_dynamic_code_site_is_known() -> None:
     """A refusal whose code is not a literal is listed in DYNAMIC with what it can be."""
     _, dynamic = scan()
