@@ -106,7 +106,8 @@ def test_compliance_approves_a_rules_submission_and_confirms_a_withdrawal(
     assert "Recorded: Submit for approval" in messages(cleo)
     visited.check(cleo, "rules page (submitted)")
     shot(cleo, "rules-submitted")
-    # § two-person rule: the submitter is not offered the approval
+    # the submitter is not offered the approval: § 601a.2 as tables.services.rules.rules_approve
+    # applies it (a second compliance officer, approver_is_submitter)
     assert cleo.get_by_role("link", name="Approve: Hold'em version 1").count() == 0
     drafted = events_since(before)
 
