@@ -218,8 +218,23 @@ def test_rules_approval_by_a_second_officer_records_what_the_api_records(
     before = events_count()
     assert api.post(f"/api/v1/rules-submissions/{by_api.pk}/approve/", {},
                                      format="json").status_code == 200
-    assert shape(form_events) == shape(new_events(before))
+    api_events = new_events(before)
+    assert shape(form_events) == shape(api_events)
     assert "RulesSubmissionApproved" in [e.type for e in form_events]
+    # the data itself: each approval takes effect now (no effective time given), the
+    # taking effect recorded at that same moment, by the form as by the API
+    from datetime import datetime, timedelta
+
+    from django.utils import timezone
+
+    for events in (form_events, api_events):
+        assert [e.type for e in events] == ["RulesSubmissionApproved",
+                                            "RulesSubmissionTookEffect"]
+        approved, took_effect = (e.data for e in events)
+        assert set(approved) == {"effective_at"} and set(took_effect) == {"at"}
+        assert approved["effective_at"] == took_effect["at"]
+        when = datetime.fromisoformat(approved["effective_at"])
+        assert abs(timezone.now() - when) < timedelta(minutes=1)
 
 
 # --- refusals --------------------------------------------------------------------------------
@@ -332,12 +347,20 @@ def test_a_missing_csrf_token_is_403(make_staff: Callable, inspected_deck: Calla
     deck = inspected_deck()
     c = Client(enforce_csrf_checks=True)
     c.force_login(make_staff("floorperson"))
-    hidden = form_of(c.get(f"/console/do/deck_inspection_verify/{deck.pk}/"))
+    url = f"/console/do/deck_inspection_verify/{deck.pk}/"
+    page = c.get(url)
+    assert page.status_code == 200
+    hidden = form_of(page)
+    token = hidden.pop("_csrf", None) or re.search(
+        r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode()).group(1)
     before = events_count()
-    r = c.post(f"/console/do/deck_inspection_verify/{deck.pk}/",
-               {**hidden, "accepted": "yes"})
+    r = c.post(url, {**hidden, "accepted": "yes"})
     assert r.status_code == 403
     assert events_count() == before
+    # the control: the same form with the page's token is recorded
+    r = c.post(url, {**hidden, "accepted": "yes", "csrfmiddlewaretoken": token})
+    assert r.status_code == 303
+    assert [e.type for e in new_events(before)] == ["DeckInspectionVerified"]
 
 
 def test_a_form_opened_before_the_deck_moved_on_says_what_changed(
