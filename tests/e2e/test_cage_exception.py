@@ -1,13 +1,16 @@
-"""Finance's main task end to end in Chromium (issue 23, "Done when"): a drop exception
+"""Finance's main task end to end in Chromium (issue 23, "Done when"): a DROP exception
 explained by one person of finance and signed off by a second, each in their own browser,
 through the pages only.
 
-The exception is made as tests/finance/test_exceptions_flow.py makes it (through the
-services): yesterday the tray opened with 40 × $25 + 100 × $5 = $1,500.00 and closed with
-40 × $25 + 80 × $5 = $1,400.00, no fill, credit or chip sale, the empty box counted; the
-close finds the tray $100.00 short (expected 150000, counted 140000, variance −10000). Two
-tables played that day alike, so the close finds two exceptions: the pages take the first,
-the API the second, by the same two people.
+The exception is made as tests/finance/test_drop_count.py and test_exceptions_flow.py make
+theirs (through the services), today: the tray opened with 40 × $25 + 100 × $5 =
+$1,500.00; the dealer sold $100.00 of chips for cash (the cash into the drop box,
+§ 579.7(a)); the tray closed with 40 × $25 + 80 × $5 = $1,400.00 (balanced: $1,500.00 −
+$100.00). The box is removed and counted with 4 × $20 = $80.00 against the $100.00
+expected: at the cashier's acceptance the drop is final and $20.00 short (expected 10000,
+counted 8000, variance −2000; finance.services.drop.drop_accept). Two tables played
+alike, so there are two drop exceptions: the pages take the first, the API the second, by
+the same two people.
 
 Finance explains it from "Waiting for me"; the one who explained sees it to sign off with
 no button (a second person signs off: 409 ``same_person`` otherwise); a second person of
@@ -15,14 +18,12 @@ finance signs it off. Done, it leaves both lists."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from finance.models import FinanceException, table_day_stream
 from finance.services import drop, tray
-from finance.services.close import gaming_day_close
 from tests.console.conftest import console_page  # noqa: F401  the shell's fixture
 from tests.e2e._cage import (
     actor,
@@ -37,26 +38,27 @@ from tests.e2e._cage import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
-OPENER = {"2500": 40, "500": 100}        # 100000 + 50000 = 150000 cents
-CLOSER_SHORT = {"2500": 40, "500": 80}   # 100000 + 40000 = 140000 cents
-WHY = "A $100.00 chip paid out twice in round 12; the dealer was retrained."
+OPENER = {"2500": 40, "500": 100}   # 100000 + 50000 = 150000 cents
+CLOSER = {"2500": 40, "500": 80}    # 100000 + 40000 = 140000 cents: 150000 − the sale
+SALE_CENTS = 10_000                 # $100.00 of chips sold for cash
+COUNTED = {"2000": 4}               # 4 × $20 = 8000 cents in the box
+WHY = "A $20.00 note was left in the dealer's paddle; found and deposited at the cage."
 STEPS = {"VarianceExplained", "VarianceSignedOff"}
 
 
-def played_yesterday(crew: dict[str, Any], table: Any) -> str:
-    """Yesterday at ``table`` (test_exceptions_flow's ``played_yesterday``): the opener and
-    the short closer signed, the empty box removed, counted, signed and accepted."""
+def played_today(crew: dict[str, Any], table: Any) -> None:
+    """Today at ``table``: the opener signed, a $100.00 chip sale, the closer signed, the
+    box removed, counted $80.00, signed by a second counter and accepted by the cage."""
     a = {k: actor(u) for k, u in crew.items()}
-    day = (a["dealer"].gaming_day() - timedelta(days=1)).isoformat()
-    for slip, pieces in (("opener", OPENER), ("closer", CLOSER_SHORT)):
-        tray.inventory_record(actor=a["dealer"], table_id=table.pk, slip=slip,
-                              pieces=pieces, gaming_day=day)
-        tray.inventory_sign(actor=a["floor"], table_id=table.pk, slip=slip, gaming_day=day)
-    drop.drop_remove(actor=a["runner"], table_id=table.pk, gaming_day=day)
-    drop.drop_count(actor=a["counter"], table_id=table.pk, cash={}, gaming_day=day)
-    drop.drop_count_sign(actor=a["counter2"], table_id=table.pk, gaming_day=day)
-    drop.drop_accept(actor=a["cashier"], table_id=table.pk, gaming_day=day)
-    return day
+    for slip, pieces in (("opener", OPENER), ("closer", CLOSER)):
+        tray.inventory_record(actor=a["dealer"], table_id=table.pk, slip=slip, pieces=pieces)
+        tray.inventory_sign(actor=a["floor"], table_id=table.pk, slip=slip)
+        if slip == "opener":
+            tray.chips_sell(actor=a["dealer"], table_id=table.pk, amount_cents=SALE_CENTS)
+    drop.drop_remove(actor=a["runner"], table_id=table.pk)
+    drop.drop_count(actor=a["counter"], table_id=table.pk, cash=COUNTED)
+    drop.drop_count_sign(actor=a["counter2"], table_id=table.pk)
+    drop.drop_accept(actor=a["cashier"], table_id=table.pk)
 
 
 def test_finance_explains_an_exception_and_a_second_person_signs_it_off_through_the_pages(
@@ -70,12 +72,13 @@ def test_finance_explains_an_exception_and_a_second_person_signs_it_off_through_
     table = hilo_table(staff, crew["dealer"], crew["floor"], name="Hi-Lo 7")
     other = hilo_table(staff, crew["dealer"], crew["floor"], name="Hi-Lo 8")
     for t in (table, other):
-        day = played_yesterday(crew, t)
-    gaming_day_close(actor=actor(staff("finance")), gaming_day=day)
+        played_today(crew, t)
+    day = actor(crew["dealer"]).gaming_day().isoformat()
     found = {e.table_id: e for e in FinanceException.objects.all()}
     assert {(e.figure, e.expected_cents, e.counted_cents, e.variance_cents)
-            for e in found.values()} == {("tray", 150_000, 140_000, -10_000)}
-    title = "Tray short $100.00 at Hi-Lo 7"
+            for e in found.values()} == {("drop", 10_000, 8_000, -2_000)}
+    assert len(found) == 2  # one a table; the tray balanced, no tray exception
+    title = "Drop short $20.00 at Hi-Lo 7"
 
     # finance explains it
     open_waiting(explainer, "finance_exceptions_to_explain", title, "Explain it",
