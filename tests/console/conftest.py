@@ -100,9 +100,14 @@ def console_page(browser: Any, live_server_ctl: Any, committed_db: None) -> Iter
     compliance officer the authenticator is enrolled and a current code typed on the
     verify page. ``page.user`` is the user, ``page.server`` the live server's URL.
     ``console_page.staff(*roles)`` makes a committed user without a page."""
+    from django.db import connections
+
     from casino.services import property_register, staff_bootstrap
     from casino.services.two_factor import two_factor_required
 
+    # the test's ORM calls start on a connection of their own, opened now: none left over
+    # from an earlier test's context (where Playwright's loop ran) is reused half-closed
+    connections.close_all()
     contexts: list[Any] = []
 
     def staff(*roles: str, username: str | None = None) -> Any:
