@@ -83,6 +83,16 @@ class Shell:
     def total(self) -> int:
         return sum(self.counts.values())
 
+    @property
+    def busy(self) -> list[Waiting]:
+        """The lists with something in them (the home shows their items first)."""
+        return [w for w in self.waiting if w.count]
+
+    @property
+    def quiet(self) -> list[Waiting]:
+        """The lists with nothing in them (the home names them on one line)."""
+        return [w for w in self.waiting if not w.count]
+
     def badge(self, item: NavItem) -> int:
         return sum(self.counts.get(k, 0) for k in item.counts)
 

@@ -110,3 +110,22 @@ def test_boards_keep_their_inline_parts_until_they_move(console_client) -> None:
     assert "unsafe-inline" not in c.get("/console/")["Content-Security-Policy"]
     docs = c.get("/api/docs/")
     assert "script-src 'self' 'unsafe-inline'" in docs["Content-Security-Policy"]
+
+
+def test_lists_with_items_come_first_and_the_empty_ones_are_named_on_one_line(
+        console_client, make_staff) -> None:  # noqa: ANN001
+    """What needs the person is on the first screen: a compliance officer with one role
+    grant to approve sees that list before anything else, and the lists with nothing in
+    them only by name, on one line after it (each keeps its anchor for the nav's links)."""
+    asker = console_client("admin")
+    officer = console_client("compliance")
+    role_grant_request(actor=actor_of(asker.user), staff_id=make_staff().pk, role="dealer",
+                       reason="new hire")
+    html = officer.get("/console/").content.decode()
+    body = html[html.index('id="waiting"'):]
+    sections = re.findall(r'<section class="waiting-list" id="([a-z_]+)"', body)
+    assert sections == ["role_grants"]
+    quiet = re.search(r'<p class="waiting-none">Nothing waiting in: (.*?)</p>', body, re.S)
+    assert quiet is not None
+    assert 'id="rules_to_approve"' in quiet.group(1)  # empty, named, its anchor kept
+    assert body.index('id="role_grants"') < body.index('class="waiting-none"')
