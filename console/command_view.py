@@ -48,6 +48,7 @@ from casino.declared import DeclaredCommand, declared
 from casino.domain.errors import DomainError, NotFoundError
 from casino.eventstore.errors import ConcurrencyError
 from casino.domain.wall_clock import format_wall_clock
+from casino.refusals import refusal_sentence as catalogue_sentence
 from console.forms import FormFields, fixed_by_task
 from console.models import FormSubmission
 
@@ -72,16 +73,10 @@ class _Stale(Exception):
 
 
 def refusal_sentence(code: str, fallback: str) -> str:
-    """The code's sentence from the one catalogue (casino.refusals), or ``fallback`` (the
-    error's own message) until a code has one."""
-    try:
-        from casino.refusals import refusal_sentence as sentence
-    except ImportError:  # the catalogue is being written (issue 23 item 6)
-        return fallback
-    try:
-        return sentence(code) or fallback
-    except (KeyError, LookupError):
-        return fallback
+    """The code's sentence from the one catalogue (casino.refusals: its general sentence
+    for a code it does not know, which tests/casino/test_refusal_sentences.py keeps from
+    happening); ``fallback``, the error's own message, only if a sentence were empty."""
+    return catalogue_sentence(code) or fallback
 
 
 def _declaration(name: str) -> DeclaredCommand:
