@@ -179,6 +179,15 @@ def admin_user(make_staff: Callable):  # noqa: ANN201
     return make_staff("admin", username="admin", admin_site=True)
 
 
+@pytest.fixture
+def admin_client(client, admin_user):  # noqa: ANN001, ANN201
+    """pytest-django's ``admin_client``, signed in as every administrator's session is:
+    with the second factor (console.middleware asks it on every session page)."""
+    from tests.console.conftest import verified_login
+
+    return verified_login(client, admin_user)
+
+
 def gaming_day_start_far_from_now(time_zone: str) -> int:
     """A gaming-day start hour twelve hours from the property's clock now: a test that
     seeds "today" and "yesterday" (the demo, a simulated day) and then runs for minutes
