@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.conf import settings
 from django.utils import timezone
 
@@ -207,10 +207,12 @@ def rules_notice(table: GameTable) -> dict[str, Any] | None:
 # Each reads the read models in one query for the whole property, however many tables or
 # decks it has (the console's benchmark holds it to that).
 
-def _last_step(steps: tuple[str, ...], value: str) -> Subquery:
-    """The ``value`` of a deck's newest step among ``steps`` (a correlated subquery)."""
+def _last_step(steps: tuple[str, ...], value: str, output_field: Any = None) -> Subquery:
+    """The ``value`` of a deck's newest step among ``steps`` (a correlated subquery).
+    A key inside the JSON details names its type (``output_field``): SQLite's JSON
+    extract gives the bare number, which a JSON field would try to parse again."""
     return Subquery(DeckStep.objects.filter(deck=OuterRef("pk"), step__in=steps)
-                    .order_by("-stream_version").values(value)[:1])
+                    .order_by("-stream_version").values(value)[:1], output_field=output_field)
 
 
 def decks_to_inspect(property: Property, *, dealer_id: int | None = None) -> QuerySet:
@@ -248,7 +250,8 @@ def counts_to_verify(property: Property) -> QuerySet:
             .annotate(last_count_step=_last_step(_COUNT_STEPS, "step"),
                       counted_by=_last_step(_COUNT_STEPS, "actor"),
                       counted_at=_last_step(_COUNT_STEPS, "at"),
-                      counted_cards=_last_step(_COUNT_STEPS, "details__cards"))
+                      counted_cards=_last_step(_COUNT_STEPS, "details__cards",
+                                                 output_field=IntegerField()))
             .filter(last_count_step="counted")
             .order_by("counted_at", "id"))
 

@@ -125,8 +125,9 @@ def test_verification_runs_on_post_and_shows_a_tampered_chain_as_bad(officer, de
     # as the database owner could (tests/casino/test_verify_events.py): lift the trigger,
     # edit one event, put it back
     with suspended_append_only_triggers(), connection.cursor() as cur:
-        cur.execute("UPDATE casino_event SET data = '{\"x\": 1}'::jsonb WHERE position = %s",
-                    [target])
+        # the JSON as text: PostgreSQL casts it to jsonb itself, SQLite stores it as is
+        cur.execute("UPDATE casino_event SET data = %s WHERE position = %s",
+                    ['{"x": 1}', target])
     bad = officer.post("/console/events/verification/").content.decode()
     assert "Bad</strong>: the log does not verify" in bad
     assert f"position {target}" in bad
