@@ -40,7 +40,6 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path
 from django.urls.converters import get_converters
-from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework.exceptions import PermissionDenied as DRFPermissionDenied
 
 from casino.actors import Actor, NoStaffProfile, actor_of
@@ -51,10 +50,10 @@ from casino.domain.wall_clock import format_wall_clock
 from casino.refusals import refusal_sentence as catalogue_sentence
 from console.forms import FormFields, fixed_by_task
 from console.models import FormSubmission
+from console.shell_views import local_path
 
 log = logging.getLogger(__name__)
 
-HOME = "/console/"
 CHANGED = "This changed since you opened it."
 ALREADY = "This was already recorded."
 NOTHING = "Nothing was recorded."
@@ -151,13 +150,6 @@ def _in_words(event: Any, actor: Actor) -> str:
     return f"{sentence(event).rstrip('.')}, at {when}."
 
 
-def _next(request: HttpRequest, value: str | None) -> str:
-    if value and value.startswith("/") and url_has_allowed_host_and_scheme(
-            value, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-        return value
-    return HOME
-
-
 def _forbidden(request: HttpRequest, decl: DeclaredCommand | None, detail: str) -> HttpResponse:
     return render(request, "console/command_forbidden.html",
                   {"decl": decl, "detail": detail}, status=403)
@@ -185,14 +177,14 @@ def command_view(request: HttpRequest, name: str, pk: str | None = None) -> Http
                           api_units=True)
         return _page(request, decl, form, key=uuid.uuid4(),
                      version=stream_head(decl, key_pk, actor), fixed=fixed,
-                     next_url=_next(request, request.GET.get("next")))
+                     next_url=local_path(request, request.GET.get("next")))
     return _post(request, decl, actor, key_pk)
 
 
 def _post(request: HttpRequest, decl: DeclaredCommand, actor: Actor, pk: Any) -> HttpResponse:
     post = request.POST
     fixed = {k for k in post.get("_fixed", "").split(",") if k}
-    next_url = _next(request, post.get("_next"))
+    next_url = local_path(request, post.get("_next"))
     try:
         key = uuid.UUID(post.get("_key", ""))
     except ValueError:

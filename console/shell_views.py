@@ -31,14 +31,19 @@ class LoginForm(forms.Form):
         attrs={"autocomplete": "current-password"}))
 
 
-def safe_next(request: HttpRequest, default: str = HOME) -> str:
-    """``next`` when it is a path on this site (never another host, never a scheme)."""
-    wanted = request.POST.get("next") or request.GET.get("next") or ""
-    if (wanted.startswith("/") and not wanted.startswith("//")
+def local_path(request: HttpRequest, wanted: str | None, default: str = HOME) -> str:
+    """THE "next is local" check: ``wanted`` when it is a path on this site (never another
+    host, never a scheme), else ``default``."""
+    if (wanted and wanted.startswith("/") and not wanted.startswith("//")
             and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()},
                                                 require_https=request.is_secure())):
         return wanted
     return default
+
+
+def safe_next(request: HttpRequest, default: str = HOME) -> str:
+    """The request's ``next`` (posted, else in the query string) when it is local."""
+    return local_path(request, request.POST.get("next") or request.GET.get("next"), default)
 
 
 def locked_sentence() -> str:
