@@ -42,7 +42,6 @@ import secrets
 import statistics
 import sys
 import time
-from datetime import timedelta
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -50,10 +49,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from finance.management.commands.bench_gaming_day_close import (
-    DEFAULT_DAY,
     Command as CloseBench,
-    _day,
-    time_now,
+    add_day_arguments,
+    checked_day_options,
 )
 
 TARGET_P95_MS = 100.0
@@ -166,43 +164,20 @@ class Command(BaseCommand):
             "(JSON).")
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--tables", type=int, default=240)
-        parser.add_argument("--events", type=int, default=500_000,
-                            help="about how many events the day has")
-        parser.add_argument("--day", default=DEFAULT_DAY.isoformat(),
-                            help="the gaming day (YYYY-MM-DD), one that has ended")
-        parser.add_argument("--templates", type=int, default=6,
-                            help="rounds or hands of each game played through the services")
-        parser.add_argument("--repeat", type=int, default=50,
-                            help="timed requests of each page and role (after a warm-up)")
-        parser.add_argument("--seed", type=int, default=None)
+        add_day_arguments(parser, repeat=50,
+                          repeat_help="timed requests of each page and role (after a warm-up)")
         parser.add_argument("--strict", action="store_true",
                             help="exit non-zero when a target is missed or a page fails")
-        parser.add_argument("--no-progress", action="store_true")
-        parser.add_argument("--allow-sqlite", action="store_true",
-                            help="a smoke run on SQLite (its figures do not count)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         from django.conf import settings
         from django.test.utils import override_settings
 
-        from casino.domain.gaming_day import gaming_day_of
         from casino.eventstore.store import register_stream_type
 
-        n, events, repeat = opts["tables"], opts["events"], opts["repeat"]
-        templates, day = opts["templates"], _day(opts["day"])
-        if not 4 <= n <= 2000 or not 1_000 <= events <= 5_000_000 \
-                or not 1 <= templates <= 50 or not 1 <= repeat <= 1000:
-            raise CommandError("invalid_option: --tables 4 to 2,000, --events 1,000 to "
-                               "5,000,000, --templates 1 to 50, --repeat 1 to 1,000")
-        today = gaming_day_of(time_now(), time_zone=settings.PROPERTY_TIME_ZONE,
-                              start_hour=settings.GAMING_DAY_START_HOUR)
-        if not today - timedelta(days=3650) <= day < today - timedelta(days=1):
-            raise CommandError(f"invalid_option: --day must be a gaming day that has ended "
-                               f"(before {today - timedelta(days=1)}), within ten years")
-        if connection.vendor != "postgresql" and not opts["allow_sqlite"]:
-            raise CommandError("not_postgresql: the figures are for PostgreSQL (set "
-                               "DATABASE_URL), or pass --allow-sqlite for a smoke run")
+        day = checked_day_options(opts, repeat=(1, 1000))
+        n, events, repeat, templates = (opts["tables"], opts["events"], opts["repeat"],
+                                        opts["templates"])
         register_stream_type("bench")
         # the day: bench_gaming_day_close's own (found again, or made with its progress bar)
         made = CloseBench()._day(n, events, day, templates, opts)

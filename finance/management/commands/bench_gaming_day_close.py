@@ -80,6 +80,47 @@ def _day(value: Any) -> date:
                            ) from None
 
 
+def add_day_arguments(parser: CommandParser, *, repeat: int, repeat_help: str) -> None:
+    """The options of the bench day (this command's and ``bench_console``'s): its size, its
+    gaming day, the timed repeats, the seed, the progress bar, the SQLite smoke run."""
+    parser.add_argument("--tables", type=int, default=240)
+    parser.add_argument("--events", type=int, default=500_000,
+                        help="about how many events the day has")
+    parser.add_argument("--day", default=DEFAULT_DAY.isoformat(),
+                        help="the gaming day (YYYY-MM-DD), one that has ended")
+    parser.add_argument("--templates", type=int, default=6,
+                        help="rounds or hands of each game played through the services")
+    parser.add_argument("--repeat", type=int, default=repeat, help=repeat_help)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--allow-sqlite", action="store_true",
+                        help="a smoke run on SQLite (its figures do not count)")
+
+
+def checked_day_options(opts: dict[str, Any], *, repeat: tuple[int, int]) -> date:
+    """The day options of ``add_day_arguments`` checked (a one-line ``invalid_option`` or
+    ``not_postgresql`` refusal); the gaming day parsed."""
+    from django.conf import settings
+
+    from casino.domain.gaming_day import gaming_day_of
+
+    low, high = repeat
+    day = _day(opts["day"])
+    if not 4 <= opts["tables"] <= 2000 or not 1_000 <= opts["events"] <= 5_000_000 \
+            or not 1 <= opts["templates"] <= 50 or not low <= opts["repeat"] <= high:
+        raise CommandError(f"invalid_option: --tables 4 to 2,000, --events 1,000 to "
+                           f"5,000,000, --templates 1 to 50, --repeat {low:,} to {high:,}")
+    today = gaming_day_of(time_now(), time_zone=settings.PROPERTY_TIME_ZONE,
+                          start_hour=settings.GAMING_DAY_START_HOUR)
+    if not today - timedelta(days=3650) <= day < today - timedelta(days=1):
+        raise CommandError(f"invalid_option: --day must be a gaming day that has ended "
+                           f"(before {today - timedelta(days=1)}), within ten years")
+    if connection.vendor != "postgresql" and not opts["allow_sqlite"]:
+        raise CommandError("not_postgresql: the figures are for PostgreSQL (set "
+                           "DATABASE_URL), or pass --allow-sqlite for a smoke run")
+    return day
+
+
 def _licence(day: date, tables: int, events: int) -> str:
     return f"BENCH-FINANCE-{day:%Y%m%d}-{tables}-{events}"
 
@@ -190,46 +231,21 @@ class Command(BaseCommand):
             "the floor of the close's reads and writes (JSON).")
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--tables", type=int, default=240)
-        parser.add_argument("--events", type=int, default=500_000,
-                            help="about how many events the day has")
-        parser.add_argument("--day", default=DEFAULT_DAY.isoformat(),
-                            help="the gaming day (YYYY-MM-DD), one that has ended")
-        parser.add_argument("--templates", type=int, default=6,
-                            help="rounds or hands of each game played through the services")
-        parser.add_argument("--repeat", type=int, default=5,
-                            help="builds of each report (the median is reported)")
-        parser.add_argument("--seed", type=int, default=None)
+        add_day_arguments(parser, repeat=5,
+                          repeat_help="builds of each report (the median is reported)")
         parser.add_argument("--keep", action="store_true",
                             help="commit the close (the day stays closed)")
         parser.add_argument("--strict", action="store_true",
                             help="exit non-zero when a target or the close's check fails")
         parser.add_argument("--profile", action="store_true",
                             help="cProfile the close; the top functions go to stderr")
-        parser.add_argument("--no-progress", action="store_true")
-        parser.add_argument("--allow-sqlite", action="store_true",
-                            help="a smoke run on SQLite (its figures do not count)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        from django.conf import settings
-
-        from casino.domain.gaming_day import gaming_day_of
         from casino.eventstore.store import register_stream_type
 
-        n, events, repeat = opts["tables"], opts["events"], opts["repeat"]
-        templates, day = opts["templates"], _day(opts["day"])
-        if not 4 <= n <= 2000 or not 1_000 <= events <= 5_000_000 \
-                or not 1 <= templates <= 50 or not 5 <= repeat <= 100:
-            raise CommandError("invalid_option: --tables 4 to 2,000, --events 1,000 to "
-                               "5,000,000, --templates 1 to 50, --repeat 5 to 100")
-        today = gaming_day_of(time_now(), time_zone=settings.PROPERTY_TIME_ZONE,
-                              start_hour=settings.GAMING_DAY_START_HOUR)
-        if not today - timedelta(days=3650) <= day < today - timedelta(days=1):
-            raise CommandError(f"invalid_option: --day must be a gaming day that has ended "
-                               f"(before {today - timedelta(days=1)}), within ten years")
-        if connection.vendor != "postgresql" and not opts["allow_sqlite"]:
-            raise CommandError("not_postgresql: the figures are for PostgreSQL (set "
-                               "DATABASE_URL), or pass --allow-sqlite for a smoke run")
+        day = checked_day_options(opts, repeat=(5, 100))
+        n, events, repeat, templates = (opts["tables"], opts["events"], opts["repeat"],
+                                        opts["templates"])
         if importlib.util.find_spec("time_machine") is None:
             raise CommandError("missing_dependency: time-machine (pip install -r "
                                "requirements/base.txt)")
