@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 
 from casino.actors import Actor, NoStaffProfile, actor_of
 from casino.domain.errors import DomainError, NotFoundError
+from casino.refusals import refusal_sentence
 from casino.roles import Role
 
 
@@ -49,16 +50,10 @@ def console_page(*roles: Role) -> Callable[[Callable[..., HttpResponse]],
 
 
 def refusal_words(exc: DomainError) -> str:
-    """A refusal as a person reads it: the catalogue's sentence for the code, then what
-    exactly was refused (the error's own message) when it adds something."""
-    try:
-        from casino.refusals import refusal_sentence
-    except ImportError:  # the catalogue is being written (issue 23); the message says it
-        return _sentence(exc.message)
-    try:
-        sentence = refusal_sentence(exc.code)
-    except KeyError:
-        sentence = ""
+    """A refusal as a person reads it: the catalogue's sentence for the code
+    (:func:`casino.refusals.refusal_sentence`, its general sentence for a code it does not
+    know), then what exactly was refused (the error's own message) when it adds something."""
+    sentence = refusal_sentence(exc.code)
     detail = _sentence(exc.message)
     if not sentence:
         return detail
