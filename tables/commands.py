@@ -41,60 +41,55 @@ def round_stream(pk: Any) -> str:
 
 R = "rules-submissions/<uuid:pk>/"
 
+
+def _rules(service: Any, input: type, route: str, url_name: str, label: str, summary: str,
+           doc: str, roles: tuple[Role, ...] = (Role.COMPLIANCE,)) -> Any:
+    return declare(service=service, input=input, output=s.RulesSubmissionSerializer,
+                   roles=roles, path=R + route, url_name=url_name, id_arg="rules_id",
+                   stream=rules_stream, label=label, summary=summary, doc=doc)
+
+
 rules_draft = declare(
     service=rules.rules_draft, input=s.RulesDraftInput, output=s.RulesSubmissionSerializer,
     roles=RULES_WRITERS, created=True, label="Write the draft",
     summary="Write a new draft of a game's Rules Submission.",
     doc="File a new draft version of the Rules Submission for a game.")
-rules_revise = declare(
-    service=rules.rules_revise, input=s.RulesReviseInput, output=s.RulesSubmissionSerializer,
-    roles=RULES_WRITERS, path=R + "revise/", url_name="rules-revise", id_arg="rules_id",
-    stream=rules_stream, label="Save the draft",
-    summary="Edit a draft Rules Submission.",
-    doc="Edit a draft. A version past the draft is never edited.")
-rules_submit = declare(
-    service=rules.rules_submit, input=s.EmptyInput, output=s.RulesSubmissionSerializer,
-    roles=RULES_WRITERS, path=R + "submit/", url_name="rules-submit", id_arg="rules_id",
-    stream=rules_stream, label="Submit for approval",
-    summary="Submit a draft Rules Submission for approval.",
-    doc="Submit a draft for approval.")
-rules_return = declare(
-    service=rules.rules_return, input=s.ReasonInput, output=s.RulesSubmissionSerializer,
-    roles=(Role.COMPLIANCE,), path=R + "return/", url_name="rules-return", id_arg="rules_id",
-    stream=rules_stream, label="Send it back to draft",
-    summary="Send a submitted Rules Submission back to draft, with the reason.",
-    doc="Return a submitted version to draft.")
-rules_approve = declare(
-    service=rules.rules_approve, input=s.ApproveInput, output=s.RulesSubmissionSerializer,
-    roles=(Role.COMPLIANCE,), path=R + "approve/", url_name="rules-approve",
-    id_arg="rules_id", stream=rules_stream, label="Approve the Rules Submission",
-    summary="Approve a submitted Rules Submission as a second compliance officer.",
-    doc="Approve a submitted version (by a compliance officer who did not write or submit "
-        "it); it takes effect at effective_at or now.")
-rules_withdraw = declare(
-    service=rules.rules_withdraw, input=s.ReasonInput, output=s.RulesSubmissionSerializer,
-    roles=(Role.COMPLIANCE,), path=R + "withdraw/", url_name="rules-withdraw",
-    id_arg="rules_id", stream=rules_stream, label="Withdraw this version",
-    summary="Withdraw a Rules Submission version, or ask to withdraw the one in effect.",
-    doc="Withdraw a version. One not in effect is withdrawn at once; for the version in "
-        "effect this asks for its withdrawal, which a second compliance officer confirms "
-        "(withdraw/confirm/).")
-rules_withdraw_confirm = declare(
-    service=rules.rules_withdraw_confirm, input=s.EmptyInput,
-    output=s.RulesSubmissionSerializer, roles=(Role.COMPLIANCE,),
-    path=R + "withdraw/confirm/", url_name="rules-withdraw-confirm", id_arg="rules_id",
-    stream=rules_stream, label="Confirm the withdrawal",
-    summary="Confirm the withdrawal of the Rules Submission in effect.",
-    doc="Confirm the requested withdrawal of the version in effect (by a compliance officer "
-        "other than the one who asked); it leaves effect and rounds of its game are refused.")
-rules_withdraw_cancel = declare(
-    service=rules.rules_withdraw_cancel, input=s.ReasonInput,
-    output=s.RulesSubmissionSerializer, roles=(Role.COMPLIANCE,),
-    path=R + "withdraw/cancel/", url_name="rules-withdraw-cancel", id_arg="rules_id",
-    stream=rules_stream, label="Keep it in effect",
-    summary="Cancel a requested withdrawal; the version stays in effect.",
-    doc="Cancel the requested withdrawal of the version in effect (any compliance officer); "
-        "it stays in effect.")
+rules_revise = _rules(
+    rules.rules_revise, s.RulesReviseInput, "revise/", "rules-revise", "Save the draft",
+    "Edit a draft Rules Submission.",
+    "Edit a draft. A version past the draft is never edited.", roles=RULES_WRITERS)
+rules_submit = _rules(
+    rules.rules_submit, s.EmptyInput, "submit/", "rules-submit", "Submit for approval",
+    "Submit a draft Rules Submission for approval.",
+    "Submit a draft for approval.", roles=RULES_WRITERS)
+rules_return = _rules(
+    rules.rules_return, s.ReasonInput, "return/", "rules-return", "Send it back to draft",
+    "Send a submitted Rules Submission back to draft, with the reason.",
+    "Return a submitted version to draft.")
+rules_approve = _rules(
+    rules.rules_approve, s.ApproveInput, "approve/", "rules-approve",
+    "Approve the Rules Submission",
+    "Approve a submitted Rules Submission as a second compliance officer.",
+    "Approve a submitted version (by a compliance officer who did not write or submit "
+    "it); it takes effect at effective_at or now.")
+rules_withdraw = _rules(
+    rules.rules_withdraw, s.ReasonInput, "withdraw/", "rules-withdraw",
+    "Withdraw this version",
+    "Withdraw a Rules Submission version, or ask to withdraw the one in effect.",
+    "Withdraw a version. One not in effect is withdrawn at once; for the version in "
+    "effect this asks for its withdrawal, which a second compliance officer confirms "
+    "(withdraw/confirm/).")
+rules_withdraw_confirm = _rules(
+    rules.rules_withdraw_confirm, s.EmptyInput, "withdraw/confirm/",
+    "rules-withdraw-confirm", "Confirm the withdrawal",
+    "Confirm the withdrawal of the Rules Submission in effect.",
+    "Confirm the requested withdrawal of the version in effect (by a compliance officer "
+    "other than the one who asked); it leaves effect and rounds of its game are refused.")
+rules_withdraw_cancel = _rules(
+    rules.rules_withdraw_cancel, s.ReasonInput, "withdraw/cancel/", "rules-withdraw-cancel",
+    "Keep it in effect", "Cancel a requested withdrawal; the version stays in effect.",
+    "Cancel the requested withdrawal of the version in effect (any compliance officer); "
+    "it stays in effect.")
 
 # --- tables ----------------------------------------------------------------------------
 
@@ -117,29 +112,31 @@ table_reconfigure_ = declare(
     label="Save the changes",
     summary="Change a closed table's name, positions or equipment.",
     doc="Change a closed table's name, positions or equipment.")
-table_open = declare(
-    service=tables.table_open, input=s.EmptyInput, output=s.TableSerializer,
-    roles=(Role.FLOORPERSON,), path=T + "open/", url_name="table-open", id_arg="table_id",
-    stream=table_stream, label="Open the table",
-    summary="Open a table for gaming under the Rules Submission in effect.",
-    doc="Open the table for gaming under the Rules Submission in effect.")
-table_close = declare(
-    service=tables.table_close, input=s.EmptyInput, output=s.TableSerializer,
-    roles=(Role.FLOORPERSON,), path=T + "close/", url_name="table-close", id_arg="table_id",
-    stream=table_stream, label="Close the table",
-    summary="Close a table.", doc="Close the table.")
-table_assign_dealer = declare(
-    service=tables.table_assign_dealer, input=s.AssignDealerInput, output=s.TableSerializer,
-    roles=(Role.FLOORPERSON,), path=T + "assign-dealer/", url_name="table-assign-dealer",
-    id_arg="table_id", stream=table_stream, label="Assign the dealer",
-    summary="Assign the dealer who deals at a table.",
-    doc="Assign the dealer who acts at this table.")
-table_equipment = declare(
-    service=tables.table_equipment, input=s.EquipmentInput, output=s.TableSerializer,
-    roles=(Role.FLOORPERSON, Role.DEALER), path=T + "equipment/", url_name="table-equipment",
-    id_arg="table_id", stream=table_stream, label="Record the equipment's state",
-    summary="Record a shuffler or shoe out of order, or back in order.",
-    doc="Record a shuffler or shoe out of order, or restored (589.13(g)).")
+
+
+def _table(service: Any, input: type, roles: tuple[Role, ...], route: str, url_name: str,
+           label: str, summary: str, doc: str) -> Any:
+    return declare(service=service, input=input, output=s.TableSerializer, roles=roles,
+                   path=T + route, url_name=url_name, id_arg="table_id", stream=table_stream,
+                   label=label, summary=summary, doc=doc)
+
+
+table_open = _table(
+    tables.table_open, s.EmptyInput, (Role.FLOORPERSON,), "open/", "table-open",
+    "Open the table", "Open a table for gaming under the Rules Submission in effect.",
+    "Open the table for gaming under the Rules Submission in effect.")
+table_close = _table(
+    tables.table_close, s.EmptyInput, (Role.FLOORPERSON,), "close/", "table-close",
+    "Close the table", "Close a table.", "Close the table.")
+table_assign_dealer = _table(
+    tables.table_assign_dealer, s.AssignDealerInput, (Role.FLOORPERSON,), "assign-dealer/",
+    "table-assign-dealer", "Assign the dealer", "Assign the dealer who deals at a table.",
+    "Assign the dealer who acts at this table.")
+table_equipment = _table(
+    tables.table_equipment, s.EquipmentInput, (Role.FLOORPERSON, Role.DEALER), "equipment/",
+    "table-equipment", "Record the equipment's state",
+    "Record a shuffler or shoe out of order, or back in order.",
+    "Record a shuffler or shoe out of order, or restored (589.13(g)).")
 
 # --- decks -----------------------------------------------------------------------------
 
