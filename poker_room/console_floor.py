@@ -31,6 +31,7 @@ from casino.actors import Actor
 from casino.domain.money import format_money
 from casino.roles import Role
 from casino.scoping import property_rows
+from casino.templatetags.casino_display import dollars
 from console.registry import offer
 from poker_room.board.selectors import stakes
 from poker_room.models import PokerTable, Seat, SeatStatus
@@ -139,8 +140,8 @@ def _table_html(t: GameTable, game: str, stakes_words: str, o: dict | None, coun
     open_ = t.status == TableStatus.OPEN
     facts = [escape(game), escape(stakes_words)]
     if o and "buy_in_minimum_cents" in o:
-        facts.append(f"buy-in {_dollars(o['buy_in_minimum_cents'])} to "
-                     f"{_dollars(o['buy_in_maximum_cents'])}")
+        facts.append(f"buy-in {dollars(o['buy_in_minimum_cents'])} to "
+                     f"{dollars(o['buy_in_maximum_cents'])}")
     if p and p.kill_active:
         facts.append("Kill in force")
     facts.append(f"{len(seats)} of {count} seats taken" if open_ else "closed")
@@ -165,12 +166,6 @@ def _table_html(t: GameTable, game: str, stakes_words: str, o: dict | None, coun
         '<th scope="col">Stakes</th><th scope="col">Status</th></tr></thead>\n'
         f"<tbody>\n{rows}\n</tbody>\n</table>\n</div>")
     return "\n".join(out)
-
-
-def _dollars(cents: Any) -> str:
-    """As ``|dollars`` shows an amount: "—" for none."""
-    return format_money(cents) if isinstance(cents, int) and not isinstance(cents, bool) \
-        else "—"
 
 
 def floor_tables(actor: Actor, tables: list[GameTable] | None = None
