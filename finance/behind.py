@@ -37,7 +37,7 @@ from casino.eventstore.models import Event
 from casino.eventstore.reading import read_stream
 from casino.scoping import property_row
 from finance.domain.reconcile import BANKED, POKER
-from finance.domain.table_day import CLOSER, CREDIT, FILL, OPENER, fold
+from finance.domain.table_day import CLOSER, CREDIT, FILL, OPENER, fold, slip_number
 from finance.figures import frozen, table_day_figures
 from finance.models import GamingDay, table_day_stream
 from poker_room.domain import pot_figures
@@ -181,7 +181,7 @@ def _time_charges(table: GameTable, day: date) -> tuple[list[dict[str, Any]], di
 def _said(type_: str, d: dict[str, Any]) -> str:
     """One finance event in words."""
     money = lambda c: format_money(c) if isinstance(c, int) else "—"  # noqa: E731
-    slip = str(d.get("slip_id", ""))[:8]
+    slip = slip_number(d.get("slip_id", ""))
     return {
         "InventorySlipRecorded": f"{d.get('slip')} inventory recorded: "
                                  f"{money(d.get('total_cents'))}",

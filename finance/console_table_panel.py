@@ -15,8 +15,8 @@ from django.urls import reverse
 from casino.actors import Actor
 from console.registry import offer
 from finance import selectors
-from finance.console_tasks import SLIP_NEXT, slip_number
-from finance.domain.table_day import CLOSER, OPENER
+from finance.console_tasks import SLIP_NEXT
+from finance.domain.table_day import CLOSER, OPENER, slip_number
 from finance.services.common import READERS
 from tables.console_panels import Panel, register_panel
 

@@ -32,6 +32,7 @@ from console.registry import (
     task,
 )
 from finance import selectors
+from finance.domain.table_day import slip_number
 from finance.models import FinanceException, TableDay
 from finance.services.common import (
     AT_TABLE,
@@ -61,12 +62,6 @@ OPEN_ITEMS = {
     "credit_slip_unsigned": "credit slip not signed", "box_not_counted": "box not counted",
     "count_unsigned": "count not signed", "count_not_accepted": "count not accepted",
     "jackpot_count_open": "jackpot box count open"}
-
-
-def slip_number(slip_id: str) -> str:
-    """How a slip is named to a person: the first eight characters of its id, as the
-    printed slip shows them."""
-    return slip_id[:8].upper()
 
 
 def _zone(actor: Actor) -> str:

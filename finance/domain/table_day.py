@@ -40,6 +40,12 @@ class FinanceError(DomainError):
     code = "invalid_finance_command"
 
 
+def slip_number(slip_id: Any) -> str:
+    """How a fill or credit slip is named to a person: the first eight characters of its
+    id, upper case (the console's lists, the table day's panel, the record's events)."""
+    return str(slip_id)[:8].upper()
+
+
 def denominations(value: Any, *, allowed: tuple[int, ...], field: str) -> dict[str, int]:
     """``{"2500": 4, ...}`` checked: known denominations (cents, as text or numbers),
     whole non-negative counts of at most :data:`MAX_PIECES`, at least one denomination
