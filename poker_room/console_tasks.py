@@ -9,15 +9,12 @@ read model (``TimeChargePeriod``) of the viewer's property in one query.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
 from casino.actors import Actor
 from casino.domain.money import format_money
-from casino.domain.wall_clock import format_time_of_day, format_wall_clock
 from casino.roles import Role
 from console.registry import (
     Listed,
@@ -31,6 +28,7 @@ from console.registry import (
 )
 from poker_room import selectors
 from poker_room.services import time_charges
+from tables.console_tasks import said_at
 
 #: the roles time_charge_verify admits (its declaration, the API's roles=)
 VERIFY_ROLES = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
@@ -38,13 +36,6 @@ VERIFY_ROLES = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
 FLOOR_READERS = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR,
                  Role.COMPLIANCE, Role.SECURITY)
 FLOOR_URL = "/console/poker/"
-
-
-def _at(moment: datetime, actor: Actor, now: datetime) -> str:
-    zone = actor.property.time_zone
-    if moment.astimezone(ZoneInfo(zone)).date() == now.astimezone(ZoneInfo(zone)).date():
-        return format_time_of_day(moment, time_zone=zone)
-    return format_wall_clock(moment, time_zone=zone)
 
 
 def time_charges_to_verify(actor: Actor, limit: int | None = None) -> Listed:
@@ -58,7 +49,7 @@ def time_charges_to_verify(actor: Actor, limit: int | None = None) -> Listed:
             title=f"{period.table.name}: time charge to verify",
             detail=(f"{format_money(period.total_cents)} from {seats} "
                     f"seat{'s' if seats != 1 else ''} for the period from "
-                    f"{_at(period.period_start, actor, now)}"),
+                    f"{said_at(period.period_start, actor, now)}"),
             action="Verify the time charge",
             url=command_url(time_charges.time_charge_verify.__name__, period.table_id,
                             period_start=period.period_start.isoformat()))

@@ -61,7 +61,7 @@ _LIMIT_WORDS = {"hand": "dealt by hand", "shoe": "dealt from a shoe", "poker": "
 
 # --- words ----------------------------------------------------------------------------
 
-def _at(moment: datetime | None, actor: Actor, now: datetime) -> str:
+def said_at(moment: datetime | None, actor: Actor, now: datetime) -> str:
     """``6:10 AM EST`` on the property's clock for a moment of today, else with its date
     (``Nov 24, 2026, 11:50 PM EST``)."""
     if moment is None:
@@ -96,7 +96,7 @@ def decks_to_inspect(actor: Actor, limit: int | None = None) -> Listed:
         selectors.decks_to_inspect(actor.property, dealer_id=actor.user_id), limit,
         lambda d: WaitingItem(
             title=f"{_deck(d)}: inspect it",
-            detail=f"Received at {_at(d.received_at, actor, now)}",
+            detail=f"Received at {said_at(d.received_at, actor, now)}",
             action="Inspect the deck",
             url=command_url(deck_services.deck_inspect.__name__, d.pk)))
 
@@ -111,7 +111,7 @@ def inspections_to_verify(actor: Actor, limit: int | None = None) -> Listed:
         own = d.inspected_by == actor.username
         return WaitingItem(
             title=f"{_deck(d)}: inspection to verify",
-            detail=(f"Inspected by {d.inspected_by} at {_at(d.inspected_at, actor, now)}, "
+            detail=(f"Inspected by {d.inspected_by} at {said_at(d.inspected_at, actor, now)}, "
                     f"{found}" + ("; another floorperson verifies it" if own else "")),
             action="Reject the deck" if d.defects else "Verify the inspection",
             first_by=d.inspected_by or "",
@@ -131,7 +131,7 @@ def counts_to_verify(actor: Actor, limit: int | None = None) -> Listed:
         cards = f"{d.counted_cards} cards" if d.counted_cards is not None else "the cards"
         return WaitingItem(
             title=f"{_deck(d)}: count to verify",
-            detail=(f"{d.counted_by} counted {cards} at {_at(d.counted_at, actor, now)}"
+            detail=(f"{d.counted_by} counted {cards} at {said_at(d.counted_at, actor, now)}"
                     + ("; someone else signs the count" if own else "")),
             action="Sign the count",
             first_by=d.counted_by or "",
@@ -156,7 +156,7 @@ def deck_changes_due(actor: Actor, limit: int | None = None) -> Listed:
     def item(d: Any) -> WaitingItem:
         basis = _LIMIT_WORDS.get(d.limit_basis, "")
         words = f"the time limit for a deck {basis}" if basis else "its time limit"
-        when = _at(d.deadline_at, actor, now)
+        when = said_at(d.deadline_at, actor, now)
         return WaitingItem(
             title=f"{_deck(d)}: change {'overdue' if d.overdue else 'due'}",
             detail=(f"Past {words} since {when}" if d.overdue
@@ -198,7 +198,7 @@ def withdrawals_to_confirm(actor: Actor, limit: int | None = None) -> Listed:
         return WaitingItem(
             title=f"{_rules(rs)}: withdrawal to confirm",
             detail=(f"Asked by {rs.withdrawal_requested_by} at "
-                    f"{_at(rs.withdrawal_requested_at, actor, now)}: {rs.withdrawal_reason}"
+                    f"{said_at(rs.withdrawal_requested_at, actor, now)}: {rs.withdrawal_reason}"
                     + ("; another compliance officer confirms it" if own else "")),
             action="Confirm the withdrawal",
             first_by=rs.withdrawal_requested_by,
