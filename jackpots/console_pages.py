@@ -161,7 +161,7 @@ def bad_beat_record(request: HttpRequest, actor: Actor, fund: str, hand_id: str
     if hit is None:
         raise NotFoundError(f"no Bad Beat hand {hand_id} in the {fund} fund",
                             code="hit_not_found")
-    table = selectors._table_names(actor, [hit.table_id]).get(str(hit.table_id), "")
+    table = selectors.table_names(actor, [hit.table_id]).get(str(hit.table_id), "")
     verified = {"by": hit.verified_by, "at": hit.decided_at.isoformat()} \
         if hit.verified_by and hit.state in ("verified", "paid") else None
     paid = {"by": hit.paid_by, "at": hit.paid_at.isoformat()} if hit.paid_at else None

@@ -24,7 +24,7 @@ from jackpots.models import (
 from tables.models import GameTable
 
 
-def _table_names(actor: Actor, ids: Any) -> dict[str, str]:
+def table_names(actor: Actor, ids: Any) -> dict[str, str]:
     """Table id (as text) -> the table's name, the caller's property's tables only, one
     query: the lists name each table, not only its id."""
     keys = {str(i) for i in ids if i}
@@ -37,7 +37,7 @@ def funds(actor: Actor) -> list[dict[str, Any]]:
     (what each should hold: 637a.15(c), 637a.16(c))."""
     boxes: dict[str, list[PayoutBox]] = {}
     rows = list(property_rows(PayoutBox.objects.all(), actor))
-    names = _table_names(actor, (b.table_id for b in rows))
+    names = table_names(actor, (b.table_id for b in rows))
     for box in rows:
         box.table_name = names.get(str(box.table_id), "")
         boxes.setdefault(box.fund, []).append(box)
@@ -58,7 +58,7 @@ def fund_ledger(actor: Actor, name: str, first: date, last: date) -> list[FundDa
     fund(actor, name)
     rows = list(property_rows(FundDay.objects.all(), actor).filter(
         fund=name, gaming_day__range=(first, last)))
-    names = _table_names(actor, (r.table_id for r in rows))
+    names = table_names(actor, (r.table_id for r in rows))
     for r in rows:
         r.table_name = names.get(str(r.table_id), "")
     return rows
@@ -86,7 +86,7 @@ def counts(actor: Actor, name: str) -> list[FundCount]:
     fund(actor, name)
     rows = list(property_rows(FundCount.objects.all(), actor).filter(fund=name))
     prop = actor.property
-    names = _table_names(actor, (b.get("table_id") for c in rows for b in c.boxes or []))
+    names = table_names(actor, (b.get("table_id") for c in rows for b in c.boxes or []))
     for c in rows:
         c.gaming_day = gaming_day_of(c.opened_at, time_zone=prop.time_zone,
                                      start_hour=prop.gaming_day_start_hour)
@@ -120,7 +120,7 @@ def hits_in(actor: Actor, state: str, limit: int | None = None
         shown = list(rows.annotate(_total=Window(Count("*")))[:max(limit, 1)])
         total = shown[0]._total if shown else 0
         shown = shown[:limit]
-    names = _table_names(actor, (r.table_id for r in shown)) if shown else {}
+    names = table_names(actor, (r.table_id for r in shown)) if shown else {}
     for r in shown:
         r.table_name = names.get(str(r.table_id), "")
     return total, shown
@@ -146,8 +146,3 @@ def counts_open(actor: Actor) -> list[FundCount]:
     """Box counts not yet closed (637a.15(d)-(e), 637a.16(d)-(e)), oldest first."""
     return list(property_rows(FundCount.objects.all(), actor).exclude(state="closed")
                 .order_by("opened_at"))
-
-
-def table_names(actor: Actor, ids: Any) -> dict[str, str]:
-    """Table id (as text) → name, the caller's property's tables, one query."""
-    return _table_names(actor, ids)
