@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
+from casino.actors import actor_of
 from finance.models import table_day_stream
 from finance.services import tray
 from tests.console.conftest import console_page  # noqa: F401  the shell's fixture
-from tests.e2e._cage import (
-    actor,
+from tests.e2e._console import (
     checked,
     gone,
     hilo_table,
@@ -44,7 +44,7 @@ DROP_STEPS = {"DropBoxRemoved", "DropCounted", "DropCountSigned", "DropCountAcce
 
 def played(dealer: Any, floor: Any, table: Any) -> None:
     """The tray opened, $700.00 of chips sold for cash, the tray closed; both signed."""
-    d, f = actor(dealer), actor(floor)
+    d, f = actor_of(dealer), actor_of(floor)
     tray.inventory_record(actor=d, table_id=table.pk, slip="opener", pieces=TRAY)
     tray.inventory_sign(actor=f, table_id=table.pk, slip="opener")
     tray.chips_sell(actor=d, table_id=table.pk, amount_cents=70_000)
@@ -90,7 +90,7 @@ def test_two_count_team_members_count_a_drop_box_through_the_pages(console_page:
         gone(page, title)
 
     # the count sheet carries the four signatures
-    day = actor(dealer).gaming_day()
+    day = actor_of(dealer).gaming_day()
     cashier.goto(f"{cashier.server}/console/print/tables/{table.pk}/{day}/drop/")
     sheet = cashier.locator("main").inner_text()
     assert "$700.00" in sheet

@@ -19,7 +19,7 @@ import pytest
 
 from tables.models import Deck
 from tests.console.conftest import console_page  # noqa: F401  the shell's fixture
-from tests.e2e._cage import (
+from tests.e2e._console import (
     checked,
     gone,
     hilo_table,

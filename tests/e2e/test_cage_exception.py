@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
+from casino.actors import actor_of
 from finance.models import FinanceException, table_day_stream
 from finance.services import drop, tray
 from tests.console.conftest import console_page  # noqa: F401  the shell's fixture
-from tests.e2e._cage import (
-    actor,
+from tests.e2e._console import (
     gone,
     hilo_table,
     not_offered,
@@ -49,7 +49,7 @@ STEPS = {"VarianceExplained", "VarianceSignedOff"}
 def played_today(crew: dict[str, Any], table: Any) -> None:
     """Today at ``table``: the opener signed, a $100.00 chip sale, the closer signed, the
     box removed, counted $80.00, signed by a second counter and accepted by the cage."""
-    a = {k: actor(u) for k, u in crew.items()}
+    a = {k: actor_of(u) for k, u in crew.items()}
     for slip, pieces in (("opener", OPENER), ("closer", CLOSER)):
         tray.inventory_record(actor=a["dealer"], table_id=table.pk, slip=slip, pieces=pieces)
         tray.inventory_sign(actor=a["floor"], table_id=table.pk, slip=slip)
@@ -73,7 +73,7 @@ def test_finance_explains_an_exception_and_a_second_person_signs_it_off_through_
     other = hilo_table(staff, crew["dealer"], crew["floor"], name="Hi-Lo 8")
     for t in (table, other):
         played_today(crew, t)
-    day = actor(crew["dealer"]).gaming_day().isoformat()
+    day = actor_of(crew["dealer"]).gaming_day().isoformat()
     found = {e.table_id: e for e in FinanceException.objects.all()}
     assert {(e.figure, e.expected_cents, e.counted_cents, e.variance_cents)
             for e in found.values()} == {("drop", 10_000, 8_000, -2_000)}

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from casino.actors import actor_of
 from finance.models import TableDay, table_day_stream
-from tests.e2e._cage import (
-    actor,
+from tests.e2e._console import (
     checked,
     gone,
     hilo_table,
@@ -92,7 +92,7 @@ def test_a_fill_requested_prepared_carried_and_signed_at_the_table_through_the_p
         gone(page, number)
 
     # the printed slip carries the four signatures
-    day = actor(dealer.user).gaming_day()
+    day = actor_of(dealer.user).gaming_day()
     cashier.goto(f"{cashier.server}/console/print/tables/{table.pk}/{day}/slips/{slip}/")
     printed = cashier.locator("main").inner_text()
     for who in (floor.user, cashier.user, runner.user, dealer.user):

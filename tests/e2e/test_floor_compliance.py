@@ -26,7 +26,7 @@ from casino.services import property_register
 from tables.domain.rules_options import example_options
 from tables.models import RulesSubmission
 from tests.console.conftest import console_page  # noqa: F401  (a Chromium page, logged in)
-from tests.e2e._floor import (
+from tests.e2e._console import (
     VIEWPORT,
     Visited,
     events_since,
@@ -94,7 +94,7 @@ def test_compliance_approves_a_rules_submission_and_confirms_a_withdrawal(
     cleo.fill("#f-options", json.dumps(options, indent=1))
     cleo.fill("#f-notes", "Hold'em as the example submission: $4/$8 fixed limit.")
     visited.check(cleo, "draft form")
-    shot(cleo, "rules-draft")
+    shot(cleo, "floor-rules-draft")
     before = mark()
     submit(cleo)
     assert "Recorded: Write the draft" in messages(cleo)
@@ -105,7 +105,7 @@ def test_compliance_approves_a_rules_submission_and_confirms_a_withdrawal(
     submit(cleo)
     assert "Recorded: Submit for approval" in messages(cleo)
     visited.check(cleo, "rules page (submitted)")
-    shot(cleo, "rules-submitted")
+    shot(cleo, "floor-rules-submitted")
     # the submitter is not offered the approval: § 601a.2 as tables.services.rules.rules_approve
     # applies it (a second compliance officer, approver_is_submitter)
     assert cleo.get_by_role("link", name="Approve: Hold'em version 1").count() == 0
@@ -117,7 +117,7 @@ def test_compliance_approves_a_rules_submission_and_confirms_a_withdrawal(
     dana.set_viewport_size({"width": 768, "height": 1024})
     dana.locator("section#rules_to_approve .waiting-item").first.wait_for()
     visited.check(dana, "home with a Rules Submission to approve")
-    shot(dana, "rules-to-approve")
+    shot(dana, "floor-rules-to-approve")
     assert dana.evaluate("document.documentElement.scrollWidth"
                          " - document.documentElement.clientWidth") <= 0
     before = mark()
@@ -126,7 +126,7 @@ def test_compliance_approves_a_rules_submission_and_confirms_a_withdrawal(
         dana.keyboard.press("Enter")
     dana.wait_for_selector("form.command-form")
     visited.check(dana, "approve form")
-    shot(dana, "rules-approve")
+    shot(dana, "floor-rules-approve")
     _press_until_focused(dana, "form.command-form .command-actions button[type=submit]")
     with dana.expect_navigation():
         dana.keyboard.press("Enter")
@@ -145,7 +145,7 @@ def test_compliance_approves_a_rules_submission_and_confirms_a_withdrawal(
                                        "version 1").click()
     dana.fill("#f-reason", "The game leaves the floor at the end of the month.")
     visited.check(dana, "withdraw form")
-    shot(dana, "rules-withdraw")
+    shot(dana, "floor-rules-withdraw")
     submit(dana)
     assert "Recorded: Withdraw this version" in messages(dana)
     visited.check(dana, "rules page (withdrawal asked)")
@@ -158,7 +158,7 @@ def test_compliance_approves_a_rules_submission_and_confirms_a_withdrawal(
     cleo.goto(cleo.server + "/console/")
     cleo.locator("section#rules_withdrawals_to_confirm .waiting-item").first.wait_for()
     visited.check(cleo, "home with a withdrawal to confirm")
-    shot(cleo, "rules-withdrawal-to-confirm")
+    shot(cleo, "floor-rules-withdrawal-to-confirm")
     before = mark()
     open_waiting_item(cleo, "rules_withdrawals_to_confirm", "Confirm the withdrawal")
     visited.check(cleo, "confirm form")

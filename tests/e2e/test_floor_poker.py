@@ -29,7 +29,7 @@ from jackpots.models import BadBeatHit
 from poker_room.services import seats
 from tables.services import tables
 from tests.console.conftest import console_page  # noqa: F401  (a Chromium page, logged in)
-from tests.e2e._floor import (
+from tests.e2e._console import (
     VIEWPORT,
     Visited,
     events_since,
@@ -120,14 +120,14 @@ def test_the_supervisor_seats_a_cash_buy_in_verifies_a_bad_beat_and_the_cage_pay
     sup.get_by_role("link", name="Poker floor").click()
     sup.wait_for_url("**/console/poker/")
     visited.check(sup, "poker floor")
-    shot(sup, "poker-floor")
+    shot(sup, "floor-poker-floor")
     before = mark()
     sup.get_by_role("link", name="Seat a player: seat 1 at P-1").click()
     sup.wait_for_selector("form.command-form")
     sup.select_option("#f-paid_with", "cash")  # cash at the table, chosen in the form
     sup.fill("#f-buy_in_cents", "100.00")
     visited.check(sup, "seat form")
-    shot(sup, "seat-cash-buy-in")
+    shot(sup, "floor-seat-cash-buy-in")
     submit(sup)
     assert "Recorded: Seat the player" in messages(sup)
     seated = events_since(before)
@@ -141,12 +141,12 @@ def test_the_supervisor_seats_a_cash_buy_in_verifies_a_bad_beat_and_the_cage_pay
     hits = sup.locator("section#jackpots_bad_beats_to_verify")
     hits.get_by_text("four of a kind").first.wait_for()  # the home shows it
     visited.check(sup, "home with a Bad Beat to verify")
-    shot(sup, "bad-beat-to-verify")
+    shot(sup, "floor-bad-beat-to-verify")
     before = mark()
     open_waiting_item(sup, "jackpots_bad_beats_to_verify", "Verify the hand")
     assert sup.input_value("#f-hand_id") == hand
     visited.check(sup, "Bad Beat verify form")
-    shot(sup, "bad-beat-verify")
+    shot(sup, "floor-bad-beat-verify")
     submit(sup)
     assert "Recorded: Verify the Bad Beat" in messages(sup)
     verified = events_since(before)
@@ -158,7 +158,7 @@ def test_the_supervisor_seats_a_cash_buy_in_verifies_a_bad_beat_and_the_cage_pay
     section = cash.locator("section#jackpots_bad_beats_to_pay")
     section.get_by_text("First step by sam-supervisor").wait_for()
     visited.check(cash, "home (cashier) with a Bad Beat to pay")
-    shot(cash, "bad-beat-to-pay")
+    shot(cash, "floor-bad-beat-to-pay")
     open_waiting_item(cash, "jackpots_bad_beats_to_pay", "Pay the Bad Beat")
     for _ in PAYEES[1:]:  # one row is there; one more per player
         with cash.expect_navigation():
@@ -169,7 +169,7 @@ def test_the_supervisor_seats_a_cash_buy_in_verifies_a_bad_beat_and_the_cage_pay
         cash.fill(f"#f-payees-{i}-identification", ident)
     cash.select_option("#f-where", "cage")
     visited.check(cash, "Bad Beat pay form")
-    shot(cash, "bad-beat-pay")
+    shot(cash, "floor-bad-beat-pay")
     before = mark()
     submit(cash)
     assert "Recorded: Pay the Bad Beat" in messages(cash)
