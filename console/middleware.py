@@ -48,10 +48,13 @@ class ConsoleRequest:
     """``request.console``: the signed-in person as every console page sees them."""
 
     actor: Actor
-    roles: frozenset[str]
     user: Any
     #: the person's name as the pages show it
     name: str
+
+    @property
+    def roles(self) -> frozenset[str]:
+        return self.actor.roles
 
     @property
     def roles_text(self) -> str:
@@ -59,7 +62,7 @@ class ConsoleRequest:
         return ", ".join(r.replace("_", " ") for r in sorted(self.roles)) or "no role"
 
     def has(self, *roles: str) -> bool:
-        return bool(self.roles & {str(r) for r in roles})
+        return self.actor.has(*roles)
 
 
 def _redirect(request: HttpRequest, to: str, *, next_url: str | None = None) -> HttpResponse:
@@ -120,7 +123,7 @@ class ConsoleMiddleware:
                                     "so the console has nothing for it. An administrator "
                                     "enrols staff.")
         staff = user.staff
-        request.console = ConsoleRequest(actor=actor, roles=actor.roles, user=user,
+        request.console = ConsoleRequest(actor=actor, user=user,
                                          name=staff.display_name or user.get_username())
         if path in BEFORE_SECOND_FACTOR:
             return None
