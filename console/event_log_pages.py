@@ -46,8 +46,9 @@ def _refused(request: HttpRequest) -> HttpResponse | None:
 def _filters(request: HttpRequest) -> tuple[dict[str, str], dict[str, str]]:
     """The filters given, and a sentence for each one that is not valid."""
     given = {k: request.GET.get(k, "").strip() for k in FILTERS}
-    problems = {}
-    if given["gaming_day"]:
+    problems = {k: f"The {k.replace('_', ' ')} filter cannot hold a NUL character."
+                for k, v in given.items() if "\x00" in v}  # PostgreSQL's text cannot either
+    if given["gaming_day"] and "gaming_day" not in problems:
         try:
             date.fromisoformat(given["gaming_day"])
         except ValueError:
@@ -99,7 +100,7 @@ def stream_history(request: HttpRequest, stream_id: str) -> HttpResponse:
     if refused:
         return refused
     actor = request.console.actor
-    if not selectors.stream_visible(actor=actor, stream_id=stream_id):
+    if "\x00" in stream_id or not selectors.stream_visible(actor=actor, stream_id=stream_id):
         raise Http404("no such stream")  # another property's stream is not disclosed
     start = _from_position(request)
     events = selectors.events_page(actor=actor, from_position=start, limit=PAGE_SIZE,

@@ -134,3 +134,15 @@ def test_verification_runs_on_post_and_shows_a_tampered_chain_as_bad(officer, de
     # the last result is shown to the next GET, and the GET appended nothing
     again = officer.get("/console/events/verification/").content.decode()
     assert f"position {target}" in again and "Last verified" in again
+
+
+@pytest.mark.parametrize("query", ["type=Type%00", "person=da%00na", "table=t%00", "stream_id=s%00"])
+def test_a_nul_in_a_filter_is_a_sentence_not_an_error(officer, query) -> None:  # noqa: ANN001
+    # PostgreSQL's text holds no NUL: the filter is refused in words before any query
+    r = officer.get(f"/console/events/?{query}")
+    assert r.status_code == 400
+    assert "cannot hold" in unescape(r.content.decode())
+
+
+def test_a_nul_in_a_stream_id_is_no_such_stream(officer) -> None:  # noqa: ANN001
+    assert officer.get("/console/events/stream/s%00/").status_code == 404
