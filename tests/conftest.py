@@ -155,19 +155,24 @@ def make_staff(db: None, demo_property) -> Callable:  # noqa: ANN001
     return make
 
 
-@pytest.fixture
-def api_as(make_staff: Callable) -> Callable:
-    """``api_as("finance")`` → a DRF APIClient authenticated by an API token (knox, as
-    ``POST auth/token/`` issues them) as a new user."""
+def token_client(user: Any) -> Any:
+    """A DRF APIClient authenticated as ``user`` by an API token (knox, as
+    ``POST auth/token/`` issues them); ``.user`` is the user."""
     from knox.models import AuthToken
     from rest_framework.test import APIClient
 
-    def client(*roles: str) -> APIClient:
-        user = make_staff(*roles)
-        c = APIClient()
-        c.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=user)[1]}")
-        c.user = user
-        return c
+    c = APIClient()
+    c.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=user)[1]}")
+    c.user = user
+    return c
+
+
+@pytest.fixture
+def api_as(make_staff: Callable) -> Callable:
+    """``api_as("finance")`` → a ``token_client`` of a new user with those roles."""
+
+    def client(*roles: str) -> Any:
+        return token_client(make_staff(*roles))
 
     return client
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from casino.actors import actor_of
+from tests.conftest import token_client
 from tests.console._axe import serious_violations
 
 #: the role guides' pictures (docs/guides/img/*.png), taken when CONSOLE_SCREENSHOTS=1
@@ -136,18 +137,8 @@ def hilo_table(staff: Any, dealer: Any, floor: Any, *, name: str | None = None) 
 
 # --- the API's path, for the same people -------------------------------------------------
 
-def api(user: Any) -> Any:
-    """A DRF client with an API token (knox, as ``POST auth/token/`` issues) for ``user``."""
-    from knox.models import AuthToken
-    from rest_framework.test import APIClient
-
-    c = APIClient()
-    c.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=user)[1]}")
-    return c
-
-
 def post(user: Any, path: str, body: dict[str, Any] | None = None) -> Any:
-    answer = api(user).post(f"/api/v1/{path}", body or {}, format="json")
+    answer = token_client(user).post(f"/api/v1/{path}", body or {}, format="json")
     assert answer.status_code in (200, 201), answer.content
     return answer
 

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.forms.models import model_to_dict
-from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from casino.eventstore import projections
@@ -19,6 +18,7 @@ from casino.eventstore.store import head, read_stream
 from tables.domain.banked import rebuild
 from tables.models import TableResult
 from tables.services import rounds
+from tests.conftest import token_client
 from tests.tables._api import ok as _ok
 from tests.tables._api import problem as _problem
 
@@ -28,10 +28,7 @@ SCRIPTS = Path(__file__).parent / "banked" / "scripts"
 
 
 def _client(actor: Any) -> APIClient:
-    user = get_user_model().objects.get(username=actor.username)
-    c = APIClient()
-    c.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=user)[1]}")
-    return c
+    return token_client(get_user_model().objects.get(username=actor.username))
 
 
 @pytest.fixture
