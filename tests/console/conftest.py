@@ -5,8 +5,10 @@ the real login form."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
+from html import unescape
 from typing import Any
 
 import pytest
@@ -59,6 +61,18 @@ def verified_login(client: Any, user: Any) -> Any:
         session[DEVICE_ID_SESSION_KEY] = device.persistent_id
         session.save()
     return client
+
+
+def client_of(actor: Any) -> Client:
+    """A ``Client`` of the actor's user, signed in by ``verified_login``."""
+    from django.contrib.auth import get_user_model
+
+    return verified_login(Client(), get_user_model().objects.get(pk=actor.user_id))
+
+
+def text_of(html: str) -> str:
+    """The page's words as a person reads them (tags out, entities read, spaces joined)."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 @pytest.fixture

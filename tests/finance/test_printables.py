@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from html import unescape
 from typing import Any
 
 import pytest
@@ -23,7 +22,7 @@ from casino.eventstore.models import Event
 from casino.services import property_register
 from finance.models import TableDay
 from finance.services import drop, tray
-from tests.console.conftest import verified_login  # the second factor given
+from tests.console.conftest import client_of, text_of  # the second factor given
 
 pytestmark = pytest.mark.django_db
 
@@ -37,19 +36,6 @@ OPENER = {"2500": 40, "500": 100}
 # $390.00 counted in all
 CASH = {"10000": 3, "2000": 4}
 CHIPS = {"500": 2}
-
-
-def client_of(actor: Actor) -> Client:
-    from django.contrib.auth import get_user_model
-
-    c = Client()
-    verified_login(c, get_user_model().objects.get(pk=actor.user_id))
-    return c
-
-
-def text_of(html: str) -> str:
-    """The page's words as a person reads them (tags out, spaces joined)."""
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 @pytest.fixture

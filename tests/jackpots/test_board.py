@@ -6,23 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from casino.eventstore import projections
 from casino.services import property_register
 from jackpots import services
 from tests.jackpots._hands import play_bad_beat, seat_four
-from tests.console.conftest import verified_login  # the second factor given
+from tests.console.conftest import client_of, verified_login  # the second factor given
 
 pytestmark = pytest.mark.django_db
 KEY = "jackpot-screen-key-0123"
-
-
-def _client(actor) -> Client:  # noqa: ANN001
-    c = Client()
-    verified_login(c, get_user_model().objects.get(pk=actor.user_id))
-    return c
 
 
 def test_the_board_shows_the_displayed_amounts_and_the_pending_adjustment(
@@ -72,7 +65,7 @@ def test_the_board_is_scoped_and_refused_without_a_role_or_key(crew, make_staff,
     theirs = Client()
     verified_login(theirs, make_staff("floorperson", property=other))
     assert theirs.get("/jackpots/board/data").json()["funds"] == []
-    assert _client(crew["floor"]).get("/jackpots/board/").status_code == 200
+    assert client_of(crew["floor"]).get("/jackpots/board/").status_code == 200
 
 
 def test_the_board_shows_the_periods_high_hand_by_table_and_seat_never_the_player(

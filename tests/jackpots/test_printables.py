@@ -13,32 +13,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from html import unescape
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 
 from casino.actors import Actor, actor_of
 from casino.eventstore import projections
 from casino.services import property_register
 from jackpots.models import HighHandSlip
 from tests.jackpots._hands import play_bad_beat, play_hand, seat_four, seat_three
-from tests.console.conftest import verified_login  # the second factor given
+from tests.console.conftest import client_of, text_of  # the second factor given
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1/jackpot-funds/"
-
-
-def client_of(actor: Actor) -> Client:
-    c = Client()
-    verified_login(c, get_user_model().objects.get(pk=actor.user_id))
-    return c
-
-
-def text_of(html: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def _ok(client: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
