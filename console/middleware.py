@@ -23,10 +23,13 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.db import DataError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 
 from casino.actors import Actor, NoStaffProfile, actor_of
+from casino.api.problems import data_problem
+from casino.refusals import refusal_sentence
 from casino.services.two_factor import has_confirmed_device, two_factor_required
 
 PREFIX = "/console/"
@@ -90,6 +93,16 @@ class ConsoleMiddleware:
         if refused is not None:
             return refused
         return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        """A value the database cannot store (a NUL character in PostgreSQL's text, a
+        number or a text too large) that a page's own checks let through: 400 in words,
+        as the API answers it (casino.api.problems.data_problem), never a 500."""
+        if not (isinstance(exc, DataError) and request.path_info.startswith(PREFIX)):
+            return None
+        problem = data_problem(exc)
+        return refusal(request, f"{refusal_sentence(problem['code'])} ({problem['detail']}.) "
+                                "Nothing was recorded.", status=problem["status"])
 
     def check_outside(self, request: HttpRequest, path: str) -> HttpResponse | None:
         """Any other page with a session: only the second factor (each app checks its own

@@ -116,11 +116,12 @@ def _validation_problem(exc: exceptions.ValidationError) -> dict[str, Any]:
                    errors=errors, **extra)
 
 
-def _data_problem(exc: DataError) -> dict[str, Any]:
+def data_problem(exc: DataError) -> dict[str, Any]:
     """The database refused a value the checks let through: PostgreSQL's NUL character
     in text (SQLite takes it), a number beyond ``bigint``, a string over a column's
     length. The input is at fault, so 400 ``invalid_data``; it is still logged with its
-    traceback, since a check should have caught it earlier."""
+    traceback, since a check should have caught it earlier. The console's pages answer
+    the same way (console.middleware)."""
     log.warning("database refused a request's data", exc_info=exc)
     if connection.in_atomic_block:
         connection.set_rollback(True)  # the failed statement poisoned the transaction
@@ -133,7 +134,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if suspicious is not None:
         return _problem_response(suspicious)
     if isinstance(exc, DataError):
-        return _problem_response(_data_problem(exc))
+        return _problem_response(data_problem(exc))
     if isinstance(exc, DomainError):
         extra = {"field": exc.field} if exc.field else {}
         extra.update(getattr(exc, "extra", None) or {})  # more a refusal says (a dict)
