@@ -10,8 +10,8 @@ from django.db import models
 
 from casino.eventstore.models import DailyEventCount, Event, ProjectionCheckpoint, StreamSummary
 
-__all__ = ["Property", "StaffProfile", "RoleGrant", "Event", "ProjectionCheckpoint",
-           "StreamSummary", "DailyEventCount"]
+__all__ = ["Property", "StaffProfile", "RoleGrant", "PersonalDataKey", "Event",
+           "ProjectionCheckpoint", "StreamSummary", "DailyEventCount"]
 
 
 def _default_time_zone() -> str:
@@ -101,3 +101,25 @@ class RoleGrant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role} for {self.staff} ({self.state})"
+
+
+class PersonalDataKey(models.Model):
+    """The key that seals one subject's personal data in the events
+    (:mod:`casino.personal_data`): a list entry, a High Hand slip, a Bad Beat payout.
+    Kept outside the events so that it can be destroyed: ``key`` is set to NULL by the
+    erasure (``PersonalDataErased``, the row and its dates kept as the proof)."""
+
+    subject = models.UUIDField(primary_key=True)
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    #: the retention rule: list_entry, high_hand_slip, bad_beat_payout
+    kind = models.CharField(max_length=30)
+    key = models.BinaryField(null=True)
+    created_at = models.DateTimeField()
+    #: erased by the beat task once this has passed (None: not yet known)
+    retain_until = models.DateTimeField(null=True, blank=True)
+    erased_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["retain_until"],
+                                condition=models.Q(erased_at__isnull=True),
+                                name="personal_key_due")]

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "casino.apps.CasinoConfig",
     "tables.apps.TablesConfig",
     "poker_room.apps.PokerRoomConfig",
+    "poker_floor.apps.PokerFloorConfig",
     "jackpots.apps.JackpotsConfig",
     "finance.apps.FinanceConfig",
     # last: its ready() imports every app's console.py (console.registry)

@@ -1,0 +1,31 @@
+"""The poker floor (issue 24): waitlists and interest lists, calling and seating from them,
+must-move games, table changes, opening and breaking tables by lot, paging, the public live
+games feed and its kiosk, estimated waits and the fairness record.
+
+Every fact is an event in the game's list stream ``waitlist-<list id>`` (one list per game
+per property: a property's stakes for a game are its Rules Submission, 637a.8(k), so one
+list serves every table of the game). The read models in :mod:`poker_floor.models` are its
+projection. A player's name, phone and e-mail are sealed in the events with a key of the
+list entry's own (:mod:`casino.personal_data`): erasing the key erases them.
+
+The event catalogue (``data`` of each event in ``waitlist-<id>``)::
+
+    WaitlistOpened      {game, name, open_table_at}
+    WaitlistConfigured  {open_table_at}
+    PlayerListed        {entry, details: <sealed {name, phone, email}>, source: floor|kiosk,
+                         kind: player|change|broken, from_table, from_seat}
+    PlayerCalled        {call, entry, table, seat, deadline, reason, passed: [entry ...],
+                         by_lot: bool}
+    CallTimedOut        {call, entry, missed, moved_to: position | None (removed)}
+    CallCancelled       {call, entry, reason}
+    PlayerSeatedFromList {call, entry, table, seat, stays_listed}
+    PlayerDelisted      {entry, reason}
+    MustMoveSet         {main_table, feeders: [table ...]}
+    MustMoveCleared     {main_table}
+    PlayerMoved         {from_table, from_seat, to_table, to_seat, why: must_move|
+                         table_change|table_broken, order: [...], reason, entry}
+    TableOpenedByLot    {table, draw: [{entry, seat}]}
+    TableBrokenByLot    {table, draw: [{from_seat, to_table, to_seat}], listed: [entry]}
+    PageSent            {call, entry, channel, message: <sealed text>}
+    PageFailed          {call, entry, channel, error}
+"""

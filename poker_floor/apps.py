@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class PokerFloorConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "poker_floor"
+
+    def ready(self) -> None:
+        from casino.eventstore.store import register_stream_type
+        from poker_floor import projections  # noqa: F401  registers the read models
+
+        register_stream_type("waitlist")

@@ -1,0 +1,3 @@
+"""The poker floor's commands, each declared once (casino.declared)."""
+
+from __future__ import annotations

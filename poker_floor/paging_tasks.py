@@ -1,0 +1,3 @@
+"""Paging tasks (poker_floor.paging)."""
+
+from __future__ import annotations
