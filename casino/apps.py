@@ -27,6 +27,9 @@ class CasinoConfig(AppConfig):
         # tokens (casino.services.logins).
         for stream_type in ("staff", "property", "login"):
             register_stream_type(stream_type)
+        # personal_data-<subject>: the erasure of one subject's personal data
+        # (casino.personal_data: PersonalDataErased)
+        register_stream_type("personal_data")
         # Groups are (re)created after every migrate and flush, so they always exist.
         post_migrate.connect(roles.ensure_role_groups, sender=self)
         staff_guard.install()

@@ -448,6 +448,12 @@ _SENTENCES: dict[str, str] = {
     "no_discontinuance": "No discontinuance of this fund is proposed.",
     "payouts_owed": "Payouts are still owed out of this fund; pay them first.",
     "invalid_transfer": "Choose another open fund of the same kind.",
+    # --- personal data (casino.personal_data) -------------------------------------------
+    "personal_data_not_found": "There are no personal details of that person here.",
+    "personal_data_erased": "That person's details were erased; nothing more is recorded "
+                            "about them.",
+    "invalid_erasure_reason": "Say why the details are erased.",
+    "invalid_personal_data": "Those personal details could not be recorded as given.",
 }
 
 

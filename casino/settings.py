@@ -276,12 +276,35 @@ DIGEST_INTERVAL_SECONDS = env.env_int("DIGEST_INTERVAL_SECONDS", 300, minimum=10
 # Seals over the log (a Merkle root per block of settled events, each chained to the last).
 SEAL_INTERVAL_SECONDS = env.env_int("SEAL_INTERVAL_SECONDS", 60, minimum=1, maximum=86400)
 
+# Personal data (casino.personal_data, issue 24): how many days each kind is kept after
+# its record ends, then erased by the beat task (its key destroyed, the erasure an
+# event). Chapter 637a sets no period; these defaults are the product's choice, each set
+# per property's records policy: a list entry 30 days after it was listed (the same
+# FLOOR_RETENTION_DAYS the floor reads), a player seated with a name 30 days after the
+# seating, a High Hand slip's player (637a.16(f)(1)) and a Bad Beat payout's payees
+# (637a.15(g)) five years after the record ended (the slip paid, not collected in time or
+# not awarded; the payout made), as jackpot payouts are accounting records.
+PERSONAL_DATA_RETENTION_DAYS = {
+    "list_entry": env.env_int("FLOOR_RETENTION_DAYS", 30, minimum=1, maximum=3650),
+    "seated_player": env.env_int("SEATED_PLAYER_RETENTION_DAYS", 30, minimum=1,
+                                 maximum=3650),
+    "high_hand_slip": env.env_int("HIGH_HAND_SLIP_RETENTION_DAYS", 5 * 365 + 1, minimum=1,
+                                  maximum=36500),
+    "bad_beat_payout": env.env_int("BAD_BEAT_PAYOUT_RETENTION_DAYS", 5 * 365 + 1, minimum=1,
+                                   maximum=36500),
+}
+PERSONAL_DATA_ERASE_SWEEP_SECONDS = env.env_int("PERSONAL_DATA_ERASE_SWEEP_SECONDS", 3600,
+                                                minimum=1, maximum=86400)
+
 CELERY_BEAT_SCHEDULE: dict = {
     "async-projections-sweep": {"task": "casino.run_async_projections", "schedule": 60.0},
     # A periodic digest of the log's head, and each ended gaming day's close digest.
     "event-digests": {"task": "casino.digest_write",
                       "schedule": float(DIGEST_INTERVAL_SECONDS)},
     "event-seals": {"task": "casino.events_seal", "schedule": float(SEAL_INTERVAL_SECONDS)},
+    # Personal data past its retention period erased, each erasure an event (issue 24).
+    "personal-data-erase-due": {"task": "casino.personal_data_erase_due",
+                                "schedule": float(PERSONAL_DATA_ERASE_SWEEP_SECONDS)},
     # Deck-change deadlines and Rules Submissions due to take effect whose timer message
     # was lost are caught here.
     "tables-timer-sweep": {"task": "tables.timer_sweep",

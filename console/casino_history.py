@@ -81,4 +81,5 @@ sentences({
     "TwoFactorEnrolled": say("{username} enrolled a second factor ({kind:w}, {recovery_codes} "
                              "recovery codes)"),
     "TwoFactorReset": say("{who} reset {username}'s second factor: {reason}"),
+    "PersonalDataErased": say("{who} erased the personal details of a {kind:w}: {reason}"),
 })
