@@ -16,7 +16,7 @@ from casino.domain.money import format_money
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.roles import Role
 from django.db import transaction
-from poker_room.chip_sales import CASH, PAID_WITH, record_cash_sale
+from poker_room.chip_sales import CASH, CHIPS, PAID_WITH, record_cash_sale
 from poker_room.domain.rules import TableRules
 from poker_room.models import PokerTable, Seat, SeatStatus
 from poker_room.services.hand_state import seat_in_play, seats_in_hand
@@ -140,11 +140,16 @@ def _paid(at: AtTable, seat: int, amount: int, paid_with: str, paid_for: str) ->
 
 
 def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
-                paid_with: Any, player: Any = None) -> Seat:
+                paid_with: Any, player: Any = None, carried_from: Any = None) -> Seat:
     """Seat a player and record the buy-in (637a.8(a), (b)(1)): the seat must be free and
     within the table's seats, a named player seated nowhere else in the room, the buy-in
     within the posted limits and whole chips. ``paid_with``: "cash" at the table (the
-    chip sale recorded with it) or "chips" brought from the cage or another table."""
+    chip sale recorded with it) or "chips" brought from the cage or another table.
+
+    ``carried_from`` ({"table", "seat"}; poker_floor's moves only, not an API field): the
+    player moves with the table stakes from another table of the same game (a must-move,
+    a table change, a broken table). Those stakes are chips brought, not a buy-in, so the
+    posted buy-in limits do not apply to them; the event records where they came from."""
     person = _player(player)
     amount = _cents(buy_in_cents, "buy_in_cents")
     how = _paid_with(paid_with)
@@ -162,9 +167,15 @@ def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
                 player_phone=person["phone"]).exists():
             raise ConflictError(f"{person['name']} is already seated in the room",
                                 code="player_already_seated")
-        _buy_in_limits(amount, rules)
-        at.record(NewEvent("PlayerSeated", {"seat": seat, "player": person,
-                                            "buy_in_cents": amount, "paid_with": how}))
+        seated = {"seat": seat, "player": person, "buy_in_cents": amount, "paid_with": how}
+        if carried_from is None:
+            _buy_in_limits(amount, rules)
+        elif how != CHIPS:
+            raise SeatError("table stakes carried from another table are chips",
+                            code="invalid_paid_with", field="paid_with")
+        else:
+            seated["carried_from"] = carried_from
+        at.record(NewEvent("PlayerSeated", seated))
         _paid(at, seat, amount, how, "buy_in")
     return Seat.objects.get(table_id=at.table.pk, seat=seat)
 

@@ -1,0 +1,270 @@
+"""Moving seated players (issue 24, items 3 and 4): the move itself (:func:`player_move`,
+the table stakes carried as chips), must-move games, table changes, and opening and
+breaking tables by lot.
+
+A move is two facts in the two tables' streams (``PlayerLeft`` at the one,
+``PlayerSeated`` with the stakes as chips at the other, through the poker room's seat
+service) and, for the floor's record, one in the game's list stream (``PlayerMoved``,
+``TableOpenedByLot``, ``TableBrokenByLot``), all in one transaction. The list is locked
+first, then the tables in the order of their ids (:func:`_lock_tables`), as every floor
+command locks them.
+
+The chapter has no rule for moving players between tables: these are the room's posted
+procedures (must-move, table changes, seating by lot), recorded so they can be shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from casino.actors import Actor, system_actor
+from casino.domain.errors import ConflictError, DomainError
+from casino.eventstore.store import NewEvent, Stream, append
+from casino.roles import Role
+from casino.scoping import property_row
+from poker_floor.domain.must_move import FeederSeat, choose, moving_order
+from poker_floor.models import Call, CallState, Waitlist
+from poker_floor.services.common import FLOOR, AtList
+from poker_room.models import PokerTable, Seat
+from poker_room.services import seats as seat_service
+from poker_room.services.hand_state import seats_in_hand
+from tables.models import GameTable, TableStatus
+from tables.services.common import locked
+
+#: who may move a seated player: as the seat service's (the tables' own checks apply)
+MOVING = seat_service.SEATING
+
+
+class MoveError(DomainError):
+    code = "invalid_move"
+
+
+# --- the move ---------------------------------------------------------------------------
+
+def _lock_tables(actor: Actor, *table_ids: Any) -> list[GameTable]:
+    """The tables locked in the order of their ids (a fixed order: two moves between the
+    same tables in opposite directions never wait on each other), returned as asked."""
+    rows = {key: locked(GameTable, key, actor, what="table")
+            for key in sorted({str(t) for t in table_ids})}
+    return [rows[str(t)] for t in table_ids]
+
+
+def _seat_number(value: Any, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise MoveError("a seat is a whole number from 1", code="invalid_seat", field=field)
+    return value
+
+
+def _open_call_at(table_id: Any, seat: int) -> bool:
+    return Call.objects.filter(table=table_id, seat=seat, state=CallState.OPEN).exists()
+
+
+def player_move(*, actor: Actor, from_table_id: Any, from_seat: Any, to_table_id: Any,
+                to_seat: Any, roles: tuple[Role, ...] = MOVING) -> Seat:
+    """Move a seated player with the table stakes to another seat of the same game: the
+    player leaves the one seat (``PlayerLeft``, the poker room's seat_leave) and is seated
+    at the other with the stakes as chips brought (``PlayerSeated`` with ``carried_from``;
+    no buy-in, so no buy-in limit), in the caller's transaction.
+
+    Refused, with nothing recorded: the player in the hand in progress (``seat_in_hand``,
+    637a.8(b)(2): stakes are not removed during a round of play), a taken seat
+    (``seat_taken``), a table of another game (``table_not_in_game``), a closed table
+    (``table_not_open``), a player with no stakes to carry (``no_table_stakes``)."""
+    actor.require(*roles)
+    source_seat = _seat_number(from_seat, "from_seat")
+    target_seat = _seat_number(to_seat, "to_seat")
+    with transaction.atomic():
+        source, target = _lock_tables(actor, from_table_id, to_table_id)
+        if target.game != source.game:
+            raise ConflictError(f"table {target.name} plays another game than table "
+                                f"{source.name}", code="table_not_in_game")
+        if target.status != TableStatus.OPEN:
+            raise ConflictError(f"table {target.name} is not open", code="table_not_open")
+        moving = Seat.objects.filter(table_id=source.pk, seat=source_seat).first()
+        if moving is None:
+            raise MoveError(f"nobody is seated at seat {source_seat} of table {source.name}",
+                            code="seat_empty", field="from_seat")
+        if Seat.objects.filter(table_id=target.pk, seat=target_seat).exists():
+            raise ConflictError(f"seat {target_seat} of table {target.name} is taken",
+                                code="seat_taken")
+        if moving.stack_cents < 1:
+            raise ConflictError("the player has no table stakes to move with",
+                                code="no_table_stakes")
+        player = ({"name": moving.player_name, "phone": moving.player_phone}
+                  if moving.player_name else None)
+        seat_service.seat_leave(actor=actor, table_id=source.pk, seat=source_seat)
+        return seat_service.seat_player(
+            actor=actor, table_id=target.pk, seat=target_seat, buy_in_cents=moving.stack_cents,
+            paid_with="chips", player=player,
+            carried_from={"table": str(source.pk), "seat": source_seat})
+
+
+# --- the list's tables ----------------------------------------------------------------
+
+def _game_table(actor: Actor, waitlist: Waitlist, table_id: Any, field: str) -> GameTable:
+    """A table of the list's game at the actor's property (404 for anything else,
+    ``table_not_in_game`` for a table of another game)."""
+    table = property_row(GameTable.objects.all(), actor, table_id, what="table")
+    if table.game != waitlist.game:
+        raise DomainError(f"table {table.name} does not play {waitlist.name}",
+                          code="table_not_in_game", field=field)
+    return table
+
+
+def _seat_limit(table: GameTable) -> int:
+    """The seats a player may take at ``table``: its positions, or fewer if its Rules
+    Submission says so (as the seat service counts them)."""
+    rules = seat_service.table_rules(table)
+    return min(table.positions, rules.max_players or table.positions)
+
+
+def _in_hand(table_id: Any) -> set[int]:
+    poker = PokerTable.objects.filter(table_id=table_id).only("current_hand_id").first()
+    if poker is None or not poker.current_hand_id:
+        return set()
+    return set(seats_in_hand(poker.current_hand_id))
+
+
+# --- must-move games ----------------------------------------------------------------------
+
+def must_move_set(*, actor: Actor, waitlist_id: Any, main_table_id: Any,
+                  feeder_table_ids: Any) -> Waitlist:
+    """Make a table of the list's game a must-move game's main table, fed by the other
+    tables named (``MustMoveSet``; a set already made is replaced)."""
+    with transaction.atomic():
+        at = AtList(actor, waitlist_id)
+        if not isinstance(feeder_table_ids, list | tuple) or not feeder_table_ids:
+            raise DomainError("name one or more must-move tables that feed the main table",
+                              code="invalid_feeders", field="feeder_table_ids")
+        main = _game_table(actor, at.list, main_table_id, "main_table_id")
+        feeders = [_game_table(actor, at.list, t, "feeder_table_ids") for t in feeder_table_ids]
+        ids = [str(t.pk) for t in feeders]
+        if len(set(ids)) != len(ids) or str(main.pk) in ids:
+            raise DomainError("each must-move table is named once, and is not the main table",
+                              code="invalid_feeders", field="feeder_table_ids")
+        at.record(NewEvent("MustMoveSet", {"main_table": str(main.pk), "feeders": ids}))
+    return Waitlist.objects.get(pk=at.list.pk)
+
+
+def must_move_clear(*, actor: Actor, waitlist_id: Any) -> Waitlist:
+    """The game is no longer a must-move game (``MustMoveCleared``)."""
+    with transaction.atomic():
+        at = AtList(actor, waitlist_id)
+        if at.list.main_table is None:
+            raise ConflictError("this game has no must-move tables", code="no_must_move")
+        at.record(NewEvent("MustMoveCleared", {"main_table": str(at.list.main_table)}))
+    return Waitlist.objects.get(pk=at.list.pk)
+
+
+def _feeder_order(waitlist: Waitlist) -> list[FeederSeat]:
+    rows = Seat.objects.filter(table_id__in=waitlist.feeders).only("table_id", "seat",
+                                                                   "seated_at")
+    return moving_order(FeederSeat(str(s.table_id), s.seat, s.seated_at) for s in rows)
+
+
+def _main_seat_free(main: GameTable, seat: int) -> None:
+    """``must_move_table_full`` unless ``seat`` is a free seat of the main table and the
+    table has one; ``seat_already_offered`` when the list has been called to it."""
+    limit = _seat_limit(main)
+    if not 1 <= seat <= limit:
+        raise MoveError(f"seats are numbered 1 to {limit} at table {main.name}",
+                        code="invalid_seat", field="to_seat")
+    taken = set(Seat.objects.filter(table_id=main.pk).values_list("seat", flat=True))
+    if len(taken) >= limit or seat in taken:
+        raise ConflictError(f"seat {seat} of the main table {main.name} is not free"
+                            if len(taken) < limit else f"the main table {main.name} is full",
+                            code="must_move_table_full")
+    if _open_call_at(main.pk, seat):
+        raise ConflictError(f"seat {seat} of table {main.name} is offered to a listed player",
+                            code="seat_already_offered")
+
+
+def must_move(*, actor: Actor, waitlist_id: Any, to_seat: Any, from_table_id: Any = None,
+              from_seat: Any = None, reason: Any = None) -> Seat:
+    """Move the player seated longest at the must-move tables to ``to_seat`` of the main
+    table, or the player the floor names, with a reason (``reason_required`` without
+    one). ``PlayerMoved`` records the whole order the player was chosen from."""
+    seat = _seat_number(to_seat, "to_seat")
+    with transaction.atomic():
+        at = AtList(actor, waitlist_id)
+        if at.list.main_table is None:
+            raise ConflictError("this game has no must-move tables", code="no_must_move")
+        main = locked(GameTable, at.list.main_table, actor, what="table")
+        if main.status != TableStatus.OPEN:
+            raise ConflictError(f"the main table {main.name} is not open",
+                                code="table_not_open")
+        _main_seat_free(main, seat)
+        choice = choose(_feeder_order(at.list),
+                        table=None if from_table_id is None else str(from_table_id),
+                        seat=from_seat, reason=reason)
+        moved = player_move(actor=actor, from_table_id=choice.moving.table,
+                            from_seat=choice.moving.seat, to_table_id=main.pk, to_seat=seat,
+                            roles=FLOOR)
+        at.record(_player_moved(choice.moving, main.pk, seat, "must_move",
+                                [s.recorded() for s in choice.order], choice.reason))
+    return moved
+
+
+def _player_moved(source: FeederSeat, to_table: Any, to_seat: int, why: str,
+                  order: list[dict[str, Any]], reason: str, entry: Any = None) -> NewEvent:
+    return NewEvent("PlayerMoved", {
+        "from_table": source.table, "from_seat": source.seat, "to_table": str(to_table),
+        "to_seat": to_seat, "why": why, "order": order, "reason": reason,
+        "entry": None if entry is None else str(entry)})
+
+
+#: the reason the system records when it passes over players seated longer
+IN_HAND_REASON = "the players seated longer were in the hand in progress at their tables"
+
+
+def _system_mover(waitlist: Waitlist) -> Actor:
+    """The actor of an automatic must-move (FLOOR_AUTO_CALL): the system, acting as a
+    floorperson would under the room's must-move procedure (the seat service asks every
+    mover for a role; the events name ``system:must-move`` as the actor)."""
+    plain = system_actor(waitlist.property, "must-move")
+    return Actor(username=plain.username, user_id=None,
+                 roles=frozenset({Role.FLOORPERSON.value}), property=waitlist.property,
+                 system=True)
+
+
+def must_move_offer(waitlist: Any, table_id: Any, seat: int) -> bool:
+    """The system's offer of a seat opened at a must-move game's main table (the list's
+    seat offer asks this first): with FLOOR_AUTO_CALL, the player seated longest at the
+    must-move tables who is not in the hand in progress there moves to it at once, and
+    True is returned; False when nothing moved (not the main table, the seat not free, no
+    one to move, or the offer is not automatic), and the list is offered the seat.
+
+    The feeder seat left empty is offered to the list in turn (its ``PlayerLeft``)."""
+    if not getattr(settings, "FLOOR_AUTO_CALL", True):
+        return False
+    with transaction.atomic():
+        row = Waitlist.objects.select_for_update().select_related("property").filter(
+            pk=getattr(waitlist, "pk", waitlist)).first()
+        if row is None or row.main_table is None or str(row.main_table) != str(table_id):
+            return False
+        main = GameTable.objects.select_for_update().get(pk=row.main_table)
+        if main.status != TableStatus.OPEN or not isinstance(seat, int):
+            return False
+        try:
+            _main_seat_free(main, seat)
+        except DomainError:
+            return False
+        order = _feeder_order(row)
+        busy: dict[str, set[int]] = {}
+        eligible = [s for s in order
+                    if s.seat not in busy.setdefault(s.table, _in_hand(s.table))]
+        if not eligible:
+            return False
+        moving = eligible[0]
+        actor = _system_mover(row)
+        player_move(actor=actor, from_table_id=moving.table, from_seat=moving.seat,
+                    to_table_id=main.pk, to_seat=seat, roles=FLOOR)
+        append(Stream("waitlist", row.stream_id), row.stream_version,
+               [_player_moved(moving, main.pk, seat, "must_move",
+                              [s.recorded() for s in order],
+                              "" if moving == order[0] else IN_HAND_REASON)],
+               actor.metadata(), savepoint=False)
+    return True
