@@ -341,7 +341,7 @@ _SENTENCES: dict[str, str] = {
     "stakes_not_verified": "Confirm the table stakes are as recorded before the player "
                            "returns.",
     "stakes_mismatch": "The table stakes are not what was recorded.",
-    "reason_required": "Say why the player is removed.",
+    "reason_required": "Say why: this step is recorded with its reason.",
     "agreement_required": "The minimum bet is raised only when every player agrees.",
     "increase_above_maximum": "The rules allow a smaller raise of the minimum bet.",
     # --- poker hands ----------------------------------------------------------------------------
@@ -454,6 +454,30 @@ _SENTENCES: dict[str, str] = {
                             "about them.",
     "invalid_erasure_reason": "Say why the details are erased.",
     "invalid_personal_data": "Those personal details could not be recorded as given.",
+    # --- the poker floor: lists and calls (issue 24) ------------------------------------
+    "waitlist_not_found": "That list could not be found.",
+    "waitlist_exists": "This game has a list already; add the players to it.",
+    "list_not_poker": "Lists are kept for poker games only.",
+    "invalid_open_table_at": "Give the number of waiting players that suggests opening a "
+                             "table: 0 (never) to 99.",
+    "invalid_player_name": "Give the player's name or initials (up to 120 characters).",
+    "invalid_phone": "That is not a telephone number; check the digits (and the country "
+                     "code, for a number from abroad).",
+    "invalid_email": "That is not an e-mail address.",
+    "already_listed": "This player is on this list already.",
+    "entry_not_found": "That player is not on this list.",
+    "entry_not_listed": "That player is no longer on the list (seated or taken off).",
+    "entry_called": "That player has been called to a seat; cancel the call first.",
+    "entry_already_called": "That player has been called to another seat already.",
+    "list_empty": "Nobody on the list can be offered this seat.",
+    "table_not_in_game": "That table plays another game than this list's.",
+    "table_not_open": "That table is not open.",
+    "seat_already_offered": "That seat is offered to a player already; wait for the answer "
+                            "or cancel the call.",
+    "call_not_found": "That call could not be found.",
+    "call_already_answered": "That call was answered already (seated, timed out or "
+                             "cancelled); nothing was changed.",
+    "call_not_due": "The called player's time to come is not over yet.",
 }
 
 

@@ -325,6 +325,10 @@ CELERY_BEAT_SCHEDULE: dict = {
     # still open recorded), in each property's own time zone.
     "finance-gaming-day-close": {"task": "finance.gaming_days_close",
                                  "schedule": float(TIMER_SWEEP_SECONDS)},
+    # The poker floor: calls past their deadline timed out, vacant seats offered to the
+    # lists (their messages lost or never sent).
+    "poker-floor-sweep": {"task": "poker_floor.floor_sweep",
+                          "schedule": float(TIMER_SWEEP_SECONDS)},
 }
 # Finance: a variance (counted - expected) beyond this many cents either way is an
 # exception to explain and sign off; 0 makes every difference one.
@@ -350,6 +354,17 @@ JACKPOT_BOARD_DISPLAY_KEYS = dict(
 # minutes); tests and demonstrations shorten it, as they shorten the deck limits.
 TIME_CHARGE_MINUTE_SECONDS = env.env_int("TIME_CHARGE_MINUTE_SECONDS", 60, minimum=1,
                                          maximum=60)
+# The poker floor (issue 24). A listed player's phone is read in FLOOR_PHONE_REGION
+# unless written with its +country code; it is stored in E.164. (How long a list entry's
+# details are kept: FLOOR_RETENTION_DAYS, in PERSONAL_DATA_RETENTION_DAYS above.)
+FLOOR_PHONE_REGION = env.env_str("FLOOR_PHONE_REGION", "US")
+# A seat that opens at a table of a listed game is offered to the list's first player at
+# once, and the sweep offers any still vacant (False: only the floor calls players).
+FLOOR_AUTO_CALL = env.env_bool("FLOOR_AUTO_CALL", True)
+# How long a minute of a call's time to come lasts (the Rules' call_minutes); tests and
+# demonstrations shorten it, as they shorten the time-charge schedule.
+FLOOR_CALL_MINUTE_SECONDS = env.env_int("FLOOR_CALL_MINUTE_SECONDS", 60, minimum=1,
+                                        maximum=60)
 
 LOGGING = {
     "version": 1,

@@ -1,5 +1,205 @@
 """The inline projections of the list streams (``waitlist-<id>``) into
 :mod:`poker_floor.models`. Rows are written with ``QuerySet.update`` and ``create`` (as the
-other apps' projections); a rebuild from the events gives the same rows."""
+other apps' projections); a rebuild from the events gives the same rows.
+
+A list's calling order (``Waitlist.order``) is worked out by :mod:`poker_floor.domain.queue`
+from the events, as the services decide it. A player's details are unsealed here
+(:func:`casino.personal_data.unseal`): once the entry's key is erased
+(``PersonalDataErased``, kind ``list_entry``) they are blank, and a rebuild finds nothing
+to unseal.
+"""
 
 from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from casino.eventstore.projections import Projection, register
+from casino.eventstore.store import RecordedEvent
+from casino.models import Property
+from casino.personal_data import unseal
+from poker_floor.domain import queue
+from poker_floor.models import (
+    Call,
+    CallState,
+    EntryStatus,
+    ListEntry,
+    Waitlist,
+)
+
+#: the erasure of a subject's key (casino.personal_data), which blanks a list entry
+ERASED = "PersonalDataErased"
+ENTRY_KIND = "list_entry"
+
+
+def initials(name: str) -> str:
+    """What everyone but the floor sees of a player: "John Smith" -> "J.S."; initials
+    given as such (no lower-case letter, at most 12 characters: "JS", "J.S.") are kept."""
+    name = (name or "").strip()
+    if not name:
+        return ""
+    if len(name) <= 12 and not any(ch.islower() for ch in name):
+        return name
+    words = [w for w in re.split(r"[\s\-]+", name) if w and w[0].isalpha()] or [name]
+    return "".join(f"{w[0].upper()}." for w in words[:6])
+
+
+def _list_id(e: RecordedEvent) -> str:
+    return e.stream_id.split("-", 1)[1]
+
+
+def _order(e: RecordedEvent) -> list[str]:
+    return list(Waitlist.objects.values_list("order", flat=True).get(pk=_list_id(e)))
+
+
+def _when(value: str) -> datetime:
+    return datetime.fromisoformat(value)
+
+
+def waitlist_opened(e: RecordedEvent) -> dict[str, Any] | None:
+    d = e.data
+    Waitlist.objects.create(
+        id=_list_id(e), property=Property.objects.get(licence_number=e.metadata["property"]),
+        game=d["game"], name=d["name"], open_table_at=d.get("open_table_at", 0), order=[],
+        opened_at=e.recorded_at, stream_version=e.version)
+    return None
+
+
+def waitlist_configured(e: RecordedEvent) -> dict[str, Any]:
+    return {"open_table_at": e.data["open_table_at"]}
+
+
+def player_listed(e: RecordedEvent) -> dict[str, Any]:
+    d = e.data
+    details = unseal(d["details"])
+    wl = Waitlist.objects.only("property_id", "order").get(pk=_list_id(e))
+    kinds = dict(ListEntry.objects.filter(pk__in=wl.order).values_list("id", "kind"))
+    kinds = {str(k): v for k, v in kinds.items()}
+    ListEntry.objects.create(
+        id=d["entry"], waitlist_id=wl.pk, property_id=wl.property_id,
+        kind=d.get("kind") or "player", status=EntryStatus.WAITING,
+        name=(details or {}).get("name", ""), phone=(details or {}).get("phone", ""),
+        email=(details or {}).get("email", ""),
+        initials=initials((details or {}).get("name", "")), erased=details is None,
+        source=d.get("source") or "floor", from_table=d.get("from_table"),
+        from_seat=d.get("from_seat"), listed_at=e.recorded_at)
+    return {"order": queue.listed(wl.order, kinds, d["entry"], d.get("kind") or "player")}
+
+
+def player_called(e: RecordedEvent) -> None:
+    d = e.data
+    entry = ListEntry.objects.only("property_id").get(pk=d["entry"])
+    Call.objects.create(
+        id=d["call"], waitlist_id=_list_id(e), entry_id=d["entry"],
+        property_id=entry.property_id, table=d["table"], seat=d["seat"],
+        state=CallState.OPEN, called_at=e.recorded_at, deadline_at=_when(d["deadline"]),
+        reason=d.get("reason") or "", by_lot=bool(d.get("by_lot")))
+    ListEntry.objects.filter(pk=d["entry"]).update(status=EntryStatus.CALLED)
+
+
+def _answered(e: RecordedEvent, state: str) -> None:
+    Call.objects.filter(pk=e.data["call"]).update(state=state, answered_at=e.recorded_at)
+
+
+def call_timed_out(e: RecordedEvent) -> dict[str, Any]:
+    d = e.data
+    _answered(e, CallState.TIMED_OUT)
+    gone = d["moved_to"] is None
+    ListEntry.objects.filter(pk=d["entry"]).update(
+        missed_calls=d["missed"],
+        status=EntryStatus.REMOVED if gone else EntryStatus.WAITING,
+        done_at=e.recorded_at if gone else None)
+    return {"order": queue.moved_to(_order(e), d["entry"], d["moved_to"])}
+
+
+def call_cancelled(e: RecordedEvent) -> None:
+    _answered(e, CallState.CANCELLED)
+    ListEntry.objects.filter(pk=e.data["entry"], status=EntryStatus.CALLED).update(
+        status=EntryStatus.WAITING)
+
+
+def player_seated_from_list(e: RecordedEvent) -> dict[str, Any] | None:
+    d = e.data
+    _answered(e, CallState.SEATED)
+    entries = ListEntry.objects.filter(pk=d["entry"])
+    if d.get("stays_listed"):
+        entries.update(status=EntryStatus.WAITING, stays_listed=True)
+        return None
+    entries.update(status=EntryStatus.SEATED, done_at=e.recorded_at)
+    return {"order": [x for x in _order(e) if x != d["entry"]]}
+
+
+def player_delisted(e: RecordedEvent) -> dict[str, Any]:
+    entry = e.data["entry"]
+    ListEntry.objects.filter(pk=entry).update(status=EntryStatus.REMOVED,
+                                              done_at=e.recorded_at)
+    return {"order": [x for x in _order(e) if x != entry]}
+
+
+def page(outcome: str) -> Callable[[RecordedEvent], None]:
+    def apply(e: RecordedEvent) -> None:
+        if e.data.get("call"):
+            Call.objects.filter(pk=e.data["call"]).update(page=outcome)
+    return apply
+
+
+#: each event's change to the rows; what it changes on the list's own row is returned and
+#: written with the stream's version in one UPDATE. The moves' events (must-move tables,
+#: moves, tables opened and broken by lot) are :mod:`poker_floor.projections_moves`'.
+STEPS: dict[str, Callable[[RecordedEvent], Any]] = {
+    "WaitlistOpened": waitlist_opened,
+    "WaitlistConfigured": waitlist_configured,
+    "PlayerListed": player_listed,
+    "PlayerCalled": player_called,
+    "CallTimedOut": call_timed_out,
+    "CallCancelled": call_cancelled,
+    "PlayerSeatedFromList": player_seated_from_list,
+    "PlayerDelisted": player_delisted,
+    "PageSent": page("sent"),
+    "PageFailed": page("failed"),
+}
+
+#: the events of a list's stream this projection follows
+LIST_EVENTS = frozenset(STEPS)
+
+
+def entry_erased(e: RecordedEvent) -> None:
+    """The entry's key erased: its details are gone from the read model too."""
+    subjects = [e.data.get("subject"), *(e.data.get("subjects") or [])]
+    ids = []
+    for s in subjects:
+        try:
+            ids.append(uuid.UUID(str(s)))
+        except (TypeError, ValueError):
+            continue
+    ListEntry.objects.filter(pk__in=ids).update(name="", phone="", email="", initials="",
+                                                erased=True)
+
+
+@register
+class WaitlistProjection(Projection):
+    """The lists, their entries in calling order and the calls (issue 24)."""
+
+    name = "poker_floor_lists"
+    event_types = LIST_EVENTS | {ERASED}
+
+    def handles(self, event: RecordedEvent) -> bool:
+        if event.stream_type == "waitlist":
+            return event.type in LIST_EVENTS
+        return event.type == ERASED and (event.data or {}).get("kind") == ENTRY_KIND
+
+    def apply(self, event: RecordedEvent) -> None:
+        if event.stream_type != "waitlist":
+            entry_erased(event)
+            return
+        fields = STEPS[event.type](event) or {}
+        Waitlist.objects.filter(pk=_list_id(event)).update(stream_version=event.version,
+                                                           **fields)
+
+    def reset(self) -> None:
+        Call.objects.all().delete()
+        ListEntry.objects.all().delete()
+        Waitlist.objects.all().delete()

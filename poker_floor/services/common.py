@@ -12,6 +12,7 @@ from casino.eventstore.store import NewEvent, RecordedEvent, Stream, append
 from casino.roles import Role
 from casino.scoping import property_row
 from poker_floor.models import Waitlist
+from poker_room.domain.rules_schema import WAITLIST_DEFAULTS
 
 #: who keeps the lists, calls players and moves them: a floorperson or the poker shift
 #: supervisor. They alone read a listed player's name, phone and e-mail.
@@ -21,8 +22,9 @@ SEATING = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
 
 #: the list rules when the game's Rules Submission says nothing (the posted procedure for a
 #: called player who does not come: moved down ``move_down_places``; removed after
-#: ``missed_calls_allowed`` misses)
-DEFAULT_LIST_RULES = {"call_minutes": 5, "move_down_places": 3, "missed_calls_allowed": 2}
+#: ``missed_calls_allowed`` misses): the schema's defaults, one copy
+#: (call_minutes 5, move_down_places 3, missed_calls_allowed 2)
+DEFAULT_LIST_RULES = WAITLIST_DEFAULTS
 
 
 class FloorError(DomainError):

@@ -99,6 +99,9 @@ def validate_poker(o: OptionReader, game: TableGame) -> dict[str, Any]:
     out["rake"] = _rake(o, out["chip_unit_cents"])
     out["bad_beat"] = _bad_beat(o, game)
     out["high_hand"] = _high_hand(o, game)
+    waitlist = _waitlist(o)
+    if waitlist is not None:
+        out["waitlist"] = waitlist
     _whole_chips(o, out)
     return out
 
@@ -411,6 +414,32 @@ def _high_hand(o: OptionReader, game: TableGame) -> dict[str, Any] | None:
                                code="option_not_allowed",
                                field=sub.field("identification_required"))
     out["identification_required"] = True
+    sub.done()
+    return out
+
+
+# --- the poker floor's list (issue 24) ----------------------------------------------------
+
+#: the list's procedure where the submission leaves a part out (the poker floor's
+#: DEFAULT_LIST_RULES are these)
+WAITLIST_DEFAULTS = {"call_minutes": 5, "move_down_places": 3, "missed_calls_allowed": 2}
+
+
+def _waitlist(o: OptionReader) -> dict[str, int] | None:
+    """The posted procedure of the game's list: the minutes a called player has to take
+    the seat, the places a player who does not come is moved down, and the miss at which
+    the player is taken off the list. None when the submission posts none (the floor's
+    defaults apply); absent from the canonical options then, so a hand's recorded options
+    are as before."""
+    sub = nested(o, "waitlist", required=False)
+    if sub is None:
+        return None
+    d = WAITLIST_DEFAULTS
+    out = {"call_minutes": sub.get("call_minutes", whole(1, 60), default=d["call_minutes"]),
+           "move_down_places": sub.get("move_down_places", whole(0, 50),
+                                       default=d["move_down_places"]),
+           "missed_calls_allowed": sub.get("missed_calls_allowed", whole(1, 10),
+                                           default=d["missed_calls_allowed"])}
     sub.done()
     return out
 
