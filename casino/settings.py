@@ -365,6 +365,12 @@ FLOOR_AUTO_CALL = env.env_bool("FLOOR_AUTO_CALL", True)
 # demonstrations shorten it, as they shorten the time-charge schedule.
 FLOOR_CALL_MINUTE_SECONDS = env.env_int("FLOOR_CALL_MINUTE_SECONDS", 60, minimum=1,
                                         maximum=60)
+# The estimated wait of each place on a list (poker_floor.wait): the seat openings of the
+# last FLOOR_WAIT_WINDOW_HOURS measure the rate; with fewer than FLOOR_WAIT_MIN_OPENINGS
+# in that window the wait is "unknown" (10 openings measure the rate to about ±30%).
+FLOOR_WAIT_WINDOW_HOURS = env.env_int("FLOOR_WAIT_WINDOW_HOURS", 3, minimum=1, maximum=24)
+FLOOR_WAIT_MIN_OPENINGS = env.env_int("FLOOR_WAIT_MIN_OPENINGS", 10, minimum=1,
+                                      maximum=1000)
 
 LOGGING = {
     "version": 1,
