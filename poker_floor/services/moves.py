@@ -15,6 +15,7 @@ procedures (must-move, table changes, seating by lot), recorded so they can be s
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -23,10 +24,13 @@ from django.db import transaction
 from casino.actors import Actor, system_actor
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent, Stream, append
+from casino.personal_data import key_create, retention, seal
 from casino.roles import Role
 from casino.scoping import property_row
+from poker_floor.domain.lots import draw
 from poker_floor.domain.must_move import FeederSeat, choose, moving_order
-from poker_floor.models import Call, CallState, Waitlist
+from poker_floor.domain.queue import ACTIVE
+from poker_floor.models import Call, CallState, EntryKind, ListEntry, Waitlist
 from poker_floor.services.common import FLOOR, AtList
 from poker_room.models import PokerTable, Seat
 from poker_room.services import seats as seat_service
@@ -203,17 +207,17 @@ def must_move(*, actor: Actor, waitlist_id: Any, to_seat: Any, from_table_id: An
         moved = player_move(actor=actor, from_table_id=choice.moving.table,
                             from_seat=choice.moving.seat, to_table_id=main.pk, to_seat=seat,
                             roles=FLOOR)
-        at.record(_player_moved(choice.moving, main.pk, seat, "must_move",
+        at.record(_player_moved(choice.moving.table, choice.moving.seat, main.pk, seat,
+                                "must_move",
                                 [s.recorded() for s in choice.order], choice.reason))
     return moved
 
 
-def _player_moved(source: FeederSeat, to_table: Any, to_seat: int, why: str,
-                  order: list[dict[str, Any]], reason: str, entry: Any = None) -> NewEvent:
+def _player_moved(from_table: Any, from_seat: int, to_table: Any, to_seat: int, why: str,
+                  order: list[dict[str, Any]], reason: str) -> NewEvent:
     return NewEvent("PlayerMoved", {
-        "from_table": source.table, "from_seat": source.seat, "to_table": str(to_table),
-        "to_seat": to_seat, "why": why, "order": order, "reason": reason,
-        "entry": None if entry is None else str(entry)})
+        "from_table": str(from_table), "from_seat": from_seat, "to_table": str(to_table),
+        "to_seat": to_seat, "why": why, "order": order, "reason": reason, "entry": None})
 
 
 #: the reason the system records when it passes over players seated longer
@@ -263,8 +267,110 @@ def must_move_offer(waitlist: Any, table_id: Any, seat: int) -> bool:
         player_move(actor=actor, from_table_id=moving.table, from_seat=moving.seat,
                     to_table_id=main.pk, to_seat=seat, roles=FLOOR)
         append(Stream("waitlist", row.stream_id), row.stream_version,
-               [_player_moved(moving, main.pk, seat, "must_move",
+               [_player_moved(moving.table, moving.seat, main.pk, seat, "must_move",
                               [s.recorded() for s in order],
                               "" if moving == order[0] else IN_HAND_REASON)],
                actor.metadata(), savepoint=False)
     return True
+
+
+# --- table changes and a broken table's players: entries served before the list ------------
+
+def _seated_details(seat: Seat, table: GameTable) -> dict[str, str]:
+    """What a table change or a broken table's entry says of the player: the name and
+    phone the seat recorded, else "seat 4 at Holdem-2" (an anonymous seat)."""
+    from poker_floor.services.lists import player_phone
+
+    try:
+        phone = player_phone(seat.player_phone)
+    except DomainError:  # the seat's phone is free text; a page needs a real number
+        phone = ""
+    name = seat.player_name or f"seat {seat.seat} at {table.name}"
+    return {"name": name, "phone": phone, "email": ""}
+
+
+def _listed(waitlist: Waitlist, kind: str, table: GameTable, seat: Seat) -> tuple[str, NewEvent]:
+    """A new entry of ``kind`` for the player at ``seat`` of ``table``: its key (the
+    details sealed under it, casino.personal_data) and its ``PlayerListed``, as every
+    entry is made (poker_floor.services.lists.player_list)."""
+    entry_id = uuid.uuid4()
+    key_create(subject=entry_id, property_id=waitlist.property_id, kind="list_entry",
+               retain_until=retention(settings.FLOOR_RETENTION_DAYS))
+    return str(entry_id), NewEvent("PlayerListed", {
+        "entry": str(entry_id), "details": seal(entry_id, _seated_details(seat, table)),
+        "source": "floor", "kind": kind, "from_table": str(table.pk), "from_seat": seat.seat})
+
+
+def table_change_request(*, actor: Actor, waitlist_id: Any, table_id: Any,
+                         seat: Any) -> ListEntry:
+    """A player seated at a table of the list's game asks for another table of it: a
+    ``change`` entry, called before the list's players, in the order asked, and never to
+    a seat at the table the player sits at. 409 ``already_listed`` when that seat has
+    asked already."""
+    number = _seat_number(seat, "seat")
+    with transaction.atomic():
+        at = AtList(actor, waitlist_id)
+        table = _game_table(actor, at.list, table_id, "table_id")
+        player = Seat.objects.filter(table_id=table.pk, seat=number).first()
+        if player is None:
+            raise MoveError(f"nobody is seated at seat {number} of table {table.name}",
+                            code="seat_empty", field="seat")
+        if ListEntry.objects.filter(waitlist=at.list, kind=EntryKind.CHANGE, status__in=ACTIVE,
+                                    from_table=table.pk, from_seat=number).exists():
+            raise ConflictError(f"seat {number} at table {table.name} has asked for a table "
+                                "change already", code="already_listed")
+        entry_id, listed = _listed(at.list, EntryKind.CHANGE.value, table, player)
+        at.record(listed)
+    return ListEntry.objects.get(pk=entry_id)
+
+
+# --- opening and breaking tables by lot ---------------------------------------------
+
+def _vacant_seats(table: GameTable) -> list[int]:
+    """The seats of ``table`` a player may be given: free, and not offered to a listed
+    player by an open call."""
+    taken = set(Seat.objects.filter(table_id=table.pk).values_list("seat", flat=True))
+    offered = set(Call.objects.filter(table=table.pk, state=CallState.OPEN)
+                  .values_list("seat", flat=True))
+    return [n for n in range(1, _seat_limit(table) + 1) if n not in taken | offered]
+
+
+def table_break_by_lot(*, actor: Actor, waitlist_id: Any, table_id: Any) -> dict[str, Any]:
+    """Break a table of the list's game: every player there is seated by lot at the
+    vacant seats of the game's other open tables (moved with the stakes,
+    :func:`player_move`); those the lot leaves without a seat are listed first, as
+    ``broken`` entries in the order drawn, and keep their seat and stakes until called.
+    Not while a hand is in progress there (``hand_in_progress``). ``TableBrokenByLot``
+    records the draw; closing the table is the tables' own command, as ever."""
+    with transaction.atomic():
+        at = AtList(actor, waitlist_id)
+        broken = _game_table(actor, at.list, table_id, "table_id")
+        others = list(GameTable.objects.filter(property=at.list.property_id,
+                                               game=at.list.game, status=TableStatus.OPEN)
+                      .exclude(pk=broken.pk))
+        _lock_tables(actor, broken.pk, *(t.pk for t in others))
+        if PokerTable.objects.filter(table_id=broken.pk).exclude(current_hand_id=None).exists():
+            raise ConflictError(f"a hand is in progress at table {broken.name}",
+                                code="hand_in_progress")
+        players = {s.seat: s for s in Seat.objects.filter(table_id=broken.pk)}
+        if not players:
+            raise ConflictError(f"nobody is seated at table {broken.name}",
+                                code="table_empty")
+        vacant = [(str(t.pk), n) for t in sorted(others, key=lambda t: t.name)
+                  for n in _vacant_seats(t)]
+        lot = draw(sorted(players), vacant)
+        moves = [{"from_seat": seat, "to_table": to_table, "to_seat": to_seat}
+                 for seat, (to_table, to_seat) in lot.pairs]
+        for m in moves:
+            player_move(actor=actor, from_table_id=broken.pk, from_seat=m["from_seat"],
+                        to_table_id=m["to_table"], to_seat=m["to_seat"], roles=FLOOR)
+        entries = [_listed(at.list, EntryKind.BROKEN.value, broken, players[seat])
+                   for seat in lot.unplaced]
+        source = str(broken.pk)
+        at.record(
+            NewEvent("TableBrokenByLot", {"table": source, "draw": moves,
+                                          "listed": [e for e, _ in entries]}),
+            *(_player_moved(source, m["from_seat"], m["to_table"], m["to_seat"],
+                            "table_broken", [], "") for m in moves),
+            *(event for _, event in entries))
+    return {"table": source, "draw": moves, "listed": [e for e, _ in entries]}
