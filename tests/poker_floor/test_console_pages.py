@@ -1,0 +1,113 @@
+"""The poker floor's console pages (issue 24, items 1, 2 and 9): the lists, one list, its
+results-only fragment for polling, and the fairness record's page — each for the roles
+that read it (403 for the others, 404 for another property's list), the players' names,
+phones and e-mail for the floor's roles only, and the steps offered only when declared
+and the viewer's to take. Made with the real services on PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.console.conftest import client_of, text_of
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+
+PAGES = ("/console/poker/lists/", "/console/poker/lists/{pk}/",
+         "/console/poker/lists/results/", "/console/poker/lists/{pk}/results/")
+FAIRNESS = "/console/poker/lists/{pk}/fairness/"
+READERS = ("floor", "supervisor", "dealer", "compliance", "security")
+NOT_READERS = ("cashier", "finance", "admin", "count_team", "nobody")
+
+
+def _get(floor: Any, who: str, url: str) -> Any:
+    return client_of(floor[who]).get(url)
+
+
+@pytest.mark.parametrize("who", READERS)
+def test_the_lists_pages_are_read_by_the_floor_dealers_compliance_and_security(
+        holdem, who: str) -> None:
+    for url in PAGES:
+        r = _get(holdem.floor, who, url.format(pk=holdem.waitlist.pk))
+        assert r.status_code == 200, url
+
+
+@pytest.mark.parametrize("who", NOT_READERS)
+def test_the_lists_pages_are_refused_to_other_roles(holdem, who: str) -> None:
+    for url in (*PAGES, FAIRNESS):
+        r = _get(holdem.floor, who, url.format(pk=holdem.waitlist.pk))
+        assert r.status_code == 403, url
+
+
+@pytest.mark.parametrize("who", ("dealer", "security"))
+def test_the_fairness_record_is_refused_to_dealers_and_security(holdem, who: str) -> None:
+    r = _get(holdem.floor, who, FAIRNESS.format(pk=holdem.waitlist.pk))
+    assert r.status_code == 403
+
+
+@pytest.mark.parametrize("who", ("floor", "supervisor", "compliance"))
+def test_the_fairness_record_is_read_by_compliance_and_the_floor(holdem, who: str) -> None:
+    r = _get(holdem.floor, who, FAIRNESS.format(pk=holdem.waitlist.pk))
+    assert r.status_code == 200
+
+
+def test_another_propertys_list_is_not_found(holdem, other_property, make_floor) -> None:
+    theirs = make_floor(other_property)
+    for url in (*PAGES[1::2], FAIRNESS):
+        r = _get(theirs, "supervisor", url.format(pk=holdem.waitlist.pk))
+        assert r.status_code == 404, url
+
+
+def test_another_propertys_list_is_not_on_the_lists_page(holdem, other_property, make_floor
+                                                         ) -> None:
+    theirs = make_floor(other_property)
+    text = text_of(_get(theirs, "floor", "/console/poker/lists/").content.decode())
+    assert "Hold'em" not in text
+    assert "No lists yet." in text
+
+
+def test_the_floor_reads_each_player_in_calling_order_with_name_phone_and_email(holdem
+                                                                               ) -> None:
+    text = text_of(_get(holdem.floor, "floor", "/console/poker/lists/").content.decode())
+    # the holdem fixture: Ann Lee, Bob Stone, Cy Young with the first three PHONES
+    assert "$4.00/$8.00 fixed limit Hold'em" in text
+    assert "Waitlist · 2 tables open · 3 waiting · 0 calls open" in text
+    assert "1 Ann Lee (A.L.) +12015550123 —" in text
+    assert "2 Bob Stone (B.S.) +12125550199 —" in text
+    assert "3 Cy Young (C.Y.) +16175550142 —" in text
+
+
+@pytest.mark.parametrize("who", ("dealer", "compliance", "security"))
+def test_other_readers_see_initials_only(holdem, who: str) -> None:
+    html = _get(holdem.floor, who, "/console/poker/lists/").content.decode()
+    text = text_of(html)
+    assert "1 A.L." in text and "2 B.S." in text and "3 C.Y." in text
+    for personal in ("Ann", "Lee", "Bob", "Stone", "Cy Young", "+1201", "555"):
+        assert personal not in html
+
+
+def test_a_list_with_no_open_table_is_an_interest_list(floor) -> None:
+    wl = floor.waitlist("holdem")
+    floor.list_players(wl, "Ann Lee")
+    text = text_of(_get(floor, "floor", f"/console/poker/lists/{wl.pk}/").content.decode())
+    assert "Interest list · no table of the game open · 1 waiting" in text
+
+
+def test_the_results_fragment_is_204_while_unchanged(holdem) -> None:
+    c = client_of(holdem.floor["floor"])
+    url = "/console/poker/lists/results/"
+    first = c.get(url)
+    stamp = first["ETag"].strip('"')
+    assert f'data-updated="{stamp}"' in first.content.decode()
+    assert c.get(url, HTTP_IF_NONE_MATCH=f'"{stamp}"').status_code == 204
+    holdem.floor.list_players(holdem.waitlist, "Di Ross")
+    changed = c.get(url, HTTP_IF_NONE_MATCH=f'"{stamp}"')
+    assert changed.status_code == 200
+    assert "4 Di Ross (D.R.)" in text_of(changed.content.decode())
+
+
+def test_the_waitlists_nav_item_is_shown_to_the_readers_only(holdem) -> None:
+    link = 'href="/console/poker/lists/"'
+    assert link in _get(holdem.floor, "dealer", "/console/").content.decode()
+    assert link not in _get(holdem.floor, "cashier", "/console/").content.decode()
