@@ -181,7 +181,9 @@ def player_list(*, actor: Actor, waitlist_id: Any, name: Any, phone: Any = "",
     details = {"name": player_name(name), "phone": player_phone(phone),
                "email": player_email(email)}
     with transaction.atomic():
-        at = AtList(actor, waitlist_id)
+        # the kiosk lists a player as the system (``system:kiosk``, no role) once the
+        # texted code is confirmed (poker_floor.kiosk); anyone else needs a floor role
+        at = at_list(actor, waitlist_id)
         if _already_listed(at.list, **details):
             raise ConflictError(f"{details['name']} is on this list already",
                                 code="already_listed")
