@@ -478,6 +478,8 @@ _SENTENCES: dict[str, str] = {
     "call_already_answered": "That call was answered already (seated, timed out or "
                              "cancelled); nothing was changed.",
     "call_not_due": "The called player's time to come is not over yet.",
+    "entry_own_table": "A table change is never offered a seat at the player's own "
+                       "table.",
 }
 
 

@@ -381,3 +381,37 @@ LOGGING = {
     # a refused append (stale version), which the caller already handles.
     "loggers": {"psycopg": {"level": "ERROR"}},
 }
+
+# --- the public live games feed and its kiosk (issue 24, item 6) ---------------------
+# CACHE_URL (redis://...): one cache for every process (the feed's rate limits, the
+# kiosk's pending requests). Without it the default cache is each process's own memory,
+# and the kiosk's keeps to a folder under VAR_DIR, so every process on the host shares it
+# (a code asked for from one web worker is confirmed at another).
+CACHE_URL = env.env_str("CACHE_URL", "")
+if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"CACHE_URL={CACHE_URL!r} is not a redis:// URL")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "kiosk": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+              "LOCATION": str(VAR_DIR / "cache" / "kiosk")},
+}
+if CACHE_URL:
+    CACHES = {alias: {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                      "LOCATION": CACHE_URL, "KEY_PREFIX": alias}
+              for alias in ("default", "kiosk")}
+# The feed's JSON is built at most this often per process (a change committed in the
+# process drops it at once): never more than this stale (milliseconds, 0..1000).
+FEED_CACHE_SECONDS = env.env_int("FEED_CACHE_MS", 500, minimum=0, maximum=1000) / 1000
+# Requests a minute one client address may make of the feed (its page and JSON); 429
+# rate_limited past it.
+FEED_RATE_PER_MINUTE = env.env_int("FEED_RATE_PER_MINUTE", 120, minimum=1,
+                                   maximum=10_000_000)
+# The kiosk form (a player adds themselves to a list from the feed's page, with a code
+# texted to their phone): off unless turned on. Requests for a code allowed per phone a
+# day and per client address an hour (429 kiosk_limit past them).
+FLOOR_KIOSK = env.env_bool("FLOOR_KIOSK", False)
+KIOSK_PER_PHONE_PER_DAY = env.env_int("KIOSK_PER_PHONE_PER_DAY", 3, minimum=1, maximum=100)
+KIOSK_PER_ADDRESS_PER_HOUR = env.env_int("KIOSK_PER_ADDRESS_PER_HOUR", 10, minimum=1,
+                                         maximum=10_000)

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from casino.domain.money import format_money
 from casino.models import Property
+from poker_room.board.registry import board_lists
 from poker_room.models import PokerTable, Seat
 from tables.domain.catalogue import POKER_GAMES, get_table_game
 from tables.models import Deck, DeckState, GameTable, TableStatus
@@ -43,6 +44,14 @@ def stakes(options: dict[str, Any] | None) -> str:
 
 
 def room_board(prop: Property, now: datetime | None = None) -> dict[str, Any]:
+    """Every poker table of ``prop`` (:func:`board_tables`) and the lists the floor keeps
+    (:mod:`poker_room.board.registry`: name, length, the waiting players' initials)."""
+    now = now or timezone.now()
+    return {"property": prop.name, "at": now.isoformat(), "tables": board_tables(prop, now),
+            "lists": board_lists(prop)}
+
+
+def board_tables(prop: Property, now: datetime | None = None) -> list[dict[str, Any]]:
     """Every poker table of ``prop``: game, stakes, status, seats taken and vacant (none at
     a closed table), the hand in progress, the decks in play and the minutes each has left
     (637a.3(c))."""
@@ -75,7 +84,8 @@ def room_board(prop: Property, now: datetime | None = None) -> dict[str, Any]:
         # a closed table has no seat to offer: the room's rule, in light of 637a.9(c)
         # (the room may announce vacant seats at its tables; one closed has none to fill)
         is_open = t.status == TableStatus.OPEN
-        out.append({"id": str(t.pk), "name": t.name, "game": get_table_game(t.game).name,
+        out.append({"id": str(t.pk), "name": t.name, "game_id": t.game,
+                    "game": get_table_game(t.game).name,
                     "status": t.status, "stakes": stakes(options), "seats": seats,
                     "taken": mine,
                     "vacant": [n for n in range(1, seats + 1) if n not in mine]
@@ -83,4 +93,4 @@ def room_board(prop: Property, now: datetime | None = None) -> dict[str, Any]:
                     "hand_in_progress": bool(p and p.current_hand_id),
                     "hands_dealt": p.hands_dealt if p else 0,
                     "kill": bool(p and p.kill_active), "decks": decks[t.pk]})
-    return {"property": prop.name, "at": now.isoformat(), "tables": out}
+    return out

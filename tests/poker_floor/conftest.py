@@ -4,7 +4,7 @@
   of each role (``floor["floor"]``, ``floor["supervisor"]``, ``floor["dealer"]`` ...), and
   ``floor.table()``, ``floor.waitlist()``, ``floor.list_players(...)``, ``floor.seat(...)``;
 * ``make_floor(property)`` — the same at another property (``other_property`` gives one);
-* ``holdem`` — a ready room: two open Hold'em tables (9 seats, seats 1-8 taken at each),
+* ``holdem`` — a ready room: two open Hold'em tables (10 seats, all taken but seat 9),
   the Hold'em list and three players on it (Ann Lee, Bob Stone, Cy Young);
 * ``as_actor(actor)`` — an API client logged in as that Actor.
 """
@@ -44,7 +44,7 @@ def other_property(db: None) -> Any:
 
 @pytest.fixture
 def holdem(floor: Floor) -> SimpleNamespace:
-    """Two open Hold'em tables with seats 1-8 taken and seat 9 free at each, the Hold'em
+    """Two open Hold'em tables (10 seats) with every seat taken but seat 9, the Hold'em
     list (a waitlist: its tables are open) and three players on it in this order."""
     t1, t2 = floor.tables(2)
     floor.fill(t1, leave=(9,))

@@ -73,6 +73,26 @@ document.addEventListener("click", function (event) {
     });
   }
 
+  // the poker floor's lists (poker_room.board.registry), initials only
+  function renderLists(lists) {
+    var body = document.getElementById("lists");
+    if (!body || !lists) { return; }
+    body.textContent = "";
+    if (!lists.length) {
+      var tr = element("tr"), td = element("td", "", "No lists.");
+      td.colSpan = 4; tr.appendChild(td); body.appendChild(tr); return;
+    }
+    lists.forEach(function (l) {
+      var row = element("tr", l.kind);
+      row.dataset.list = l.id;
+      row.appendChild(element("td", "name", l.name));
+      row.appendChild(element("td", "", l.kind === "waitlist" ? "waitlist" : "interest list"));
+      row.appendChild(element("td", "waiting", String(l.length)));
+      row.appendChild(element("td", "initials", l.initials.join(", ")));
+      body.appendChild(row);
+    });
+  }
+
   // -- the jackpot board ------------------------------------------------------------------
   function renderJackpots(board) {
     var main = document.getElementById("funds");
@@ -110,7 +130,8 @@ document.addEventListener("click", function (event) {
   }
 
   var render = root.dataset.board === "jackpots"
-    ? function (board) { renderJackpots(board); countdown(); } : renderRoom;
+    ? function (board) { renderJackpots(board); countdown(); }
+    : function (board) { renderRoom(board); renderLists(board.lists); };
   var status = document.getElementById("status");
   function refresh() {
     fetch(url, {credentials: "same-origin", cache: "no-store"})

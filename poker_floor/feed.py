@@ -1,0 +1,220 @@
+"""The public live games feed (issue 24, item 6; 637a.9(c): the room may announce its games,
+their limits and its vacant seats) and the lists as the room board shows them.
+
+Nothing here names a player: the feed gives the games running, their stakes, the open
+tables with their vacant seats and each list's length; the board adds the waiting
+players' initials. A list is a waitlist while a table of its game is open and an interest
+list otherwise (read, never stored).
+
+The feed's JSON is built at most every ``FEED_CACHE_SECONDS`` per process
+(:func:`feed_body`); an event of a list, a poker table, a table or a Rules Submission of
+the property drops it at once when it commits (:func:`forget_on_commit`), so a process
+that made the change serves it on its next read and every other within
+``FEED_CACHE_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+
+from casino.eventstore.records import RecordedEvent
+from casino.models import Property
+from poker_floor.models import EntryStatus, ListEntry, Waitlist
+from poker_room.board.selectors import board_tables
+from tables.models import TableStatus
+
+#: an entry still on its list: waiting, or called and not yet come
+ON_LIST = (EntryStatus.WAITING, EntryStatus.CALLED)
+
+#: the streams whose events change what the feed shows (the lists; the seats; the tables
+#: opened and closed; the stakes of the Rules Submission in force)
+FEED_STREAMS = frozenset({"waitlist", "poker_table", "table", "rules_submission"})
+
+KIND_WORDS = {"waitlist": "waitlist", "interest": "interest list"}
+
+
+def _lists(prop: Property) -> list[tuple[Waitlist, list[ListEntry]]]:
+    """Each list of ``prop`` with its entries still on it in calling order (called ones
+    first, then ``Waitlist.order``), in two queries."""
+    lists = list(Waitlist.objects.filter(property=prop).order_by("name"))
+    on: dict[Any, dict[str, ListEntry]] = defaultdict(dict)
+    for e in ListEntry.objects.filter(property=prop, status__in=ON_LIST).only(
+            "id", "waitlist_id", "status", "initials", "listed_at").order_by("listed_at"):
+        on[e.waitlist_id][str(e.pk)] = e
+    out = []
+    for w in lists:
+        entries = on[w.pk]
+        ordered = [entries[i] for i in (str(x) for x in w.order) if i in entries]
+        seen = {str(e.pk) for e in ordered}
+        # a called player not (or no longer) in the order is at the top: being called
+        called = [e for k, e in entries.items() if k not in seen]
+        out.append((w, called + ordered))
+    return out
+
+
+def list_kind(waitlist: Waitlist, running: set[str]) -> str:
+    """"waitlist" while a table of the list's game is open, "interest" otherwise."""
+    return "waitlist" if waitlist.game in running else "interest"
+
+
+def _running(prop: Property) -> set[str]:
+    from tables.domain.catalogue import POKER_GAMES
+    from tables.models import GameTable
+
+    return set(GameTable.objects.filter(property=prop, game__in=POKER_GAMES,
+                                        status=TableStatus.OPEN)
+               .values_list("game", flat=True).distinct())
+
+
+def board_lists(prop: Property) -> list[dict[str, Any]]:
+    """The lists as the room board shows them (:mod:`poker_room.board.registry`): name,
+    kind, length and the players on it by their initials only, in calling order
+    ("erased" details show as "—")."""
+    running = _running(prop)
+    return [{"id": str(w.pk), "name": w.name, "game": w.game,
+             "kind": list_kind(w, running), "length": len(entries),
+             "initials": [e.initials or "—" for e in entries]}
+            for w, entries in _lists(prop)]
+
+
+def estimated_waits(waitlist: Waitlist, waiting: int) -> dict[str, Any]:
+    """The estimated waits of ``waitlist`` (issue 24, item 7; :mod:`poker_floor.wait`):
+    ``estimated_waits``, a range in minutes for each position on the list (None where it is
+    unknown: too few seats opened lately, or the player is called), and ``next_wait``, what
+    a player joining now would be told (the position after the ``waiting`` players).
+    Both None while that selector is not there."""
+    try:
+        from poker_floor.wait import estimated_waits as waits
+    except ImportError:
+        return {"estimated_waits": None, "next_wait": None}
+    return {"estimated_waits": waits(waitlist),
+            "next_wait": waits(waitlist, places=waiting + 1)[-1]}
+
+
+def wait_words(waitlist: dict[str, Any] | None) -> str:
+    """The estimated wait of a player joining a feed's waitlist now, as the page says it
+    ("10–25 min", "unknown"). poker_floor/live.js says it the same way."""
+    wait = (waitlist or {}).get("next_wait")
+    return "unknown" if wait is None else f"{wait['low_minutes']}–{wait['high_minutes']} min"
+
+
+def live_feed(prop: Property) -> dict[str, Any]:
+    """What the public feed says about ``prop``'s poker room: each game running (a table
+    of it open) with its stakes, its open tables and their vacant seats (the room board's
+    ``vacant``) and its waitlist's length and estimated waits (None: no list); then the
+    interest lists of the games not running. No clock in it: its ETag changes only when
+    the room or the estimates do."""
+    games: dict[str, dict[str, Any]] = {}
+    for t in board_tables(prop):
+        if t["status"] != TableStatus.OPEN:
+            continue
+        g = games.setdefault(t["game_id"], {
+            "game": t["game_id"], "name": t["game"], "stakes": t["stakes"], "tables": 0,
+            "vacant_seats": 0, "open_tables": [], "waitlist": None})
+        g["tables"] += 1
+        g["vacant_seats"] += len(t["vacant"])
+        g["open_tables"].append({"table": t["name"], "seats": t["seats"],
+                                 "vacant": t["vacant"]})
+    interest = []
+    for w, entries in _lists(prop):
+        about = {"id": str(w.pk), "name": w.name, "length": len(entries)}
+        if w.game in games:
+            waiting = sum(e.status == EntryStatus.WAITING for e in entries)
+            games[w.game]["waitlist"] = {**about, **estimated_waits(w, waiting)}
+        else:
+            interest.append({**about, "game": w.game})
+    return {"property": prop.name, "licence": prop.licence_number,
+            "games": sorted(games.values(), key=lambda g: (g["name"], g["stakes"])),
+            "interest_lists": interest}
+
+
+# --- the feed's body, cached per process --------------------------------------------
+
+class Body:
+    """One built feed: its data, its JSON and its strong ETag (a hash of the JSON)."""
+
+    __slots__ = ("built", "data", "json", "etag")
+
+    def __init__(self, built: float, data: dict[str, Any]):
+        self.built = built
+        self.data = data
+        self.json = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+        self.etag = '"' + hashlib.sha256(self.json).hexdigest()[:40] + '"'
+
+
+_bodies: dict[str, Body] = {}
+#: bumped by every forgetting: a body built across one is served but not kept
+_generation = 0
+_building = threading.Lock()
+
+
+def feed_body(licence: str) -> Body | None:
+    """The feed of the property with ``licence`` (None: no such property), built at most
+    every ``FEED_CACHE_SECONDS`` in this process unless a change forgot it sooner."""
+    ttl = settings.FEED_CACHE_SECONDS
+    hit = _bodies.get(licence)
+    if hit is not None and time.monotonic() - hit.built < ttl:
+        return hit
+    with _building:  # one build at a time: the others wait for it, then read it
+        hit = _bodies.get(licence)
+        if hit is not None and time.monotonic() - hit.built < ttl:
+            return hit
+        generation, started = _generation, time.monotonic()
+        prop = Property.objects.filter(licence_number=licence).first()
+        if prop is None:
+            return None
+        body = Body(started, live_feed(prop))
+        if generation == _generation:  # no change committed while it was read
+            _bodies[licence] = body
+        return body
+
+
+def forget(licence: str | None = None) -> None:
+    """Drop the feed of ``licence`` (every property's with None)."""
+    global _generation
+    _generation += 1
+    if licence is None:
+        _bodies.clear()
+    else:
+        _bodies.pop(licence, None)
+
+
+def forget_on_commit(events: Sequence[RecordedEvent]) -> None:
+    """The store's after-commit hook: an event of a list, a poker table, a table or a
+    Rules Submission drops its property's feed (every feed if it names none)."""
+    for licence in {e.metadata.get("property") for e in events
+                    if e.stream_type in FEED_STREAMS}:
+        forget(licence if isinstance(licence, str) else None)
+
+
+def _install() -> None:
+    from casino import refusals
+    from casino.eventstore.store import register_append_hooks
+    from poker_room.board.registry import register_lists
+
+    register_append_hooks(after_commit=forget_on_commit)
+    register_lists(board_lists)
+    refusals.add_all({
+        "rate_limited": "Too many requests from this address in a minute; wait a moment "
+                        "and try again.",
+        "kiosk_limit": "Too many requests to join a list from this phone or this place; "
+                       "ask at the poker desk.",
+        "kiosk_code_wrong": "That confirmation code is not the one we sent; check the "
+                            "text message and try again.",
+        "kiosk_code_expired": "That confirmation code has expired or was tried too many "
+                              "times; start again to get a new one.",
+        "kiosk_code_not_sent": "The text message with the code could not be sent; try "
+                               "again in a moment or ask at the poker desk.",
+    })
+
+
+# Imported once by PokerFloorConfig.ready(): the hook, the board's lists, the sentences.
+_install()

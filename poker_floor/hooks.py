@@ -1,0 +1,82 @@
+"""The floor's Celery messages, sent once the transaction that decided them commits, and
+the after-commit hook on the event store that offers a seat when one opens.
+
+A seat opens at a poker table when a player leaves it (``PlayerLeft``, ``PlayerRemoved``
+in ``poker_table-<id>``) or the table opens (``TableOpened`` in ``table-<id>``): if the
+table's game has a list at its property, ``poker_floor.seats_offer`` is queued for the
+table. A broker that is down costs a log line, never the command: the beat sweep
+(``poker_floor.floor_sweep``) offers every vacant seat and times out every call past its
+deadline whose message was lost (DESIGN §5).
+
+Messages go by task name: a task registered in this process is sent with
+``apply_async`` (so ``CELERY_TASK_ALWAYS_EAGER`` runs it at once, after the commit), any
+other (a task of a module not loaded here) with ``send_task``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from casino.eventstore.store import RecordedEvent
+
+log = logging.getLogger(__name__)
+
+#: the events that open a seat at a poker table, by stream type
+SEAT_OPENINGS = {"poker_table": frozenset({"PlayerLeft", "PlayerRemoved"}),
+                 "table": frozenset({"TableOpened"})}
+
+
+def send(task_name: str, args: list[Any], eta: datetime | None = None) -> None:
+    """Send ``task_name(*args)`` now (outside a transaction) or when the current
+    transaction commits; a failure to send is logged (the sweep recovers it)."""
+    def publish() -> None:
+        from celery import current_app
+
+        try:
+            task = current_app.tasks.get(task_name)
+            if task is not None:
+                task.apply_async(args=args, eta=eta)
+            else:
+                current_app.send_task(task_name, args=args, eta=eta)
+        except Exception:  # noqa: BLE001  the beat sweep recovers it
+            log.warning("could not queue %s%s; the floor's sweep will catch it", task_name,
+                        args, exc_info=True)
+    transaction.on_commit(publish, robust=True)
+
+
+def opened_tables(events: Sequence[RecordedEvent]) -> list[str]:
+    """The tables where the events opened a seat (or the whole table), each once."""
+    out: list[str] = []
+    for e in events:
+        if e.type in SEAT_OPENINGS.get(e.stream_type, ()):
+            table = e.stream_id.split("-", 1)[1]
+            if table not in out:
+                out.append(table)
+    return out
+
+
+def offer_opened_seats(events: Sequence[RecordedEvent]) -> None:
+    """After an append commits: queue the offer of each opened seat to its game's list,
+    for the tables whose game has a list at their property (with FLOOR_AUTO_CALL)."""
+    tables = opened_tables(events)
+    if not tables or not getattr(settings, "FLOOR_AUTO_CALL", True):
+        return
+    from poker_floor.models import Waitlist
+    from tables.models import GameTable
+
+    try:
+        listed = {str(pk) for pk, game, prop in GameTable.objects.filter(pk__in=tables)
+                  .values_list("pk", "game", "property_id")
+                  if Waitlist.objects.filter(property_id=prop, game=game).exists()}
+    except Exception:  # noqa: BLE001  never the appending command's failure
+        log.warning("could not look up the lists of tables %s", tables, exc_info=True)
+        return
+    for table in tables:
+        if table in listed:
+            send("poker_floor.seats_offer", [table])

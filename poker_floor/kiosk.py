@@ -1,0 +1,219 @@
+"""The kiosk (issue 24, item 6): a player adds themselves to a list from the live feed's
+page — no login, so a confirmation code texted to the phone they give shows the phone is
+theirs before anything is recorded. Off unless ``FLOOR_KIOSK`` is on (404 otherwise).
+
+1. ``/poker/live/<licence>/join/``: the list, a name or initials, a phone. The phone is
+   checked as the floor's own form checks it (``invalid_phone``); a request past
+   ``KIOSK_PER_ADDRESS_PER_HOUR`` from the address or ``KIOSK_PER_PHONE_PER_DAY`` for the
+   phone is refused (429 ``kiosk_limit``). A 6-digit code is texted
+   (:func:`poker_floor.paging.send_code`) and kept hashed, with the request, in the
+   ``kiosk`` cache for :data:`CODE_MINUTES` minutes.
+2. ``/poker/live/<licence>/join/confirm/?r=<request>``: the code. The right one adds the
+   player (:func:`poker_floor.services.lists.player_list`, ``source="kiosk"``, by the
+   system actor ``system:kiosk``); :data:`CODE_TRIES` wrong ones end the request.
+
+Nothing is appended before the code is confirmed; a refused step appends nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import caches
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.views.decorators.http import require_http_methods
+
+from casino.actors import system_actor
+from casino.domain.errors import DomainError
+from casino.models import Property
+from casino.refusals import refusal_sentence
+from poker_floor.feed import ON_LIST
+from poker_floor.feed_views import client_address, counted, seconds_left
+from poker_floor.models import ListEntry, Waitlist
+
+#: how long a texted code may be confirmed
+CODE_MINUTES = 10
+#: wrong codes a request allows before it ends
+CODE_TRIES = 5
+CACHE = "kiosk"
+
+
+class KioskRefusal(DomainError):
+    """A kiosk step refused before any service is asked (``status``: its HTTP status;
+    ``retry_after``: the seconds a 429 says to wait)."""
+
+    def __init__(self, message: str, *, code: str, field: str | None = None,
+                 status: int = 400, retry_after: int | None = None):
+        super().__init__(message, code=code, field=field)
+        self.status = status
+        self.retry_after = retry_after
+
+
+def _property(licence: str) -> Property:
+    if not settings.FLOOR_KIOSK:
+        raise Http404("the kiosk is not open")
+    prop = Property.objects.filter(licence_number=licence).first()
+    if prop is None:
+        raise Http404("no such property")
+    return prop
+
+
+def _lists(prop: Property) -> list[dict[str, Any]]:
+    from poker_floor.feed import _running, list_kind
+
+    running = _running(prop)
+    waiting = dict(_counts(prop))
+    return [{"id": str(w.pk), "name": w.name, "kind": list_kind(w, running),
+             "length": waiting.get(w.pk, 0)}
+            for w in Waitlist.objects.filter(property=prop).order_by("name")]
+
+
+def _counts(prop: Property) -> Any:
+    from django.db.models import Count
+
+    return (ListEntry.objects.filter(property=prop, status__in=ON_LIST)
+            .values("waitlist_id").annotate(n=Count("id"))
+            .values_list("waitlist_id", "n"))
+
+
+def _refused(request: HttpRequest, template: str, context: dict[str, Any],
+             exc: DomainError) -> HttpResponse:
+    """The step's page again with the refusal's sentence (and its code, for a machine)."""
+    context.update({"refusal": {"code": exc.code, "sentence": refusal_sentence(exc.code),
+                                "detail": exc.message, "field": exc.field}})
+    response = render(request, template, context, status=exc.status)
+    if getattr(exc, "retry_after", None):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+def _limits(request: HttpRequest, phone: str) -> None:
+    """429 ``kiosk_limit`` past the address's hourly or the phone's daily requests."""
+    per_address = settings.KIOSK_PER_ADDRESS_PER_HOUR
+    if counted(f"kiosk-address:{client_address(request)}", 3600,
+               cache_alias=CACHE) > per_address:
+        raise KioskRefusal(f"more than {per_address} requests an hour from this place",
+                           code="kiosk_limit", status=429, retry_after=seconds_left(3600))
+    per_phone = settings.KIOSK_PER_PHONE_PER_DAY
+    if counted(f"kiosk-phone:{phone}", 86400, cache_alias=CACHE) > per_phone:
+        raise KioskRefusal(f"more than {per_phone} requests today for this phone",
+                           code="kiosk_limit", field="phone", status=429,
+                           retry_after=seconds_left(86400))
+
+
+def _code_hash(token: str, code: str) -> str:
+    return salted_hmac("poker_floor.kiosk.code", f"{token}:{code}").hexdigest()
+
+
+def _pending_key(token: str) -> str:
+    return f"kiosk-pending:{token}"
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def join(request: HttpRequest, licence: str) -> HttpResponse:
+    """Step 1: the form; its answer texts a code and goes on to step 2."""
+    from poker_floor.services.lists import player_name, player_phone
+
+    prop = _property(licence)
+    template = "poker_floor/live_join.html"
+    context: dict[str, Any] = {"property": prop, "licence": licence, "lists": _lists(prop),
+                               "form": {}}
+    if request.method != "POST":
+        return render(request, template, context)
+    form = {k: request.POST.get(k, "") for k in ("waitlist", "name", "phone")}
+    context["form"] = form
+    try:
+        waitlist = next((w for w in context["lists"] if w["id"] == form["waitlist"]), None)
+        if waitlist is None:
+            raise KioskRefusal("choose one of the lists", code="invalid_choice",
+                               field="waitlist")
+        name = player_name(form["name"])
+        phone = player_phone(form["phone"])
+        if not phone:
+            raise KioskRefusal("a phone is needed: the code is texted to it",
+                               code="invalid_phone", field="phone")
+        _limits(request, phone)
+    except DomainError as exc:
+        return _refused(request, template, context, exc)
+    token = secrets.token_urlsafe(24)
+    code = f"{secrets.randbelow(10 ** 6):06d}"
+    expires = time.time() + CODE_MINUTES * 60
+    caches[CACHE].set(_pending_key(token), {
+        "licence": licence, "waitlist": waitlist["id"], "name": name, "phone": phone,
+        "code": _code_hash(token, code), "tries": 0, "expires": expires},
+        timeout=CODE_MINUTES * 60)
+    from poker_floor.paging import send_code  # the paging helper's, read when used
+
+    _channel, error = send_code(phone, code)
+    if error:
+        caches[CACHE].delete(_pending_key(token))
+        return _refused(request, template, context, KioskRefusal(
+            "the text could not be sent", code="kiosk_code_not_sent", status=503))
+    return redirect(reverse("live-join-confirm", args=[licence]) + f"?r={token}")
+
+
+def _pending(token: str) -> dict[str, Any] | None:
+    if not token or len(token) > 64:
+        return None
+    pending = caches[CACHE].get(_pending_key(token))
+    if pending is None or pending["expires"] <= time.time():
+        return None
+    return pending
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def confirm(request: HttpRequest, licence: str) -> HttpResponse:
+    """Step 2: the texted code; the right one adds the player to the list."""
+    from poker_floor.services.lists import player_list
+
+    prop = _property(licence)
+    template = "poker_floor/live_join_confirm.html"
+    token = (request.POST if request.method == "POST" else request.GET).get("r", "")
+    pending = _pending(token)
+    context: dict[str, Any] = {"property": prop, "licence": licence, "token": token,
+                               "pending": pending}
+    if pending is not None and pending["licence"] != licence:
+        pending = context["pending"] = None
+    if request.method != "POST":
+        if pending is None:
+            return _refused(request, template, context, KioskRefusal(
+                "this request has expired", code="kiosk_code_expired"))
+        return render(request, template, context)
+    try:
+        if pending is None:
+            raise KioskRefusal("this request has expired or was ended",
+                               code="kiosk_code_expired")
+        code = "".join(request.POST.get("code", "").split())
+        if not constant_time_compare(_code_hash(token, code), pending["code"]):
+            pending["tries"] += 1
+            left = int(pending["expires"] - time.time())
+            if pending["tries"] >= CODE_TRIES or left <= 0:
+                caches[CACHE].delete(_pending_key(token))
+                context["pending"] = None
+                raise KioskRefusal("too many wrong codes", code="kiosk_code_expired")
+            caches[CACHE].set(_pending_key(token), pending, timeout=left)
+            raise KioskRefusal("not the code we sent", code="kiosk_code_wrong",
+                               field="code")
+        # one confirmation per request: the first to take it away adds the player
+        if not caches[CACHE].delete(_pending_key(token)):
+            raise KioskRefusal("this request was confirmed already",
+                               code="kiosk_code_expired")
+        entry = player_list(actor=system_actor(prop, "kiosk"),
+                            waitlist_id=pending["waitlist"], name=pending["name"],
+                            phone=pending["phone"], source="kiosk")
+    except DomainError as exc:
+        return _refused(request, template, context, exc)
+    waitlist = Waitlist.objects.get(pk=entry.waitlist_id)
+    order = [str(x) for x in waitlist.order]
+    position = order.index(str(entry.pk)) + 1 if str(entry.pk) in order else None
+    with timezone.override(prop.time_zone):
+        return render(request, "poker_floor/live_join_done.html", {
+            "property": prop, "licence": licence, "waitlist": waitlist,
+            "initials": entry.initials, "position": position})
