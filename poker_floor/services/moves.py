@@ -23,19 +23,29 @@ from django.db import transaction
 
 from casino.actors import Actor, system_actor
 from casino.domain.errors import ConflictError, DomainError
-from casino.eventstore.store import NewEvent, Stream, append
-from casino.personal_data import key_create, retention, seal
+from casino.eventstore.store import NewEvent
+from casino.personal_data import key_create, retention_end, seal
 from casino.roles import Role
 from casino.scoping import property_row
+from poker_floor.domain import queue
 from poker_floor.domain.lots import draw
 from poker_floor.domain.must_move import FeederSeat, choose, moving_order
-from poker_floor.domain.queue import ACTIVE
 from poker_floor.models import Call, CallState, EntryKind, ListEntry, Waitlist
+from poker_floor.services.calls import (
+    _call,
+    _record,
+    entries_in_order,
+    game_table,
+    seat_limit,
+    vacant_seats,
+)
 from poker_floor.services.common import FLOOR, AtList
-from poker_room.models import PokerTable, Seat
+from poker_floor.services.lists import at_list, player_phone
+from poker_room.models import PokerTable, Seat, SeatStatus
 from poker_room.services import seats as seat_service
 from poker_room.services.hand_state import seats_in_hand
 from tables.models import GameTable, TableStatus
+from tables.services import tables as table_service
 from tables.services.common import locked
 
 #: who may move a seated player: as the seat service's (the tables' own checks apply)
@@ -60,10 +70,6 @@ def _seat_number(value: Any, field: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise MoveError("a seat is a whole number from 1", code="invalid_seat", field=field)
     return value
-
-
-def _open_call_at(table_id: Any, seat: int) -> bool:
-    return Call.objects.filter(table=table_id, seat=seat, state=CallState.OPEN).exists()
 
 
 def player_move(*, actor: Actor, from_table_id: Any, from_seat: Any, to_table_id: Any,
@@ -108,28 +114,25 @@ def player_move(*, actor: Actor, from_table_id: Any, from_seat: Any, to_table_id
 
 # --- the list's tables ----------------------------------------------------------------
 
-def _game_table(actor: Actor, waitlist: Waitlist, table_id: Any, field: str) -> GameTable:
-    """A table of the list's game at the actor's property (404 for anything else,
-    ``table_not_in_game`` for a table of another game)."""
+def _of_game(actor: Actor, waitlist: Waitlist, table_id: Any, field: str) -> GameTable:
+    """A table of the list's game at the actor's property, open or not (404 for anything
+    else, 409 ``table_not_in_game`` for a table of another game)."""
     table = property_row(GameTable.objects.all(), actor, table_id, what="table")
     if table.game != waitlist.game:
-        raise DomainError(f"table {table.name} does not play {waitlist.name}",
-                          code="table_not_in_game", field=field)
+        raise ConflictError(f"table {table.name} does not play {waitlist.name}",
+                            code="table_not_in_game", field=field)
     return table
 
 
-def _seat_limit(table: GameTable) -> int:
-    """The seats a player may take at ``table``: its positions, or fewer if its Rules
-    Submission says so (as the seat service counts them)."""
-    rules = seat_service.table_rules(table)
-    return min(table.positions, rules.max_players or table.positions)
+def _hand_at(table_id: Any) -> Any:
+    """The id of the hand in progress at the table, or None."""
+    return PokerTable.objects.filter(table_id=table_id).values_list(
+        "current_hand_id", flat=True).first()
 
 
 def _in_hand(table_id: Any) -> set[int]:
-    poker = PokerTable.objects.filter(table_id=table_id).only("current_hand_id").first()
-    if poker is None or not poker.current_hand_id:
-        return set()
-    return set(seats_in_hand(poker.current_hand_id))
+    hand = _hand_at(table_id)
+    return set(seats_in_hand(hand)) if hand else set()
 
 
 # --- must-move games ----------------------------------------------------------------------
@@ -137,18 +140,18 @@ def _in_hand(table_id: Any) -> set[int]:
 def must_move_set(*, actor: Actor, waitlist_id: Any, main_table_id: Any,
                   feeder_table_ids: Any) -> Waitlist:
     """Make a table of the list's game a must-move game's main table, fed by the other
-    tables named (``MustMoveSet``; a set already made is replaced)."""
+    tables of the game named (``MustMoveSet``; one made before is replaced)."""
     with transaction.atomic():
         at = AtList(actor, waitlist_id)
         if not isinstance(feeder_table_ids, list | tuple) or not feeder_table_ids:
-            raise DomainError("name one or more must-move tables that feed the main table",
-                              code="invalid_feeders", field="feeder_table_ids")
-        main = _game_table(actor, at.list, main_table_id, "main_table_id")
-        feeders = [_game_table(actor, at.list, t, "feeder_table_ids") for t in feeder_table_ids]
+            raise MoveError("name one or more must-move tables that feed the main table",
+                            code="invalid_feeders", field="feeder_table_ids")
+        main = _of_game(actor, at.list, main_table_id, "main_table_id")
+        feeders = [_of_game(actor, at.list, t, "feeder_table_ids") for t in feeder_table_ids]
         ids = [str(t.pk) for t in feeders]
         if len(set(ids)) != len(ids) or str(main.pk) in ids:
-            raise DomainError("each must-move table is named once, and is not the main table",
-                              code="invalid_feeders", field="feeder_table_ids")
+            raise MoveError("each must-move table is named once, and is not the main table",
+                            code="invalid_feeders", field="feeder_table_ids")
         at.record(NewEvent("MustMoveSet", {"main_table": str(main.pk), "feeders": ids}))
     return Waitlist.objects.get(pk=at.list.pk)
 
@@ -163,53 +166,63 @@ def must_move_clear(*, actor: Actor, waitlist_id: Any) -> Waitlist:
     return Waitlist.objects.get(pk=at.list.pk)
 
 
-def _feeder_order(waitlist: Waitlist) -> list[FeederSeat]:
-    rows = Seat.objects.filter(table_id__in=waitlist.feeders).only("table_id", "seat",
-                                                                   "seated_at")
-    return moving_order(FeederSeat(str(s.table_id), s.seat, s.seated_at) for s in rows)
+def _feeder_seats(waitlist: Waitlist) -> list[Seat]:
+    return list(Seat.objects.filter(table_id__in=waitlist.feeders))
+
+
+def _feeder_order(seats: list[Seat]) -> list[FeederSeat]:
+    return moving_order(FeederSeat(str(s.table_id), s.seat, s.seated_at) for s in seats)
 
 
 def _main_seat_free(main: GameTable, seat: int) -> None:
-    """``must_move_table_full`` unless ``seat`` is a free seat of the main table and the
-    table has one; ``seat_already_offered`` when the list has been called to it."""
-    limit = _seat_limit(main)
+    """``must_move_table_full`` unless ``seat`` is a free seat of the main table (and so
+    the table has one); ``seat_already_offered`` when a listed player is called to it."""
+    limit = seat_limit(main)
     if not 1 <= seat <= limit:
         raise MoveError(f"seats are numbered 1 to {limit} at table {main.name}",
                         code="invalid_seat", field="to_seat")
     taken = set(Seat.objects.filter(table_id=main.pk).values_list("seat", flat=True))
-    if len(taken) >= limit or seat in taken:
-        raise ConflictError(f"seat {seat} of the main table {main.name} is not free"
-                            if len(taken) < limit else f"the main table {main.name} is full",
-                            code="must_move_table_full")
-    if _open_call_at(main.pk, seat):
+    if len(taken) >= limit:
+        raise ConflictError(f"the main table {main.name} is full",
+                            code="must_move_table_full", field="to_seat")
+    if seat in taken:
+        raise ConflictError(f"seat {seat} of the main table {main.name} is taken",
+                            code="must_move_table_full", field="to_seat")
+    if Call.objects.filter(table=main.pk, seat=seat, state=CallState.OPEN).exists():
         raise ConflictError(f"seat {seat} of table {main.name} is offered to a listed player",
-                            code="seat_already_offered")
+                            code="seat_already_offered", field="to_seat")
+
+
+def _main_table(actor: Actor, waitlist: Waitlist) -> GameTable:
+    if waitlist.main_table is None:
+        raise ConflictError("this game has no must-move tables", code="no_must_move")
+    main = locked(GameTable, waitlist.main_table, actor, what="table")
+    if main.status != TableStatus.OPEN:
+        raise ConflictError(f"the main table {main.name} is not open", code="table_not_open")
+    return main
 
 
 def must_move(*, actor: Actor, waitlist_id: Any, to_seat: Any, from_table_id: Any = None,
               from_seat: Any = None, reason: Any = None) -> Seat:
     """Move the player seated longest at the must-move tables to ``to_seat`` of the main
-    table, or the player the floor names, with a reason (``reason_required`` without
-    one). ``PlayerMoved`` records the whole order the player was chosen from."""
+    table — or the player the floor names (``from_table_id``, ``from_seat``), with a reason
+    when another has been seated longer (400 ``reason_required``). A taken seat or a full
+    main table: 409 ``must_move_table_full``. ``PlayerMoved`` records the whole order the
+    player was chosen from (each feeder player's table, seat and time seated)."""
     seat = _seat_number(to_seat, "to_seat")
     with transaction.atomic():
         at = AtList(actor, waitlist_id)
-        if at.list.main_table is None:
-            raise ConflictError("this game has no must-move tables", code="no_must_move")
-        main = locked(GameTable, at.list.main_table, actor, what="table")
-        if main.status != TableStatus.OPEN:
-            raise ConflictError(f"the main table {main.name} is not open",
-                                code="table_not_open")
+        main = _main_table(actor, at.list)
         _main_seat_free(main, seat)
-        choice = choose(_feeder_order(at.list),
+        choice = choose(_feeder_order(_feeder_seats(at.list)),
                         table=None if from_table_id is None else str(from_table_id),
                         seat=from_seat, reason=reason)
         moved = player_move(actor=actor, from_table_id=choice.moving.table,
                             from_seat=choice.moving.seat, to_table_id=main.pk, to_seat=seat,
                             roles=FLOOR)
         at.record(_player_moved(choice.moving.table, choice.moving.seat, main.pk, seat,
-                                "must_move",
-                                [s.recorded() for s in choice.order], choice.reason))
+                                "must_move", [s.recorded() for s in choice.order],
+                                choice.reason))
     return moved
 
 
@@ -221,7 +234,8 @@ def _player_moved(from_table: Any, from_seat: int, to_table: Any, to_seat: int, 
 
 
 #: the reason the system records when it passes over players seated longer
-IN_HAND_REASON = "the players seated longer were in the hand in progress at their tables"
+IN_HAND_REASON = ("the players seated longer were in the hand in progress at their "
+                  "tables, or away from them")
 
 
 def _system_mover(waitlist: Waitlist) -> Actor:
@@ -236,41 +250,45 @@ def _system_mover(waitlist: Waitlist) -> Actor:
 
 def must_move_offer(waitlist: Any, table_id: Any, seat: int) -> bool:
     """The system's offer of a seat opened at a must-move game's main table (the list's
-    seat offer asks this first): with FLOOR_AUTO_CALL, the player seated longest at the
-    must-move tables who is not in the hand in progress there moves to it at once, and
-    True is returned; False when nothing moved (not the main table, the seat not free, no
-    one to move, or the offer is not automatic), and the list is offered the seat.
+    seat offer, ``poker_floor.services.calls.seats_offer``, asks this first): with
+    FLOOR_AUTO_CALL, the player seated longest at the must-move tables moves to it at
+    once — passing over, with the reason recorded, a player in the hand in progress at
+    a feeder (who cannot take the stakes off the table, 637a.8(b)(2)) or away from the
+    table — and True is returned. False when nobody moved (not the main table, the seat
+    not free, nobody to move, the offer not automatic): the list is offered the seat.
 
     The feeder seat left empty is offered to the list in turn (its ``PlayerLeft``)."""
     if not getattr(settings, "FLOOR_AUTO_CALL", True):
         return False
+    row = Waitlist.objects.select_related("property").filter(
+        pk=getattr(waitlist, "pk", waitlist)).first()
+    if row is None or not isinstance(seat, int) or isinstance(seat, bool):
+        return False
+    actor = _system_mover(row)
     with transaction.atomic():
-        row = Waitlist.objects.select_for_update().select_related("property").filter(
-            pk=getattr(waitlist, "pk", waitlist)).first()
-        if row is None or row.main_table is None or str(row.main_table) != str(table_id):
-            return False
-        main = GameTable.objects.select_for_update().get(pk=row.main_table)
-        if main.status != TableStatus.OPEN or not isinstance(seat, int):
+        at = at_list(actor, row.pk)
+        if at.list.main_table is None or str(at.list.main_table) != str(table_id):
             return False
         try:
+            main = _main_table(actor, at.list)
             _main_seat_free(main, seat)
         except DomainError:
             return False
-        order = _feeder_order(row)
+        seats = _feeder_seats(at.list)
+        order = _feeder_order(seats)
+        away = {(str(s.table_id), s.seat) for s in seats
+                if s.status == SeatStatus.AWAY or s.stack_cents < 1}
         busy: dict[str, set[int]] = {}
-        eligible = [s for s in order
-                    if s.seat not in busy.setdefault(s.table, _in_hand(s.table))]
+        eligible = [s for s in order if (s.table, s.seat) not in away
+                    and s.seat not in busy.setdefault(s.table, _in_hand(s.table))]
         if not eligible:
             return False
         moving = eligible[0]
-        actor = _system_mover(row)
         player_move(actor=actor, from_table_id=moving.table, from_seat=moving.seat,
                     to_table_id=main.pk, to_seat=seat, roles=FLOOR)
-        append(Stream("waitlist", row.stream_id), row.stream_version,
-               [_player_moved(moving.table, moving.seat, main.pk, seat, "must_move",
-                              [s.recorded() for s in order],
-                              "" if moving == order[0] else IN_HAND_REASON)],
-               actor.metadata(), savepoint=False)
+        at.record(_player_moved(moving.table, moving.seat, main.pk, seat, "must_move",
+                                [s.recorded() for s in order],
+                                "" if moving == order[0] else IN_HAND_REASON))
     return True
 
 
@@ -278,9 +296,7 @@ def must_move_offer(waitlist: Any, table_id: Any, seat: int) -> bool:
 
 def _seated_details(seat: Seat, table: GameTable) -> dict[str, str]:
     """What a table change or a broken table's entry says of the player: the name and
-    phone the seat recorded, else "seat 4 at Holdem-2" (an anonymous seat)."""
-    from poker_floor.services.lists import player_phone
-
+    phone the seat recorded, else "seat 4 at holdem-2" (an anonymous seat)."""
     try:
         phone = player_phone(seat.player_phone)
     except DomainError:  # the seat's phone is free text; a page needs a real number
@@ -289,34 +305,37 @@ def _seated_details(seat: Seat, table: GameTable) -> dict[str, str]:
     return {"name": name, "phone": phone, "email": ""}
 
 
-def _listed(waitlist: Waitlist, kind: str, table: GameTable, seat: Seat) -> tuple[str, NewEvent]:
-    """A new entry of ``kind`` for the player at ``seat`` of ``table``: its key (the
-    details sealed under it, casino.personal_data) and its ``PlayerListed``, as every
-    entry is made (poker_floor.services.lists.player_list)."""
+def _listed(waitlist: Waitlist, kind: str, table: GameTable, seat: Seat
+            ) -> tuple[str, NewEvent]:
+    """A new entry of ``kind`` for the player at ``seat`` of ``table``: its key, and its
+    ``PlayerListed`` with the details sealed under it, as every entry is made
+    (poker_floor.services.lists.player_list)."""
     entry_id = uuid.uuid4()
     key_create(subject=entry_id, property_id=waitlist.property_id, kind="list_entry",
-               retain_until=retention(settings.FLOOR_RETENTION_DAYS))
+               retain_until=retention_end("list_entry"))
     return str(entry_id), NewEvent("PlayerListed", {
         "entry": str(entry_id), "details": seal(entry_id, _seated_details(seat, table)),
-        "source": "floor", "kind": kind, "from_table": str(table.pk), "from_seat": seat.seat})
+        "source": "floor", "kind": kind, "from_table": str(table.pk),
+        "from_seat": seat.seat})
 
 
 def table_change_request(*, actor: Actor, waitlist_id: Any, table_id: Any,
                          seat: Any) -> ListEntry:
     """A player seated at a table of the list's game asks for another table of it: a
     ``change`` entry, called before the list's players, in the order asked, and never to
-    a seat at the table the player sits at. 409 ``already_listed`` when that seat has
-    asked already."""
+    a seat at the player's own table. 409 ``already_listed`` when that seat has asked
+    already."""
     number = _seat_number(seat, "seat")
     with transaction.atomic():
         at = AtList(actor, waitlist_id)
-        table = _game_table(actor, at.list, table_id, "table_id")
+        table = game_table(actor, at.list, table_id)
         player = Seat.objects.filter(table_id=table.pk, seat=number).first()
         if player is None:
             raise MoveError(f"nobody is seated at seat {number} of table {table.name}",
                             code="seat_empty", field="seat")
-        if ListEntry.objects.filter(waitlist=at.list, kind=EntryKind.CHANGE, status__in=ACTIVE,
-                                    from_table=table.pk, from_seat=number).exists():
+        if ListEntry.objects.filter(waitlist=at.list, kind=EntryKind.CHANGE,
+                                    status__in=queue.ACTIVE, from_table=table.pk,
+                                    from_seat=number).exists():
             raise ConflictError(f"seat {number} at table {table.name} has asked for a table "
                                 "change already", code="already_listed")
         entry_id, listed = _listed(at.list, EntryKind.CHANGE.value, table, player)
@@ -326,38 +345,62 @@ def table_change_request(*, actor: Actor, waitlist_id: Any, table_id: Any,
 
 # --- opening and breaking tables by lot ---------------------------------------------
 
-def _vacant_seats(table: GameTable) -> list[int]:
-    """The seats of ``table`` a player may be given: free, and not offered to a listed
-    player by an open call."""
-    taken = set(Seat.objects.filter(table_id=table.pk).values_list("seat", flat=True))
-    offered = set(Call.objects.filter(table=table.pk, state=CallState.OPEN)
-                  .values_list("seat", flat=True))
-    return [n for n in range(1, _seat_limit(table) + 1) if n not in taken | offered]
+def table_open_by_lot(*, actor: Actor, waitlist_id: Any, table_id: Any) -> dict[str, Any]:
+    """Open a table of the list's game for the top of the list: the first eligible
+    waiting players, as many as it has seats, are drawn to its seats by lot
+    (``TableOpenedByLot`` records the draw) and each is called to the seat drawn
+    (``PlayerCalled`` with ``by_lot``). A closed table is opened here, by the tables'
+    own command, in the same transaction (so the list's automatic offer of the new seats
+    finds them called); an open one must be empty, nobody seated or called
+    (``table_not_empty``). Nobody waiting: ``list_empty``."""
+    with transaction.atomic():
+        at = AtList(actor, waitlist_id)
+        table = _of_game(actor, at.list, table_id, "table_id")
+        if table.status != TableStatus.OPEN:
+            table_service.table_open(actor=actor, table_id=table.pk)
+        table = game_table(actor, at.list, table.pk)
+        locked(GameTable, table.pk, actor, what="table")
+        if Seat.objects.filter(table_id=table.pk).exists() or Call.objects.filter(
+                table=table.pk, state=CallState.OPEN).exists():
+            raise ConflictError(f"table {table.name} has players seated or called",
+                                code="table_not_empty", field="table_id")
+        seats = list(range(1, seat_limit(table) + 1))
+        top = queue.eligible(entries_in_order(at.list), str(table.pk))[:len(seats)]
+        if not top:
+            raise ConflictError("nobody on the list is waiting for a seat", code="list_empty")
+        lot = draw([e.id for e in top], seats)
+        drawn = [{"entry": entry, "seat": seat} for entry, seat in lot.pairs]
+        _record(at, NewEvent("TableOpenedByLot", {"table": str(table.pk), "draw": drawn}),
+                table=table.pk)
+        for d in drawn:
+            d["call"] = str(_call(at, d["entry"], table, d["seat"], by_lot=True))
+    return {"table": str(table.pk), "draw": drawn, "listed": []}
 
 
 def table_break_by_lot(*, actor: Actor, waitlist_id: Any, table_id: Any) -> dict[str, Any]:
     """Break a table of the list's game: every player there is seated by lot at the
     vacant seats of the game's other open tables (moved with the stakes,
     :func:`player_move`); those the lot leaves without a seat are listed first, as
-    ``broken`` entries in the order drawn, and keep their seat and stakes until called.
-    Not while a hand is in progress there (``hand_in_progress``). ``TableBrokenByLot``
-    records the draw; closing the table is the tables' own command, as ever."""
+    ``broken`` entries in the order drawn, keeping their stakes (moved when called).
+    ``TableBrokenByLot`` records the draw, a ``PlayerMoved`` each move; the table is then
+    closed by the tables' own command, in the same transaction (so no seat there is
+    offered to the list). Not while a hand is in progress there (``hand_in_progress``);
+    nobody seated: ``table_empty``."""
     with transaction.atomic():
         at = AtList(actor, waitlist_id)
-        broken = _game_table(actor, at.list, table_id, "table_id")
+        broken = game_table(actor, at.list, table_id)
         others = list(GameTable.objects.filter(property=at.list.property_id,
                                                game=at.list.game, status=TableStatus.OPEN)
-                      .exclude(pk=broken.pk))
+                      .exclude(pk=broken.pk).order_by("name"))
         _lock_tables(actor, broken.pk, *(t.pk for t in others))
-        if PokerTable.objects.filter(table_id=broken.pk).exclude(current_hand_id=None).exists():
+        if _hand_at(broken.pk):
             raise ConflictError(f"a hand is in progress at table {broken.name}",
                                 code="hand_in_progress")
         players = {s.seat: s for s in Seat.objects.filter(table_id=broken.pk)}
         if not players:
             raise ConflictError(f"nobody is seated at table {broken.name}",
-                                code="table_empty")
-        vacant = [(str(t.pk), n) for t in sorted(others, key=lambda t: t.name)
-                  for n in _vacant_seats(t)]
+                                code="table_empty", field="table_id")
+        vacant = [(str(t.pk), n) for t in others for n in vacant_seats(t)]
         lot = draw(sorted(players), vacant)
         moves = [{"from_seat": seat, "to_table": to_table, "to_seat": to_seat}
                  for seat, (to_table, to_seat) in lot.pairs]
@@ -366,11 +409,12 @@ def table_break_by_lot(*, actor: Actor, waitlist_id: Any, table_id: Any) -> dict
                         to_table_id=m["to_table"], to_seat=m["to_seat"], roles=FLOOR)
         entries = [_listed(at.list, EntryKind.BROKEN.value, broken, players[seat])
                    for seat in lot.unplaced]
-        source = str(broken.pk)
+        listed = [entry for entry, _ in entries]
         at.record(
-            NewEvent("TableBrokenByLot", {"table": source, "draw": moves,
-                                          "listed": [e for e, _ in entries]}),
-            *(_player_moved(source, m["from_seat"], m["to_table"], m["to_seat"],
+            NewEvent("TableBrokenByLot", {"table": str(broken.pk), "draw": moves,
+                                          "listed": listed}),
+            *(_player_moved(broken.pk, m["from_seat"], m["to_table"], m["to_seat"],
                             "table_broken", [], "") for m in moves),
             *(event for _, event in entries))
-    return {"table": source, "draw": moves, "listed": [e for e, _ in entries]}
+        table_service.table_close(actor=actor, table_id=broken.pk)
+    return {"table": str(broken.pk), "draw": moves, "listed": listed}

@@ -141,6 +141,15 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                            "commands": [HOLDEM_DEAL, *HOLDEM_PREFLOP]},
     # --- Poker room: time charges
     "time_charge_verify": {"period_start": "2026-11-25T06:00:00-05:00"},
+    # --- Poker floor: must-move games, table changes, tables by lot (the list's id in
+    # the URL; the Hold'em tables of the demo)
+    "must_move_set": {"main_table_id": TABLE_ID,
+                      "feeder_table_ids": [PLACEHOLDER_PREFIX + "000000000011",
+                                           PLACEHOLDER_PREFIX + "000000000012"]},
+    "must_move": {"to_seat": 4},
+    "table_change_request": {"table_id": TABLE_ID, "seat": 6},
+    "table_open_by_lot": {"table_id": PLACEHOLDER_PREFIX + "000000000011"},
+    "table_break_by_lot": {"table_id": PLACEHOLDER_PREFIX + "000000000012"},
     # --- Jackpots
     "fund_discontinue": {"transfer_to": "bad-beat-2"},
     "bad_beat_verify": {"hand_id": HAND_ID},
