@@ -21,6 +21,7 @@ HAND_ID = PLACEHOLDER_PREFIX + "000000000003"   # a poker hand's id is its round
 COUNT_ID = PLACEHOLDER_PREFIX + "000000000004"
 SLIP_ID = PLACEHOLDER_PREFIX + "000000000005"
 RULES_ID = PLACEHOLDER_PREFIX + "000000000006"
+ENTRY_ID = PLACEHOLDER_PREFIX + "000000000007"   # a player's entry on a poker floor list
 
 #: The gaming day of the demo's examples, and a moment in it (Eastern time).
 GAMING_DAY = "2026-11-25"
@@ -141,6 +142,16 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                            "commands": [HOLDEM_DEAL, *HOLDEM_PREFLOP]},
     # --- Poker room: time charges
     "time_charge_verify": {"period_start": "2026-11-25T06:00:00-05:00"},
+    # --- Poker floor: lists and calls
+    "waitlist_open": {"game": "holdem", "open_table_at": 8},
+    "waitlist_configure": {"open_table_at": 10},
+    "player_list": {"name": "Ann Lee", "phone": "201-555-0123", "email": ""},
+    "player_delist": {"entry_id": ENTRY_ID, "reason": "Left the room."},
+    "call_next": {"table_id": TABLE_ID, "seat": 9},
+    "call_player": {"entry_id": ENTRY_ID, "table_id": TABLE_ID, "seat": 9,
+                    "reason": "The first two asked to wait for the other table."},
+    "call_seat": {"buy_in_cents": 10000, "paid_with": "cash", "stays_listed": False},
+    "call_cancel": {"reason": "The seat is held for a player returning from a break."},
     # --- Poker floor: must-move games, table changes, tables by lot (the list's id in
     # the URL; the Hold'em tables of the demo)
     "must_move_set": {"main_table_id": TABLE_ID,

@@ -20,6 +20,7 @@ BANKED = "Tables · House-banked rounds"
 SEATS = "Poker room · Seats"
 HANDS = "Poker room · Hands"
 RAKE = "Poker room · Rake and time charges"
+FLOOR = "Poker floor"
 FUNDS = "Jackpots · Funds"
 BAD_BEAT = "Jackpots · Bad Beat"
 HIGH_HAND = "Jackpots · High Hand"
@@ -51,6 +52,9 @@ TAGS: list[dict[str, str]] = [
                                    "and floor ruling, and read a hand's history."},
     {"name": RAKE, "description": "A poker table's rake ledger and the time charges a "
                                   "floorperson verifies."},
+    {"name": FLOOR, "description": "Waitlists and interest lists, calling and seating from "
+                                   "them, must-move games, table changes, tables opened and "
+                                   "broken by lot, and the fairness record."},
     {"name": FUNDS, "description": "Jackpot funds: their ledgers and reports, the displayed "
                                    "amount's adjustment, and discontinuing a fund."},
     {"name": BAD_BEAT, "description": "Bad Beat hands held for verification, verified, "
@@ -87,6 +91,7 @@ AREAS: list[tuple[re.Pattern[str], str]] = [(re.compile(pattern), tag) for patte
     (r"^/api/v1/poker-tables/[^/]+/(seats|minimum-bet)/", SEATS),
     (r"^/api/v1/poker-tables/[^/]+/(rake-ledger|time-charges)/", RAKE),
     (r"^/api/v1/(hands/|poker-settle-script/|poker-tables/[^/]+/(hands|phh)/)", HANDS),
+    (r"^/api/v1/(waitlists|calls)/", FLOOR),
     (r"^/api/v1/jackpot-funds/[^/]+/bad-beats/", BAD_BEAT),
     (r"^/api/v1/jackpot-funds/[^/]+/high-hands/", HIGH_HAND),
     (r"^/api/v1/jackpot-funds/[^/]+/counts/", COUNTS),
