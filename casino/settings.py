@@ -371,6 +371,15 @@ FLOOR_CALL_MINUTE_SECONDS = env.env_int("FLOOR_CALL_MINUTE_SECONDS", 60, minimum
 FLOOR_WAIT_WINDOW_HOURS = env.env_int("FLOOR_WAIT_WINDOW_HOURS", 3, minimum=1, maximum=24)
 FLOOR_WAIT_MIN_OPENINGS = env.env_int("FLOOR_WAIT_MIN_OPENINGS", 10, minimum=1,
                                       maximum=1000)
+# Paging a called player (issue 24): Apprise URLs (any service, configured by URL).
+# PAGING_SMS_URL has {phone} where the number goes ("twilio://SID:TOKEN@+15550001111/
+# {phone}"); blank: no SMS. PAGING_EMAIL_URL has {email}; blank: e-mail goes through
+# Django's e-mail backend (EMAIL_* settings) from PAGING_FROM_EMAIL (or
+# DEFAULT_FROM_EMAIL). No page waits longer than PAGING_TIMEOUT_SECONDS.
+PAGING_SMS_URL = env.env_str("PAGING_SMS_URL", "")
+PAGING_EMAIL_URL = env.env_str("PAGING_EMAIL_URL", "")
+PAGING_FROM_EMAIL = env.env_str("PAGING_FROM_EMAIL", "")
+PAGING_TIMEOUT_SECONDS = env.env_int("PAGING_TIMEOUT_SECONDS", 5, minimum=1, maximum=60)
 
 LOGGING = {
     "version": 1,
