@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -24,10 +25,12 @@ import pytest
 
 
 class Gateway:
-    """A gateway answering every POST with ``status`` (200 by default; 500 to fail)."""
+    """A gateway answering every POST with ``status`` (200 by default; 500 to fail),
+    ``delay`` seconds after it arrived (a slow carrier)."""
 
-    def __init__(self, status: int = 200) -> None:
+    def __init__(self, status: int = 200, delay: float = 0.0) -> None:
         self.status = status
+        self.delay = delay
         self.received: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         gateway = self
@@ -42,6 +45,7 @@ class Gateway:
                 else:
                     body = {k: v[0] for k, v in parse_qs(raw).items()}
                 url = urlsplit(self.path)
+                time.sleep(gateway.delay)
                 with gateway._lock:
                     gateway.received.append({"path": url.path, "query": parse_qs(url.query),
                                              "body": body})
