@@ -53,6 +53,9 @@ NOT_WALKED = {
     "console/logout/": "logging out (a POST)",
     "console/two-factor/codes/": "the recovery codes, shown once in the session right "
         "after enrolment, else a redirect (tests/console/test_two_factor.py)",
+    "poker/live/<str:licence>/join/": "the kiosk, off by default (FLOOR_KIOSK); its steps "
+        "and refusals: tests/poker_floor/test_kiosk.py, its form in Chromium with axe: "
+        "tests/poker_floor/test_feed_browser.py",
     "console/do/": "a command's form, one per declared command and row: "
         "tests/console/test_offered_actions.py opens every form the pages offer each role, "
         "tests/console/test_command_view.py and test_forms.py its fields and refusals",
@@ -378,6 +381,9 @@ FILLERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "console/poker/tables/<uuid:pk>/seats/<int:n>/": _console_seat,
     "console/staff/<str:pk>/": _console_person,
     "console/events/stream/<str:stream_id>/": _console_stream,
+    # the public live games feed (no login): its page and its JSON
+    "poker/live/<str:licence>/": lambda s: [f"/poker/live/{DEMO}/"],
+    "poker/live/<str:licence>/feed.json": lambda s: [f"/poker/live/{DEMO}/feed.json"],
 }
 
 
