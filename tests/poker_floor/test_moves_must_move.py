@@ -218,3 +218,41 @@ def test_the_offer_is_not_automatic_when_the_room_says_so(floor: Any, game: Simp
 
     assert must_move_offer(game.waitlist, game.main.pk, 9) is False
     assert event_count() == before
+
+
+def test_a_main_table_seat_takes_the_must_move_player_and_the_list_the_feeder_seat(
+        floor: Any, game: SimpleNamespace) -> None:
+    """The list's offer of seats (the calls' seats_offer, as the task runs it when a seat
+    opens): at the main table the must-move player moves first (no call); the feeder seat
+    left is then offered to the first on the list."""
+    from poker_floor.services.calls import seats_offer
+
+    with at_minute(game.start, 30):
+        floor.fill(game.f2, leave=(7,))
+        [ann] = floor.list_players(game.waitlist, "Ann Lee")
+
+    assert seats_offer(game.main.pk) == []
+    assert Seat.objects.get(table_id=game.main.pk, seat=9).player_name == "Gus Seven"
+
+    [call] = seats_offer(game.f2.pk)
+    assert (call.entry_id, call.table, call.seat) == (ann.pk, game.f2.pk, 7)
+
+
+def test_a_rebuild_gives_the_same_list_row(floor: Any, game: SimpleNamespace) -> None:
+    """The lists' projection makes the row, the moves' projection (replayed after it, by
+    name) sets the must-move tables and keeps the version at the stream's head."""
+    from casino.eventstore import projections
+    from poker_floor.models import Waitlist
+
+    must_move(actor=floor["floor"], waitlist_id=game.waitlist.pk, to_seat=9)
+    fields = ("main_table", "feeders", "stream_version", "order")
+    before = Waitlist.objects.values(*fields).get(pk=game.waitlist.pk)
+
+    for name in projections.names(["poker_floor_lists", "waitlists_moves"]):
+        projections.rebuild(name)
+
+    assert Waitlist.objects.values(*fields).get(pk=game.waitlist.pk) == before
+    assert before["stream_version"] == len(list_events(game.waitlist))
+    # rebuild_projections replays every projection in this order
+    every = projections.names()
+    assert every.index("poker_floor_lists") < every.index("waitlists_moves")
