@@ -26,6 +26,11 @@ def _step(type_: str) -> Any:
 def _seated(data: D, metadata: D) -> str:
     player = data.get("player") or {}
     name = player.get("name") if isinstance(player, Mapping) else None
+    carried = data.get("carried_from")
+    if isinstance(carried, Mapping):  # moved from another table by the poker floor
+        return (f"{who(metadata)} moved {name or 'a player'} to seat {data.get('seat')} "
+                f"from seat {carried.get('seat')} at another table, with the table stakes "
+                f"of {money(data.get('buy_in_cents'))}")
     paid = "chips from the cage" if data.get("paid_with") == "chips" else "cash at the table"
     return (f"{who(metadata)} seated {name or 'a player'} at seat {data.get('seat')} with a "
             f"buy-in of {money(data.get('buy_in_cents'))} ({paid})")

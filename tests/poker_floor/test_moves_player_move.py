@@ -35,6 +35,21 @@ def test_the_player_moves_with_the_stakes_and_the_name(floor: Any) -> None:
     assert seated.data["carried_from"] == {"table": str(a.pk), "seat": 3}
 
 
+def test_the_history_says_the_player_moved_with_the_stakes(floor: Any) -> None:
+    from console.history import sentence
+
+    a, b = floor.tables(2)
+    floor.seat(a, 3, "Ann Lee", buy_in_cents=12000)
+    player_move(actor=floor["floor"], from_table_id=a.pk, from_seat=3, to_table_id=b.pk,
+                to_seat=5)
+
+    words = sentence(table_events(b)[-1])
+
+    assert "moved Ann Lee to seat 5 from seat 3 at another table" in words
+    assert "$120.00" in words
+    assert "buy-in" not in words
+
+
 def test_stakes_above_the_maximum_buy_in_are_carried_whole(floor: Any) -> None:
     """A player seated with $400.00 when the maximum buy-in was $400.00 moves after the
     Rules lowered it to $200.00: all $400.00 go along (the stakes are chips brought to
