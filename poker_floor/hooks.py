@@ -8,9 +8,9 @@ table. A broker that is down costs a log line, never the command: the beat sweep
 (``poker_floor.floor_sweep``) offers every vacant seat and times out every call past its
 deadline whose message was lost (DESIGN §5).
 
-Messages go by task name: a task registered in this process is sent with
-``apply_async`` (so ``CELERY_TASK_ALWAYS_EAGER`` runs it at once, after the commit), any
-other (a task of a module not loaded here) with ``send_task``.
+Messages go by task name: the floor's tasks (:mod:`poker_floor.tasks`, the paging task
+with them) are sent with ``apply_async``, so ``CELERY_TASK_ALWAYS_EAGER`` runs them at
+once, after the commit; a name no module of this process registers, with ``send_task``.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ def send(task_name: str, args: list[Any], eta: datetime | None = None) -> None:
         from celery import current_app
 
         try:
+            import poker_floor.tasks  # noqa: F401  the floor's tasks, registered by name
             task = current_app.tasks.get(task_name)
             if task is not None:
                 task.apply_async(args=args, eta=eta)

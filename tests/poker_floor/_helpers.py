@@ -158,3 +158,20 @@ def make_floor_for(property: Property, make_staff: Any) -> Floor:
     people = {who: actor_of(make_staff(*roles, property=property))
               for who, roles in PEOPLE.items()}
     return Floor(property=property, people=people, make_staff=make_staff)
+
+
+def committed_floor(licence: str, prefix: str) -> Floor:
+    """A :class:`Floor` at a new property ``licence`` made outside pytest-django's
+    transaction (``committed_db``: a Celery worker or a server thread reads it)."""
+    from casino.services import property_register, staff_bootstrap
+
+    prop = property_register(name=f"{prefix} Casino", licence_number=licence, system="test")
+    count = itertools.count(1)
+
+    def make_staff(*roles: str, property: Property | None = None) -> Any:
+        n = next(count)
+        return staff_bootstrap(property=property or prop, username=f"{prefix}-{n}",
+                               password="x" * 12, credential_number=f"{prefix}-{n:04d}",
+                               roles=roles, system="test").user
+
+    return make_floor_for(prop, make_staff)
