@@ -27,9 +27,11 @@ from django.conf import settings
 
 from casino.eventstore.records import RecordedEvent
 from casino.models import Property
+from poker_floor import wait
 from poker_floor.models import EntryStatus, ListEntry, Waitlist
 from poker_room.board.selectors import board_tables
-from tables.models import TableStatus
+from tables.domain.catalogue import POKER_GAMES
+from tables.models import GameTable, TableStatus
 
 #: an entry still on its list: waiting, or called and not yet come
 ON_LIST = (EntryStatus.WAITING, EntryStatus.CALLED)
@@ -65,10 +67,8 @@ def list_kind(waitlist: Waitlist, running: set[str]) -> str:
     return "waitlist" if waitlist.game in running else "interest"
 
 
-def _running(prop: Property) -> set[str]:
-    from tables.domain.catalogue import POKER_GAMES
-    from tables.models import GameTable
-
+def running_games(prop: Property) -> set[str]:
+    """The poker games with a table open at ``prop`` (their lists are waitlists)."""
     return set(GameTable.objects.filter(property=prop, game__in=POKER_GAMES,
                                         status=TableStatus.OPEN)
                .values_list("game", flat=True).distinct())
@@ -78,7 +78,7 @@ def board_lists(prop: Property) -> list[dict[str, Any]]:
     """The lists as the room board shows them (:mod:`poker_room.board.registry`): name,
     kind, length and the players on it by their initials only, in calling order
     ("erased" details show as "—")."""
-    running = _running(prop)
+    running = running_games(prop)
     return [{"id": str(w.pk), "name": w.name, "game": w.game,
              "kind": list_kind(w, running), "length": len(entries),
              "initials": [e.initials or "—" for e in entries]}
@@ -89,14 +89,9 @@ def estimated_waits(waitlist: Waitlist, waiting: int) -> dict[str, Any]:
     """The estimated waits of ``waitlist`` (issue 24, item 7; :mod:`poker_floor.wait`):
     ``estimated_waits``, a range in minutes for each position on the list (None where it is
     unknown: too few seats opened lately, or the player is called), and ``next_wait``, what
-    a player joining now would be told (the position after the ``waiting`` players).
-    Both None while that selector is not there."""
-    try:
-        from poker_floor.wait import estimated_waits as waits
-    except ImportError:
-        return {"estimated_waits": None, "next_wait": None}
-    return {"estimated_waits": waits(waitlist),
-            "next_wait": waits(waitlist, places=waiting + 1)[-1]}
+    a player joining now would be told (the position after the ``waiting`` players)."""
+    return {"estimated_waits": wait.estimated_waits(waitlist),
+            "next_wait": wait.estimated_waits(waitlist, places=waiting + 1)[-1]}
 
 
 def wait_words(waitlist: dict[str, Any] | None) -> str:

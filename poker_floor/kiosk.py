@@ -34,9 +34,11 @@ from casino.actors import system_actor
 from casino.domain.errors import DomainError
 from casino.models import Property
 from casino.refusals import refusal_sentence
-from poker_floor.feed import ON_LIST
+from poker_floor.feed import board_lists
 from poker_floor.feed_views import client_address, counted, seconds_left
-from poker_floor.models import ListEntry, Waitlist
+from poker_floor.models import Waitlist
+from poker_floor.paging import send_code
+from poker_floor.services.lists import player_list, player_name, player_phone
 
 #: how long a texted code may be confirmed
 CODE_MINUTES = 10
@@ -63,24 +65,6 @@ def _property(licence: str) -> Property:
     if prop is None:
         raise Http404("no such property")
     return prop
-
-
-def _lists(prop: Property) -> list[dict[str, Any]]:
-    from poker_floor.feed import _running, list_kind
-
-    running = _running(prop)
-    waiting = dict(_counts(prop))
-    return [{"id": str(w.pk), "name": w.name, "kind": list_kind(w, running),
-             "length": waiting.get(w.pk, 0)}
-            for w in Waitlist.objects.filter(property=prop).order_by("name")]
-
-
-def _counts(prop: Property) -> Any:
-    from django.db.models import Count
-
-    return (ListEntry.objects.filter(property=prop, status__in=ON_LIST)
-            .values("waitlist_id").annotate(n=Count("id"))
-            .values_list("waitlist_id", "n"))
 
 
 def _refused(request: HttpRequest, template: str, context: dict[str, Any],
@@ -119,12 +103,10 @@ def _pending_key(token: str) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, licence: str) -> HttpResponse:
     """Step 1: the form; its answer texts a code and goes on to step 2."""
-    from poker_floor.services.lists import player_name, player_phone
-
     prop = _property(licence)
     template = "poker_floor/live_join.html"
-    context: dict[str, Any] = {"property": prop, "licence": licence, "lists": _lists(prop),
-                               "form": {}}
+    context: dict[str, Any] = {"property": prop, "licence": licence,
+                               "lists": board_lists(prop), "form": {}}
     if request.method != "POST":
         return render(request, template, context)
     form = {k: request.POST.get(k, "") for k in ("waitlist", "name", "phone")}
@@ -149,8 +131,6 @@ def join(request: HttpRequest, licence: str) -> HttpResponse:
         "licence": licence, "waitlist": waitlist["id"], "name": name, "phone": phone,
         "code": _code_hash(token, code), "tries": 0, "expires": expires},
         timeout=CODE_MINUTES * 60)
-    from poker_floor.paging import send_code  # the paging helper's, read when used
-
     _channel, error = send_code(phone, code)
     if error:
         caches[CACHE].delete(_pending_key(token))
@@ -171,8 +151,6 @@ def _pending(token: str) -> dict[str, Any] | None:
 @require_http_methods(["GET", "HEAD", "POST"])
 def confirm(request: HttpRequest, licence: str) -> HttpResponse:
     """Step 2: the texted code; the right one adds the player to the list."""
-    from poker_floor.services.lists import player_list
-
     prop = _property(licence)
     template = "poker_floor/live_join_confirm.html"
     token = (request.POST if request.method == "POST" else request.GET).get("r", "")

@@ -72,10 +72,9 @@ def test_the_feed_gives_games_stakes_seats_and_list_lengths_never_a_player(room)
                             "length": 1, "game": "omaha-high"}]}
     assert (holdem["id"], holdem["name"], holdem["length"]) == (
         str(room.holdem.pk), "$4.00/$8.00 fixed limit Hold'em", 2)
-    # the estimated waits' place (poker_floor.wait): one per position; unknown (None)
-    # here, where no seat has opened yet
-    assert holdem["estimated_waits"] in (None, [None, None])
-    assert holdem["next_wait"] is None
+    # the estimated waits (poker_floor.wait): one per position, and a newcomer's;
+    # unknown (None) here, where no seat has opened yet
+    assert (holdem["estimated_waits"], holdem["next_wait"]) == ([None, None], None)
     text = r.content.decode()
     assert [p for p in PERSONAL if p in text] == []
 
@@ -170,3 +169,10 @@ def test_the_feed_is_read_only(room) -> None:
     assert c.post(JSON).status_code == 405
     c.get(JSON), c.get(PAGE)
     assert event_count() == before
+
+
+def test_the_page_words_the_estimated_wait_of_a_newcomer() -> None:
+    assert feed.wait_words({"length": 4, "next_wait": {"position": 5, "low_minutes": 12,
+                                                       "high_minutes": 31}}) == "12–31 min"
+    assert feed.wait_words({"length": 0, "next_wait": None}) == "unknown"
+    assert feed.wait_words(None) == "unknown"  # a game running without a list
