@@ -346,3 +346,44 @@ def test_the_floors_events_hold_no_name_or_phone_in_clear(holdem) -> None:
     for secret in ("Ann", "Lee", "Bob", "Stone", "Cy Young", "2015550123", "201-555",
                    "2125550199", "A.L.", "B.S."):
         assert secret not in text
+
+
+# --- table changes --------------------------------------------------------------------
+
+def test_a_table_change_is_called_first_and_moved_with_the_stakes(floor) -> None:
+    """Dee, seated at table 1, asks for a change; Ann waits on the list. A seat opens at
+    table 2: Dee is called before Ann and moves there with her $40 (no buy-in)."""
+    from poker_floor.services.moves import table_change_request
+
+    t1, t2 = floor.tables(2)
+    floor.seat(t1, 1, name="Dee Park", phone="+12025550101")
+    floor.fill(t2, leave=(5,))
+    wl = floor.waitlist()
+    (ann,) = floor.list_players(wl, "Ann Lee")
+    dee = table_change_request(actor=floor["floor"], waitlist_id=wl.pk, table_id=t1.pk, seat=1)
+    assert floor.reload(wl).order == _ids(dee, ann)
+    call = calls.call_next(actor=floor["floor"], waitlist_id=wl.pk, table_id=t2.pk, seat=5)
+    assert str(call.entry_id) == str(dee.pk)
+    calls.call_seat(actor=floor["floor"], call_id=call.pk)
+    assert not Seat.objects.filter(table_id=t1.pk, seat=1).exists()
+    moved = Seat.objects.get(table_id=t2.pk, seat=5)
+    assert (moved.player_name, moved.stack_cents) == ("Dee Park", BUY_IN)
+    last = list_events(wl)[-2:]
+    assert [e.type for e in last] == ["PlayerMoved", "PlayerSeatedFromList"]
+    assert (last[0].data["why"], last[0].data["from_seat"], last[0].data["to_seat"]) == (
+        "table_change", 1, 5)
+    assert floor.reload(wl).order == _ids(ann)
+
+
+def test_a_table_change_is_not_offered_its_own_table(floor) -> None:
+    from poker_floor.services.moves import table_change_request
+
+    t1 = floor.table()
+    floor.seat(t1, 1, name="Dee Park")
+    wl = floor.waitlist()
+    (ann,) = floor.list_players(wl, "Ann Lee")
+    dee = table_change_request(actor=floor["floor"], waitlist_id=wl.pk, table_id=t1.pk, seat=1)
+    call = calls.call_next(actor=floor["floor"], waitlist_id=wl.pk, table_id=t1.pk, seat=2)
+    assert str(call.entry_id) == str(ann.pk)
+    _refused("entry_own_table", calls.call_player, actor=floor["floor"], waitlist_id=wl.pk,
+             entry_id=dee.pk, table_id=t1.pk, seat=3, reason="asked")
