@@ -7,19 +7,35 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from console.history import money, say, sentences, who
+from casino.personal_data import ERASED, is_sealed, unseal
+from console.history import NOTHING, money, say, sentences, who
 
 D = Mapping[str, Any]
 
 
+def _details(value: Any) -> Mapping[str, Any]:
+    """A player's details as the event holds them: sealed under the slip's or payout's
+    key (casino.personal_data; each name says "erased" once the key is), or in clear
+    (recorded before they were sealed)."""
+    if is_sealed(value):
+        opened = unseal(value)
+        return opened if isinstance(opened, Mapping) else {"name": ERASED}
+    return value if isinstance(value, Mapping) else {}
+
+
 def _recorded(data: D, metadata: D) -> str:
-    player = data.get("player") or {}
-    name = player.get("name") if isinstance(player, Mapping) else None
+    name = _details(data.get("player")).get("name")
     cards = data.get("cards")
     held = " ".join(cards) if isinstance(cards, list) else ""
     return (f"{who(metadata)} recorded High Hand slip {data.get('slip')}: {name or 'a player'}"
             f" at {data.get('table')} seat {data.get('seat')}, {data.get('hand')} {held}"
             .rstrip())
+
+
+def _award_paid(data: D, metadata: D) -> str:
+    name = _details(data["payee"]).get("name") if "payee" in data else data.get("name")
+    return (f"{who(metadata)} paid High Hand award {data.get('slip')} of period "
+            f"{data.get('period')}: {money(data.get('amount_cents'))} to {name or NOTHING}")
 
 
 def _period_closed(data: D, metadata: D) -> str:
@@ -62,8 +78,7 @@ sentences({
                             "{transfer_to} ({rule})"),
     "HighHandRecorded": _recorded,
     "HighHandPeriodClosed": _period_closed,
-    "HighHandPaid": say("{who} paid High Hand award {slip} of period {period}: "
-                        "{amount_cents:$} to {name}"),
+    "HighHandPaid": _award_paid,
     "HighHandAwardUncollected": say("{who} recorded High Hand award {slip} of period "
                                     "{period} ({amount_cents:$}) as not collected in time: "
                                     "{procedure:w} ({rule})"),

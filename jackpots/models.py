@@ -16,6 +16,9 @@ from django.db import models
 from casino.models import Property
 
 BAD_BEAT, HIGH_HAND = "bad_beat", "high_hand"
+#: the kinds of personal data the funds hold (casino.personal_data): a High Hand slip's
+#: player and payee (637a.16(f)(1), (h)); a Bad Beat payout's payees (637a.15(g))
+SLIP_PERSONAL_DATA, PAYOUT_PERSONAL_DATA = "high_hand_slip", "bad_beat_payout"
 FUND_KINDS = [(BAD_BEAT, "Bad Beat payout (637a.15)"),
               (HIGH_HAND, "High Hand Jackpot payout (637a.16)")]
 
@@ -116,7 +119,12 @@ class BadBeatHit(models.Model):
     paid_by = models.CharField(max_length=150, blank=True)
     paid_at = models.DateTimeField(null=True)
     paid_where = models.CharField(max_length=20, blank=True)
+    #: each share as paid, with the payee's name and identification (637a.15(g)), which
+    #: the event holds sealed (casino.personal_data); "erased" once the payout's key is
     payees = models.JSONField(default=list)
+    #: the payout's personal-data subject (its key seals the payees' details)
+    payees_subject = models.UUIDField(null=True, blank=True, db_index=True)
+    personal_erased = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["-qualified_at"]
@@ -165,7 +173,9 @@ class HighHandSlip(models.Model):
     """One line of a period's High Hand Tracking Slip (637a.16(f)(1)-(5)): the hand, the
     player, the table and seat, the dealer and the verifying floorperson; the award once
     the period closes (637a.16(h)). The player's name and phone are for the slip and the
-    payout, never for a board."""
+    payout, never for a board. The events hold them sealed under a key of the slip's own
+    (``personal_subject``, :mod:`casino.personal_data`), with the payee's identification
+    at the cage; once the key is erased they read "erased" here (``personal_erased``)."""
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
     fund = models.CharField(max_length=60)
@@ -193,6 +203,9 @@ class HighHandSlip(models.Model):
     paid_identification = models.CharField(max_length=120, blank=True)
     #: 637a.16(i): not collected within the posted time; gone by the posted procedure
     uncollected = models.BooleanField(default=False)
+    #: the slip's personal-data subject (its key seals the player's details)
+    personal_subject = models.UUIDField(null=True, blank=True, db_index=True)
+    personal_erased = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         constraints = [

@@ -29,8 +29,11 @@ from django.db.models import F
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
 from casino.models import Property
+from casino.personal_data import ERASED, ERASED_EVENT, subject_of, unseal
 from jackpots.domain.fund import COUNT_EVENTS, leaves_display_pending
 from jackpots.models import (
+    PAYOUT_PERSONAL_DATA,
+    SLIP_PERSONAL_DATA,
     BadBeatHit,
     DisplayCheck,
     Fund,
@@ -224,8 +227,17 @@ def _rejected(e: RecordedEvent) -> None:
 
 def _paid(e: RecordedEvent) -> None:
     d = e.data
+    identified = d.get("identified")  # None: paid before the payees' details were sealed
+    found = unseal(identified, lock=True) if identified is not None else None
+    named = {p["seat"]: p for p in (found or {}).get("payees", [])}
+    payees = d["payees"] if identified is None else [
+        {**p, "name": named.get(p["seat"], {}).get("name", ERASED),
+         "identification": named.get(p["seat"], {}).get("identification", ERASED)}
+        for p in d["payees"]]
     _hit(e).update(state="paid", paid_by=e.metadata.get("actor", ""), paid_at=e.recorded_at,
-                   paid_where=d["where"], payees=d["payees"])
+                   paid_where=d["where"], payees=payees,
+                   payees_subject=subject_of(identified),
+                   personal_erased=identified is not None and found is None)
     _fund(e).update(committed_cents=F("committed_cents") - d["amount_cents"],
                     paid_cents=F("paid_cents") + d["amount_cents"])
 
@@ -245,13 +257,16 @@ def _adjusted(e: RecordedEvent) -> None:
 def _slip_recorded(e: RecordedEvent) -> None:
     d = e.data
     prop, name = _fund_key(e)
+    player = unseal(d["player"], lock=True)  # None once the slip's key is erased
     HighHandSlip.objects.get_or_create(
         property_id=prop, fund=name, period=d["period"], slip=d["slip"], defaults=dict(
             period_start=datetime.fromisoformat(d["period_start"]),
             period_end=datetime.fromisoformat(d["period_end"]),
             table_id=uuid.UUID(d["table_id"]), table_name=d["table"], seat=d["seat"],
             hand=d["hand"], value=d["value"], cards=d["cards"],
-            player_name=d["player"]["name"], player_phone=d["player"]["phone"],
+            player_name=player["name"] if player else ERASED,
+            player_phone=player["phone"] if player else ERASED,
+            personal_subject=subject_of(d["player"]), personal_erased=player is None,
             dealer=d["dealer"]["username"], dealer_credential=d["dealer"]["credential_number"],
             verified_by=d["verified_by"]["username"],
             verified_credential=d["verified_by"].get("credential_number") or "",
@@ -276,8 +291,13 @@ def _period_closed(e: RecordedEvent) -> None:
 
 def _award_paid(e: RecordedEvent) -> None:
     d = e.data
+    if "payee" in d:  # sealed under the slip's key (before issue 24: in clear)
+        payee = unseal(d["payee"], lock=True)
+        identification = payee["identification"] if payee else ERASED
+    else:
+        identification = d["identification"]
     _slips(e).filter(slip=d["slip"]).update(paid_at=e.recorded_at,
-                                            paid_identification=d["identification"])
+                                            paid_identification=identification)
     _fund(e).update(committed_cents=F("committed_cents") - d["amount_cents"],
                     paid_cents=F("paid_cents") + d["amount_cents"])
 
@@ -375,3 +395,35 @@ _FUND_STEPS = {**_COUNT_STEPS, "BadBeatVerified": _verified, "BadBeatRejected": 
                "HighHandAwardUncollected": _award_uncollected,
                "FundDiscontinuanceProposed": lambda e: None, "FundDiscontinued": _discontinued,
                "DisplayChecked": _display_checked}
+
+
+# --- personal data erased (casino.personal_data) ----------------------------------------
+
+@register
+class PersonalDataErasure(Projection):
+    """A High Hand slip's player and payee, a Bad Beat payout's payees: "erased" in the
+    rows once their key is (``PersonalDataErased``), in the erasure's own transaction, so
+    no read shows them after it commits. Inline, beside the funds' async follower whose
+    rows it blanks: the follower unseals under a share lock on the key
+    (:func:`casino.personal_data.unseal`), so it either wrote its rows before the erasure
+    (blanked here) or finds the key gone (and writes "erased" itself, as a rebuild
+    does). It owns no rows: a rebuild of it only blanks them again."""
+
+    name = "jackpot_personal_data"
+    mode = "inline"
+    event_types = frozenset({ERASED_EVENT})
+
+    def apply(self, event: RecordedEvent) -> None:
+        kind, subject = event.data.get("kind"), uuid.UUID(str(event.data["subject"]))
+        if kind == SLIP_PERSONAL_DATA:
+            slips = HighHandSlip.objects.filter(personal_subject=subject)
+            slips.update(player_name=ERASED, player_phone=ERASED, personal_erased=True)
+            slips.exclude(paid_identification="").update(paid_identification=ERASED)
+        elif kind == PAYOUT_PERSONAL_DATA:
+            for hit in BadBeatHit.objects.filter(payees_subject=subject):
+                BadBeatHit.objects.filter(pk=hit.pk).update(
+                    payees=[{**p, "name": ERASED, "identification": ERASED}
+                            for p in hit.payees], personal_erased=True)
+
+    def reset(self) -> None:
+        """Nothing of its own to drop (the rows are the follower's)."""

@@ -3,14 +3,15 @@ its awards, paid at the cage."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, DomainError, NotFoundError
+from casino.personal_data import key_create, retain_from, seal, subject_of
 from casino.roles import Role
-from jackpots.models import Fund
+from jackpots.models import SLIP_PERSONAL_DATA, Fund
 from jackpots.services.common import (
     PAYING,
     AtFund,
@@ -104,6 +105,7 @@ def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards
         raise FundError(f"{dealer} is not a dealer of this property", code="invalid_dealer",
                         field="dealer")
     slip: dict[str, Any] = {}
+    subject = uuid.uuid4()
 
     def decide(at: AtFund) -> None:
         at.active()
@@ -118,13 +120,17 @@ def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards
                 value == best["value"] and rules["tie_division"] == "first-made")):
             raise ConflictError(f"{describe_high(value)} is not higher than the period's "
                                 f"{best['hand']} (637a.16(f))", code="not_higher")
+        # the player's details sealed under the slip's own key, kept until the slip's
+        # retention after its record ends (paid, not collected in time, not awarded)
+        key_create(subject=subject, property_id=at.row.property_id, kind=SLIP_PERSONAL_DATA)
+        sealed_player = seal(subject, {"name": name, "phone": phone})
         slip.update({
             "period": period.key, "period_start": period.start.isoformat(),
             "period_end": period.end.isoformat(),
             "slip": len(at.state.slips.get(period.key, [])) + 1,
             "table_id": str(table.pk), "table": table.name, "seat": seat,
             "hand_id": None if hand_id is None else str(hand_id),
-            "player": {"name": name, "phone": phone},
+            "player": sealed_player,
             "cards": [format_card(c) for c in held], "value": value,
             "hand": describe_high(value), "tie_division": rules["tie_division"],
             # 637a.16(b)(6), (i): the posted time limit and what happens after it
@@ -137,7 +143,15 @@ def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards
         at.record("HighHandRecorded", slip, role)
 
     _run(actor, fund, decide)
-    return slip
+    return {**slip, "player": {"name": name, "phone": phone}}
+
+
+def _slip_subjects(slips: list[dict[str, Any]], numbers: Any = None) -> list[Any]:
+    """The personal-data subjects of a period's slips (those numbered ``numbers``, or
+    all); a slip recorded before its details were sealed has none."""
+    return [subject_of(s.get("player")) for s in slips
+            if (numbers is None or s["slip"] in numbers)
+            and subject_of(s.get("player")) is not None]
 
 
 def _close(at: AtFund, period: str, role: str | None, now: Any = None) -> dict[str, Any]:
@@ -163,6 +177,10 @@ def _close(at: AtFund, period: str, role: str | None, now: Any = None) -> dict[s
                          for a in high_hand_awards(amount, best, slips[0]["tie_division"])],
               "hand": best[0]["hand"], "rule": "637a.16(g)-(h)"}
     at.record("HighHandPeriodClosed", closed, role or "system")
+    # a slip not awarded ends its record here: its player's details are kept for the
+    # slip's retention from now (an awarded one's, once it is paid or not collected)
+    awarded = {a["slip"] for a in closed["awards"]}
+    retain_from(_slip_subjects(slips, {s["slip"] for s in slips} - awarded), now)
     return closed
 
 
@@ -205,7 +223,16 @@ def high_hand_pay(*, actor: Actor, fund: Any, period: Any, slip: Any, name: Any,
                                 code="award_uncollected")
         out.update({"period": str(period), "slip": slip, "amount_cents": award["cents"],
                     "name": who, "identification": ident, "rule": "637a.16(h)"})
-        at.record("HighHandPaid", out, role)
+        # the payee's name and identification sealed under the slip's key (a slip
+        # recorded before sealing keeps them in clear, as it was); the slip's record
+        # ends with the payment, its retention runs from now
+        subjects = _slip_subjects(at.state.slips.get(str(period), []), {slip})
+        data = dict(out)
+        if subjects:
+            del data["name"], data["identification"]
+            data["payee"] = seal(subjects[0], {"name": who, "identification": ident})
+        at.record("HighHandPaid", data, role)
+        retain_from(subjects)
 
     _run(actor, fund, decide)
     return out
@@ -268,5 +295,8 @@ def _uncollected(now: datetime) -> int:
                     at.record("HighHandAwardUncollected", {
                         "period": p, "slip": award["slip"], "amount_cents": award["cents"],
                         "procedure": procedure, "rule": "637a.16(i)"}, "system")
+                    # the slip's record ends here: its retention runs from now
+                    retain_from(_slip_subjects(at.state.slips.get(p, []), {award["slip"]}),
+                                now)
                 done += system_decision(actor, row.name, decide)
     return done

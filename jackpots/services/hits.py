@@ -9,9 +9,10 @@ from typing import Any
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, NotFoundError
 from casino.domain.money import format_money
+from casino.personal_data import key_create, retention_end, seal
 from jackpots.domain.fund import HELD, PAID, REJECTED, VERIFIED
 from jackpots.domain.hits import payout_shares
-from jackpots.models import BAD_BEAT, BadBeatHit
+from jackpots.models import BAD_BEAT, PAYOUT_PERSONAL_DATA, BadBeatHit
 from jackpots.services.common import PAYING, PLACES, VERIFYING, AtFund, FundError, _run
 
 
@@ -150,9 +151,19 @@ def bad_beat_pay(*, actor: Actor, fund: Any, hand_id: Any, payees: Any,
             raise ConflictError(f"the payout of {format_money(owed['amount_cents'])} is more "
                                 f"than the fund holds ({format_money(held)})",
                                 code="payout_exceeds_fund")
+        # each payee's name and identification sealed under a key of the payout's own,
+        # kept for the payout's retention from now (the record ends with the payment)
+        subject = uuid.uuid4()
+        key_create(subject=subject, property_id=at.row.property_id, kind=PAYOUT_PERSONAL_DATA,
+                   retain_until=retention_end(PAYOUT_PERSONAL_DATA))
+        identified = seal(subject, {"payees": [
+            {"seat": p["seat"], "name": p["name"], "identification": p["identification"]}
+            for p in paid]})
+        shares = [{k: v for k, v in p.items() if k not in ("name", "identification")}
+                  for p in paid]
         at.record("BadBeatPaid", {"hand_id": key, "amount_cents": owed["amount_cents"],
-                                  "payees": paid, "where": where, "rule": "637a.15(g)"},
-                  role)
+                                  "payees": shares, "identified": identified,
+                                  "where": where, "rule": "637a.15(g)"}, role)
 
     _run(actor, fund, decide)
     return BadBeatHit.objects.get(hand_id=uuid.UUID(str(hand_id)))
