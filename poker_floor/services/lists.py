@@ -24,6 +24,7 @@ from casino.domain.errors import ConflictError, NotFoundError
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.models import Property
 from casino.personal_data import key_create, retention_end, seal
+from casino.scoping import property_row
 from poker_floor.domain.queue import ACTIVE
 from poker_floor.models import EntryKind, EntryStatus, ListEntry, Waitlist
 from poker_floor.services.common import FLOOR, AtList, FloorError
@@ -44,8 +45,6 @@ class SystemAtList(AtList):
     the offers of vacant seats and the timeouts the beat sweep catches."""
 
     def __init__(self, actor: Actor, waitlist_id: Any):  # noqa: D107
-        from casino.scoping import property_row
-
         self.role = None  # type: ignore[assignment]
         self.list = property_row(Waitlist.objects.select_for_update(), actor, waitlist_id,
                                  what="waitlist")
