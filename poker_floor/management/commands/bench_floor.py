@@ -697,8 +697,12 @@ def staleness(changes: list[tuple[float, str, str]], initial: str,
     worst = max(delays) if delays else None
     p99 = _pct(delays, 0.99) if delays else None
     limit = TARGETS["staleness_seconds"]
+    took = [r[1] - r[0] for r in responses]
     return {"changes_shown": len(delays), "changes_never_shown": unseen,
             "responses": len(responses),
+            # how long a reader waited for each response (part of every delay below)
+            "response_ms": {"p50": _ms(statistics.median(took)), "p99": _ms(_pct(took, 0.99)),
+                            "max": _ms(max(took))} if took else None,
             "p50_seconds": round(statistics.median(delays), 3) if delays else None,
             "p99_seconds": round(p99, 3) if p99 is not None else None,
             "max_seconds": round(worst, 3) if worst is not None else None,
