@@ -223,6 +223,7 @@ _SENTENCES: dict[str, str] = {
     "invalid_round_id": "The round is not named correctly.",
     "unknown_game": "That is not one of the games.",
     "invalid_player": "Name the player correctly.",
+    "invalid_floor_command": "This step on the poker floor's list is not valid as given.",
     "invalid_position": "Choose a position at this table.",
     "position_taken": "That position is another player's.",
     "one_position_per_player": "This player already wagers at another position.",

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("casino", "tables", "poker_room", "jackpots", "finance", "console")
+APPS = ("casino", "tables", "poker_room", "poker_floor", "jackpots", "finance", "console")
 
 #: helpers that take the code by position: function name → the argument's index
 POSITIONAL = {
@@ -69,7 +69,7 @@ DYNAMIC: dict[tuple[str, str], tuple[str, ...]] = {
 #: the ``what`` of every property_row/parse_key/found/locked/Aggregate: each gives
 #: "<what>_not_found"
 NOT_FOUND_WHATS = ("deck", "exception", "hand", "role_grant", "round", "rules_submission",
-                   "staff", "table")
+                   "staff", "table", "waitlist", "call")
 
 #: DRF's codes and the problem layer's own (casino.api.problems, login_views)
 PROBLEM_CODES = ("not_authenticated", "authentication_failed", "permission_denied",
