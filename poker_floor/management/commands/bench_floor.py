@@ -450,7 +450,7 @@ def throughput(port: int, feed_path: str, clients: int, seconds: float,
              if out["health"]["requests_per_second"] else 0.0)
     clean = not out["feed"]["not_200"] and not out["feed"]["errors"]
     return {"clients": clients, "seconds_each": seconds, "rounds": rounds, **out,
-            "ratio": round(ratio, 2),
+            "ratio": round(ratio, 3),
             "target": TARGETS["feed_to_health_requests_per_second"],
             "ok": clean and ratio >= TARGETS["feed_to_health_requests_per_second"]}
 
