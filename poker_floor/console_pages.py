@@ -18,7 +18,6 @@ with initials only (no name, phone or e-mail is ever sent to them).
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -29,9 +28,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino.actors import Actor
+from casino.declared import declared
 from casino.scoping import property_row
 from console.registry import offer, page
 from console.waiting import fragment_stamp
+from poker_floor import commands, move_commands  # noqa: F401  (the declarations offered here)
 from poker_floor import fairness as fair
 from poker_floor import selectors
 from poker_floor.models import Waitlist
@@ -41,29 +42,32 @@ from tables.console_access import console_page
 LISTS_URL = "/console/poker/lists/"
 
 #: a list's own steps: (words, command); each offered when declared and the viewer may
-LIST_STEPS = (("Add a player", "player_list"), ("Call the next player", "call_next"),
-              ("Table change", "table_change_request"), ("Must-move", "must_move"),
+#: ("Call the next player" is offered per vacant seat, its table and seat filled in)
+LIST_STEPS = (("Add a player", "player_list"), ("Table change", "table_change_request"), ("Must-move", "must_move"),
               ("Set up a must-move game", "must_move_set"),
               ("Open a table by lot", "table_open_by_lot"),
               ("Break a table by lot", "table_break_by_lot"),
               ("Suggest a table at…", "waitlist_configure"))
 #: a waiting player's steps
-ENTRY_STEPS = (("Call out of turn", "call_player"), ("Take off the list", "player_delist"))
+ENTRY_STEPS = (("Call this player", "call_player"), ("Take off the list", "player_delist"))
 #: an open call's steps
 CALL_STEPS = (("Seat the player", "call_seat"), ("Time out", "call_timeout"),
               ("Cancel the call", "call_cancel"))
 
 
-@cache
+#: command name -> its body fields (only declared commands are kept)
+_FIELDS: dict[str, frozenset[str]] = {}
+
+
 def _body_fields(name: str) -> frozenset[str] | None:
     """The body fields of the declared command ``name`` (None: not declared)."""
-    from casino.declared import declared
-
-    try:
-        decl = declared(name)
-    except KeyError:
-        return None
-    return frozenset(decl.input().fields)
+    if name not in _FIELDS:
+        try:
+            decl = declared(name)
+        except KeyError:
+            return None
+        _FIELDS[name] = frozenset(decl.input().fields)
+    return _FIELDS[name]
 
 
 def offered(actor: Actor, label: str, name: str, ids: dict[str, Any]) -> dict[str, str] | None:
@@ -72,8 +76,6 @@ def offered(actor: Actor, label: str, name: str, ids: dict[str, Any]) -> dict[st
     service's keywords (``waitlist_id``, ``entry_id``, ``call_id``): the one the
     declaration takes in its URL is the form's id, the others are filled in where the
     form has such a field."""
-    from casino.declared import declared
-
     fields = _body_fields(name)
     if fields is None:
         return None
@@ -101,10 +103,15 @@ def _decorated(actor: Actor, views: list[selectors.ListView]) -> list[selectors.
     for v in views:
         w = str(v.waitlist.pk)
         v.steps = _steps(actor, LIST_STEPS, {"waitlist_id": w})
+        v.seat_calls = [link for table, name, seat in v.vacant if (link := offered(
+            actor, f"Call the next player to {name}, seat {seat}", "call_next",
+            {"waitlist_id": w, "table_id": table, "seat": seat}))]
+        # a call out of turn: the first vacant seat filled in (the form may change it)
+        seat = dict(zip(("table_id", "table_name", "seat"), v.vacant[0])) if v.vacant else {}
+        seat.pop("table_name", None)
         for row in v.waiting:
             row.steps = [] if row.called else _steps(
-                actor, ENTRY_STEPS, {"waitlist_id": w, "entry_id": str(row.entry.pk),
-                                     "entry": str(row.entry.pk)})
+                actor, ENTRY_STEPS, {"waitlist_id": w, "entry_id": str(row.entry.pk), **seat})
         for c in v.calls:
             c.steps = _steps(actor, CALL_STEPS, {"call_id": str(c.call.pk), "waitlist_id": w})
         v.any_entry_steps = any(row.steps for row in v.waiting)

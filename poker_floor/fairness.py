@@ -25,6 +25,7 @@ from typing import Any
 from casino.actors import Actor
 from casino.domain.errors import DomainError
 from casino.eventstore.models import Event
+from casino.eventstore.records import upcast
 from casino.roles import Role
 from casino.scoping import property_row, property_rows
 from console.history import who
@@ -143,7 +144,7 @@ class _Order:
         self.ids = queue.moved_to(self.ids, entry, position)
 
 
-def _names(waitlist: Waitlist, events: list[Event], actor: Actor
+def _names(waitlist: Waitlist, actor: Actor
            ) -> tuple[dict[str, tuple[str, bool]], dict[str, str]]:
     """The initials (and erased flag) of every entry of the list, and the names of the
     property's tables: two queries whatever the number of steps."""
@@ -173,7 +174,7 @@ def fairness_record(waitlist: Waitlist, day: date, *, actor: Actor,
     ``entry`` narrows the steps to those of one player (their own, and every call that
     passed them over)."""
     events = _stream(waitlist, day)
-    entries, tables = _names(waitlist, events, actor)
+    entries, tables = _names(waitlist, actor)
 
     def initials(entry_id: Any) -> str:
         got = entries.get(str(entry_id))
@@ -215,7 +216,7 @@ def _concerns(step: Step, entry: str) -> bool:
 def _step(e: Event, order: _Order, person: Any, table_name: Any) -> list[Step]:
     """The steps one event makes (a call that passed players over makes one "passed"
     step per player passed, after the call), the order moved as the event moves it."""
-    d: Mapping[str, Any] = e.data or {}
+    d: Mapping[str, Any] = upcast(e.type, e.schema_version, e.data or {})[1] or {}
     meta: Mapping[str, Any] = e.metadata or {}
     base = {"version": e.version, "at": e.recorded_at, "type": e.type, "by": who(meta),
             "actor": str(meta.get("actor") or ""), "role": str(meta.get("role") or "")}
@@ -300,13 +301,14 @@ def _step(e: Event, order: _Order, person: Any, table_name: Any) -> list[Step]:
                      f"{f' ({reason})' if reason else ''}.", player=who_, reason=reason)]
     if t in ("PageSent", "PageFailed"):
         who_ = person(entry, order.position(entry))
-        channel = str(d.get("channel") or "page").replace("_", " ")
+        channel = str(d.get("channel") or "").replace("_", " ")
+        by = f" by {channel}" if channel else ""
+        call = str(d.get("call") or "")
         if t == "PageSent":
-            return [step("paged", f"{who_.initials} paged by {channel}.", player=who_,
-                         call=str(d.get("call") or ""))]
-        error = f": {d['error']}" if d.get("error") else ""
-        return [step("page failed", f"The page to {who_.initials} by {channel} failed{error}.",
-                     player=who_, call=str(d.get("call") or ""))]
+            return [step("paged", f"{who_.initials} paged{by}.", player=who_, call=call)]
+        error = str(d.get("error") or "").replace("_", " ")
+        return [step("page failed", f"The page to {who_.initials}{by} failed"
+                     f"{f': {error}' if error else ''}.", player=who_, call=call)]
     if t == "MustMoveSet":
         feeders = ", ".join(table_name(f) for f in d.get("feeders") or []) or "none"
         return [step("must-move", f"{table_name(d.get('main_table'))} made a must-move main "

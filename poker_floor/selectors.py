@@ -1,8 +1,9 @@
 """What the console's list pages, the "waiting for me" lists and the API's GET of the
 lists read (issue 24, items 1-2): every list of a property with its waiting players in
-calling order and its open calls, from the read models only, in a fixed number of
-queries whatever the number of lists, players and calls (the lists; the property's
-poker tables; the active entries; the open calls).
+calling order, its open calls and the seats a player may be called to, from the read
+models only, in a number of queries that does not grow with the players, calls or tables
+(the lists; the property's poker tables; the active entries; the open calls; the seats
+taken; the Rules in force of each listed game with an open table).
 
 A list is a **waitlist** while a table of its game is open and an **interest list**
 otherwise: worked out here, never stored. A player's name, phone and e-mail are given
@@ -25,8 +26,10 @@ from casino.scoping import property_rows
 from poker_floor.domain.queue import ACTIVE
 from poker_floor.models import Call, CallState, EntryStatus, ListEntry, Waitlist
 from poker_floor.services.common import FLOOR
+from poker_room.models import Seat
 from tables.domain.catalogue import POKER_GAMES
 from tables.models import GameTable, TableStatus
+from tables.selectors import rules_in_force
 
 #: who reads the lists in the console and the API: the floor (names, phones, e-mail), and
 #: read-only with initials only: the dealers (who seat a called player), compliance and
@@ -71,6 +74,9 @@ class ListView:
     tables_open: int
     waiting: list[Waiting] = field(default_factory=list)
     calls: list[OpenCall] = field(default_factory=list)
+    #: the seats a player may be called to: (table id, table name, seat) at the open
+    #: tables of the game, nobody seated there and nobody called to it
+    vacant: list[tuple[str, str, int]] = field(default_factory=list)
 
     @property
     def waiting_count(self) -> int:
@@ -87,11 +93,12 @@ def initials_of(entry: ListEntry) -> str:
     return "erased" if entry.erased else (entry.initials or "?")
 
 
-def table_names(actor: Actor) -> dict[str, tuple[str, str, str]]:
-    """Every poker table of the property: id -> (name, game, status), one query."""
-    return {str(pk): (name, game, status) for pk, name, game, status in
+def table_names(actor: Actor) -> dict[str, tuple[str, str, str, int]]:
+    """Every poker table of the property: id -> (name, game, status, positions), one
+    query."""
+    return {str(pk): (name, game, status, positions) for pk, name, game, status, positions in
             property_rows(GameTable.objects.filter(game__in=POKER_GAMES), actor)
-            .values_list("id", "name", "game", "status")}
+            .values_list("id", "name", "game", "status", "positions")}
 
 
 def waitlists(actor: Actor, *, waitlist_id: Any = None) -> QuerySet:
@@ -99,10 +106,34 @@ def waitlists(actor: Actor, *, waitlist_id: Any = None) -> QuerySet:
     return rows.filter(pk=waitlist_id) if waitlist_id is not None else rows.order_by("name")
 
 
+def _vacant(actor: Actor, tables: dict[str, tuple[str, str, str, int]], games: set[str],
+            called: set[tuple[str, int]]) -> dict[str, list[tuple[str, str, int]]]:
+    """Per game, the seats a player may be called to at its open tables (by table name,
+    then seat): one query for the seats taken, one for each game's Rules in force (its
+    seats per table, as the seat service counts them)."""
+    open_ = {pk: (name, game, positions) for pk, (name, game, status, positions)
+             in tables.items() if status == TableStatus.OPEN and game in games}
+    if not open_:
+        return {}
+    taken = {(str(t), n) for t, n in Seat.objects.filter(table_id__in=list(open_))
+             .values_list("table_id", "seat")}
+    limit: dict[str, int | None] = {}
+    for game in {g for _, g, _ in open_.values()}:
+        rs = rules_in_force(actor.property, game)
+        limit[game] = (rs.options or {}).get("seats") if rs else None
+    out: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    for pk, (name, game, positions) in sorted(open_.items(), key=lambda kv: kv[1][0]):
+        count = min(positions, limit[game] or positions)
+        out[game] += [(pk, name, n) for n in range(1, count + 1)
+                      if (pk, n) not in taken and (pk, n) not in called]
+    return out
+
+
 def lists(actor: Actor, *, waitlist_id: Any = None, now: datetime | None = None
           ) -> list[ListView]:
     """Every list of the actor's property (or the one ``waitlist_id``), each with its
-    active entries in calling order and its open calls. Four queries."""
+    active entries in calling order, its open calls and the seats a player may be called
+    to. Five queries, and one more for each listed game with an open table."""
     now = now or timezone.now()
     personal = actor.has(*FLOOR)
     rows = list(waitlists(actor, waitlist_id=waitlist_id))
@@ -110,7 +141,7 @@ def lists(actor: Actor, *, waitlist_id: Any = None, now: datetime | None = None
         return []
     tables = table_names(actor)
     open_by_game: dict[str, int] = defaultdict(int)
-    for _name, game, status in tables.values():
+    for _name, game, status, _seats in tables.values():
         if status == TableStatus.OPEN:
             open_by_game[game] += 1
     ids = [w.pk for w in rows]
@@ -120,16 +151,19 @@ def lists(actor: Actor, *, waitlist_id: Any = None, now: datetime | None = None
     calls: dict[Any, list[Call]] = defaultdict(list)
     for c in Call.objects.filter(waitlist_id__in=ids, state=CallState.OPEN).order_by("deadline_at"):
         calls[c.waitlist_id].append(c)
+    called = {(str(c.table), c.seat) for cs in calls.values() for c in cs}
+    vacant = _vacant(actor, tables, {w.game for w in rows}, called)
     out = []
     for w in rows:
         mine = entries[w.pk]
         ordered = [mine[x] for x in w.order if x in mine]
         # an active entry the order does not hold (never expected): shown last, not lost
-        ordered += sorted((e for x, e in mine.items() if x not in set(w.order)),
+        in_order = set(w.order)
+        ordered += sorted((e for x, e in mine.items() if x not in in_order),
                           key=lambda e: e.listed_at)
         position = {str(e.pk): i for i, e in enumerate(ordered, 1)}
         view = ListView(waitlist=w, kind=WAITLIST if open_by_game[w.game] else INTEREST_LIST,
-                        tables_open=open_by_game[w.game])
+                        tables_open=open_by_game[w.game], vacant=vacant.get(w.game, []))
         for e in ordered:
             view.waiting.append(Waiting(
                 entry=e, position=position[str(e.pk)], initials=initials_of(e),

@@ -13,7 +13,7 @@ from casino.api.fields import LocalDateTimeField
 PERSONAL = ("name", "phone", "email")
 
 
-class WaitingOut(serializers.Serializer):
+class WaitlistWaitingOut(serializers.Serializer):
     entry = serializers.UUIDField(source="entry.pk")
     position = serializers.IntegerField(help_text="1 is called first")
     initials = serializers.CharField(help_text='"J.S."; "erased" once the details are erased')
@@ -34,7 +34,7 @@ class WaitingOut(serializers.Serializer):
         return out
 
 
-class CallOut(serializers.Serializer):
+class WaitlistCallOpenOut(serializers.Serializer):
     call = serializers.UUIDField(source="call.pk")
     entry = serializers.UUIDField(source="call.entry_id")
     initials = serializers.CharField()
@@ -70,19 +70,19 @@ class WaitlistOut(serializers.Serializer):
                                                        "waiting (0: never)")
     waiting_count = serializers.IntegerField(help_text="waiting for a call")
     suggest_open = serializers.BooleanField()
-    entries = WaitingOut(many=True, source="waiting",
+    entries = WaitlistWaitingOut(many=True, source="waiting",
                          help_text="the active entries in calling order")
-    calls = CallOut(many=True, help_text="the open calls, the earliest deadline first")
+    calls = WaitlistCallOpenOut(many=True, help_text="the open calls, the earliest deadline first")
 
 
-class WhoOut(serializers.Serializer):
+class FairnessWhoOut(serializers.Serializer):
     entry = serializers.UUIDField()
     initials = serializers.CharField()
     position = serializers.IntegerField(allow_null=True,
                                         help_text="the player's place on the list then")
 
 
-class StepOut(serializers.Serializer):
+class FairnessStepOut(serializers.Serializer):
     version = serializers.IntegerField(help_text="the event's version in the list's stream")
     at = LocalDateTimeField()
     type = serializers.CharField(help_text="the event type")
@@ -92,14 +92,15 @@ class StepOut(serializers.Serializer):
     by = serializers.CharField(help_text='who recorded it: "dana (floorperson)"')
     actor = serializers.CharField()
     role = serializers.CharField()
-    player = WhoOut(allow_null=True)
+    player = FairnessWhoOut(allow_null=True)
     text = serializers.CharField(help_text="the step in words (initials, never a name)")
     table = serializers.CharField(allow_null=True)
     table_name = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
     reason = serializers.CharField()
-    passed = WhoOut(many=True, help_text="a call: the players passed over")
-    called_instead = WhoOut(allow_null=True, help_text="a pass: the player called instead")
+    passed = FairnessWhoOut(many=True, help_text="a call: the players passed over")
+    called_instead = FairnessWhoOut(allow_null=True,
+                                    help_text="a pass: the player called instead")
     in_turn = serializers.BooleanField(allow_null=True)
     by_lot = serializers.BooleanField()
     moved_to = serializers.IntegerField(allow_null=True)
@@ -111,6 +112,7 @@ class FairnessOut(serializers.Serializer):
     waitlist = serializers.UUIDField(source="waitlist.pk")
     name = serializers.CharField(source="waitlist.name")
     day = serializers.DateField(help_text="the gaming day")
-    steps = StepOut(many=True)
-    waiting_at_start = WhoOut(many=True, help_text="the list before the day's first step")
-    waiting_at_end = WhoOut(many=True, help_text="the list after the day's last step")
+    steps = FairnessStepOut(many=True)
+    waiting_at_start = FairnessWhoOut(many=True,
+                                      help_text="the list before the day's first step")
+    waiting_at_end = FairnessWhoOut(many=True, help_text="the list after the day's last step")

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from console.registry import command_url
+from poker_floor.services import calls
 from tests.console.conftest import client_of, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -92,6 +94,61 @@ def test_a_list_with_no_open_table_is_an_interest_list(floor) -> None:
     floor.list_players(wl, "Ann Lee")
     text = text_of(_get(floor, "floor", f"/console/poker/lists/{wl.pk}/").content.decode())
     assert "Interest list · no table of the game open · 1 waiting" in text
+
+
+def _href(url: str) -> str:
+    return 'href="' + url.replace("&", "&amp;") + '"'
+
+
+def test_the_floor_is_offered_the_declared_steps_with_the_seat_filled_in(holdem) -> None:
+    pk = holdem.waitlist.pk
+    t1, t2 = holdem.tables
+    ann = holdem.entries[0]
+    html = _get(holdem.floor, "floor", "/console/poker/lists/").content.decode()
+    assert _href(command_url("player_list", pk)) in html
+    # each open seat (seat 9 at both tables, by table name) is a call of the next player
+    for t in sorted((t1, t2), key=lambda t: t.name):
+        assert _href(command_url("call_next", pk, table_id=t.pk, seat=9)) in html
+    first = min((t1, t2), key=lambda t: t.name)
+    assert _href(command_url("call_player", pk, entry_id=ann.pk, table_id=first.pk,
+                             seat=9)) in html
+    assert _href(command_url("player_delist", pk, entry_id=ann.pk)) in html
+
+
+@pytest.mark.parametrize("who", ("compliance", "security"))
+def test_a_reader_is_offered_no_step(holdem, who: str) -> None:
+    calls.call_next(actor=holdem.floor["floor"], waitlist_id=holdem.waitlist.pk,
+                    table_id=holdem.tables[0].pk, seat=9)
+    html = _get(holdem.floor, who, "/console/poker/lists/").content.decode()
+    assert 'href="/console/do/' not in html
+    assert "Seats open:" in text_of(html)
+
+
+def test_an_open_call_shows_its_table_seat_and_deadline_and_the_dealer_may_seat(holdem
+                                                                                ) -> None:
+    t1 = holdem.tables[0]
+    call = calls.call_next(actor=holdem.floor["floor"], waitlist_id=holdem.waitlist.pk,
+                           table_id=t1.pk, seat=9)
+    html = _get(holdem.floor, "dealer", "/console/poker/lists/").content.decode()
+    text = text_of(html)
+    assert f"A.L., position 1 {t1.name}, seat 9" in text
+    assert "Waitlist · 2 tables open · 2 waiting · 1 call open" in text
+    assert _href(command_url("call_seat", call.pk)) in html
+    # the dealer seats a called player; timing out and withdrawing are the floor's
+    assert _href(command_url("call_timeout", call.pk)) not in html
+    assert _href(command_url("call_cancel", call.pk)) not in html
+    floor_html = _get(holdem.floor, "floor", "/console/poker/lists/").content.decode()
+    assert _href(command_url("call_timeout", call.pk)) in floor_html
+    assert _href(command_url("call_cancel", call.pk)) in floor_html
+    assert "Ann Lee (A.L.), position 1" in text_of(floor_html)
+
+
+def test_a_call_past_its_time_is_marked(holdem, settings) -> None:
+    settings.FLOOR_CALL_MINUTE_SECONDS = 0.001
+    calls.call_next(actor=holdem.floor["floor"], waitlist_id=holdem.waitlist.pk,
+                    table_id=holdem.tables[0].pk, seat=9)
+    text = text_of(_get(holdem.floor, "floor", "/console/poker/lists/").content.decode())
+    assert "PAST ITS TIME" in text.upper()
 
 
 def test_the_results_fragment_is_204_while_unchanged(holdem) -> None:
