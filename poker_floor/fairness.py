@@ -294,7 +294,8 @@ def _step(e: Event, order: _Order, person: Any, table_name: Any) -> list[Step]:
                      table=str(d.get("table") or "") or None, table_name=table_name(d.get("table")),
                      seat=d.get("seat"), call=str(d.get("call") or ""))]
     if t == "PlayerDelisted":
-        who_ = person(entry, order.remove(entry))
+        pos = order.remove(entry)
+        who_ = person(entry, pos)
         reason = str(d.get("reason") or "")
         at = f" from position {pos}" if pos else ""
         return [step("removed", f"{who_.initials} removed from the list{at}"
