@@ -43,11 +43,14 @@ LISTS_URL = "/console/poker/lists/"
 
 #: a list's own steps: (words, command); each offered when declared and the viewer may
 #: ("Call the next player" is offered per vacant seat, its table and seat filled in)
-LIST_STEPS = (("Add a player", "player_list"), ("Table change", "table_change_request"), ("Must-move", "must_move"),
-              ("Set up a must-move game", "must_move_set"),
+LIST_STEPS = (("Add a player", "player_list"), ("Table change", "table_change_request"),
               ("Open a table by lot", "table_open_by_lot"),
               ("Break a table by lot", "table_break_by_lot"),
-              ("Suggest a table at…", "waitlist_configure"))
+              ("Set when a table is suggested", "waitlist_configure"))
+#: a must-move game's steps (the list has a main table) and the step that sets one up
+MUST_MOVE_STEPS = (("Move the must-move player", "must_move"),
+                   ("End the must-move game", "must_move_clear"))
+MUST_MOVE_SET = (("Set up a must-move game", "must_move_set"),)
 #: a waiting player's steps
 ENTRY_STEPS = (("Call this player", "call_player"), ("Take off the list", "player_delist"))
 #: an open call's steps
@@ -102,7 +105,8 @@ def _decorated(actor: Actor, views: list[selectors.ListView]) -> list[selectors.
     """Each list, player and call with the steps the viewer may take (``.steps``)."""
     for v in views:
         w = str(v.waitlist.pk)
-        v.steps = _steps(actor, LIST_STEPS, {"waitlist_id": w})
+        v.steps = _steps(actor, LIST_STEPS + (MUST_MOVE_STEPS if v.waitlist.main_table
+                                              else MUST_MOVE_SET), {"waitlist_id": w})
         v.seat_calls = [link for table, name, seat in v.vacant if (link := offered(
             actor, f"Call the next player to {name}, seat {seat}", "call_next",
             {"waitlist_id": w, "table_id": table, "seat": seat}))]

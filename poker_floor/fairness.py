@@ -224,7 +224,8 @@ def _step(e: Event, order: _Order, person: Any, table_name: Any) -> list[Step]:
     entry = str(d.get("entry") or "")
 
     def step(kind: str, text: str, **more: Any) -> Step:
-        return Step(kind=kind, text=text, **base, **more)
+        # a sentence ending in initials ("... listed first: D.R.") takes no second period
+        return Step(kind=kind, text=text[:-1] if text.endswith("..") else text, **base, **more)
 
     if t == "WaitlistOpened":
         return [step("list", f"The list opened for {d.get('name') or d.get('game')}.")]

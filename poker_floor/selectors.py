@@ -77,6 +77,9 @@ class ListView:
     #: the seats a player may be called to: (table id, table name, seat) at the open
     #: tables of the game, nobody seated there and nobody called to it
     vacant: list[tuple[str, str, int]] = field(default_factory=list)
+    #: a must-move game: the main table's name and its feeders' ("" and [] otherwise)
+    main_table: str = ""
+    feeders: list[str] = field(default_factory=list)
 
     @property
     def waiting_count(self) -> int:
@@ -99,6 +102,10 @@ def table_names(actor: Actor) -> dict[str, tuple[str, str, str, int]]:
     return {str(pk): (name, game, status, positions) for pk, name, game, status, positions in
             property_rows(GameTable.objects.filter(game__in=POKER_GAMES), actor)
             .values_list("id", "name", "game", "status", "positions")}
+
+
+def _name(tables: dict[str, tuple[str, str, str, int]], table_id: Any) -> str:
+    return tables.get(str(table_id), (f"table {str(table_id)[:8]}",))[0]
 
 
 def waitlists(actor: Actor, *, waitlist_id: Any = None) -> QuerySet:
@@ -141,7 +148,7 @@ def lists(actor: Actor, *, waitlist_id: Any = None, now: datetime | None = None
         return []
     tables = table_names(actor)
     open_by_game: dict[str, int] = defaultdict(int)
-    for _name, game, status, _seats in tables.values():
+    for _table, game, status, _seats in tables.values():
         if status == TableStatus.OPEN:
             open_by_game[game] += 1
     ids = [w.pk for w in rows]
@@ -164,6 +171,9 @@ def lists(actor: Actor, *, waitlist_id: Any = None, now: datetime | None = None
         position = {str(e.pk): i for i, e in enumerate(ordered, 1)}
         view = ListView(waitlist=w, kind=WAITLIST if open_by_game[w.game] else INTEREST_LIST,
                         tables_open=open_by_game[w.game], vacant=vacant.get(w.game, []))
+        if w.main_table:
+            view.main_table = _name(tables, w.main_table)
+            view.feeders = [_name(tables, t) for t in w.feeders or []]
         for e in ordered:
             view.waiting.append(Waiting(
                 entry=e, position=position[str(e.pk)], initials=initials_of(e),
@@ -175,7 +185,7 @@ def lists(actor: Actor, *, waitlist_id: Any = None, now: datetime | None = None
                 call=c, initials=initials_of(e) if e else "?",
                 name=(e.name if e and personal else ""),
                 position=position.get(str(c.entry_id)),
-                table_name=tables.get(str(c.table), (str(c.table)[:8],))[0],
+                table_name=_name(tables, c.table),
                 overdue=c.deadline_at < now))
         out.append(view)
     return out

@@ -68,6 +68,10 @@ class WaitlistOut(serializers.Serializer):
     open_table_at = serializers.IntegerField(source="waitlist.open_table_at",
                                              help_text="a table is suggested at this many "
                                                        "waiting (0: never)")
+    main_table = serializers.UUIDField(source="waitlist.main_table", allow_null=True,
+                                       help_text="a must-move game's main table (else null)")
+    feeders = serializers.ListField(source="waitlist.feeders", child=serializers.CharField(),
+                                    help_text="a must-move game's feeder tables")
     waiting_count = serializers.IntegerField(help_text="waiting for a call")
     suggest_open = serializers.BooleanField()
     entries = WaitlistWaitingOut(many=True, source="waiting",

@@ -85,7 +85,7 @@ def test_other_readers_see_initials_only(holdem, who: str) -> None:
     html = _get(holdem.floor, who, "/console/poker/lists/").content.decode()
     text = text_of(html)
     assert "1 A.L." in text and "2 B.S." in text and "3 C.Y." in text
-    for personal in ("Ann", "Lee", "Bob", "Stone", "Cy Young", "+1201", "555"):
+    for personal in ("Ann", "Lee", "Bob", "Stone", "Cy Young", "+1201", "+1212", "+1617"):
         assert personal not in html
 
 
@@ -168,3 +168,20 @@ def test_the_waitlists_nav_item_is_shown_to_the_readers_only(holdem) -> None:
     link = 'href="/console/poker/lists/"'
     assert link in _get(holdem.floor, "dealer", "/console/").content.decode()
     assert link not in _get(holdem.floor, "cashier", "/console/").content.decode()
+
+
+def test_a_must_move_game_is_named_and_its_steps_offered(holdem) -> None:
+    from poker_floor.services.moves import must_move_set
+
+    pk = holdem.waitlist.pk
+    t1, t2 = holdem.tables
+    before = _get(holdem.floor, "floor", "/console/poker/lists/").content.decode()
+    assert _href(command_url("must_move_set", pk)) in before
+    assert _href(command_url("must_move", pk)) not in before
+    must_move_set(actor=holdem.floor["supervisor"], waitlist_id=pk, main_table_id=t1.pk,
+                  feeder_table_ids=[t2.pk])
+    html = _get(holdem.floor, "floor", "/console/poker/lists/").content.decode()
+    assert f"Must-move game: {t1.name} is the main game, fed by {t2.name}." in text_of(html)
+    assert _href(command_url("must_move", pk)) in html
+    assert _href(command_url("must_move_clear", pk)) in html
+    assert _href(command_url("must_move_set", pk)) not in html
