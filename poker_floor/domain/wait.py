@@ -7,8 +7,9 @@ player, so the player ``k``-th in line is seated at the ``k``-th opening from no
 time to it is the sum of ``k`` independent exponential gaps: Erlang(k, r) (the process has
 no memory, so how long ago the last seat opened does not matter). The range shown is its
 20th to 80th percentile (a 60% interval: narrow enough to plan by, and a player's actual
-wait falls outside it on either side as often as not, one time in five each way), widened
-to whole minutes (the low end rounded down, the high end up).
+wait falls outside it one time in five each way), each end to the nearest whole minute
+(not outwards: on the short waits of the first places, 0.7-5.4 minutes say, rounding out
+to 0-6 would make it an 80% interval), the high end at least 1.
 
 The rate is measured, not assumed (:func:`turnover`): the openings the list actually got in
 the window, per minute of a table of the game being open, times the tables open now (a
@@ -16,13 +17,15 @@ table opened or broken in the window changes the rate at once). Which seat-leavi
 openings for the list:
 
 * a ``PlayerLeft`` or ``PlayerRemoved`` at a table of the game is one;
-* a player moved within the game (``PlayerMoved`` why ``must_move`` or ``table_change``)
-  leaves one seat (a ``PlayerLeft``) and takes another: the two are one opening, and the
-  list gets the seat left behind, so each such move counts one less;
-* a player moved from a broken table (``table_broken``) opens nothing (the table closes) and
-  takes a seat the list would have had: two less; a broken table's player who found no seat
-  and was listed (``TableBrokenByLot.listed``) left a seat of a closing table: one less;
-* a table opened by lot seats the top of the list at once: each seat drawn is an opening.
+* a move within the game (``PlayerMoved``) is a leaving (its own ``PlayerLeft``) that
+  brings the list no new seat, so it counts one less: the must-move player who left a
+  feeder took the main game's seat, and the list gets the feeder's (one opening of the
+  two leavings); a broken table's seat is gone with the table. A table change called from
+  the list (``PlayerMoved`` with its ``entry``) is the exception: the change was in line
+  and took the list's seat, and the seat it left goes to the next (both count);
+* a table opened (by lot or not) brings a burst of seats once, not a rate: it counts in
+  the open table-minutes from then on, not as openings (else the burst would shorten every
+  estimate of the next hours).
 
 With fewer than the minimum openings in the window (or no table of the game open, an
 interest list) the wait is unknown (None). The estimate ignores the minutes between a
@@ -31,7 +34,9 @@ seat's opening and the called player sitting down, and players seated without th
 
 from __future__ import annotations
 
+import functools
 import math
+import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -44,20 +49,21 @@ LOW_PERCENTILE, HIGH_PERCENTILE = 0.20, 0.80
 LEAVES = ("PlayerLeft", "PlayerRemoved")
 #: a table's opening and closing in its ``table-<id>`` stream
 TABLE_STATUS = ("TableOpened", "TableClosed")
-#: what the list's own stream says about where seats went
+#: the list's own stream: moves (its draws by lot are read too, as the partial index of
+#: migration poker_floor/0002 names them, and count nothing)
 LIST_FACTS = ("PlayerMoved", "TableOpenedByLot", "TableBrokenByLot")
-#: every event type the estimate reads, in one query
+#: every event type the estimate reads, in one query (the partial index's predicate)
 EVENT_TYPES = LEAVES + TABLE_STATUS + LIST_FACTS
-
-_MOVE_COST = {"must_move": 1, "table_change": 1, "table_broken": 2}
 
 
 # --- the Erlang distribution -----------------------------------------------------------
 
 def erlang_cdf(t: float, k: int, rate: float) -> float:
     """P(the k-th opening comes within t) = P(a Poisson(rate·t) count is at least k)
-    = 1 - Σ_{n<k} e^{-x} x^n / n!, with x = rate·t (summed in logarithms: no overflow of
-    x^n nor underflow of e^{-x} for long lists)."""
+    = 1 - Σ_{n<k} e^{-x} x^n / n!, with x = rate·t. Each term is taken from the last in
+    logarithms (log x^n/n! e^{-x} = the last's + log x - log n), so neither x^n nor n!
+    overflows and e^{-x} is never taken alone (it is 0.0 in floating point past x ≈ 745,
+    which a long list reaches); a term too small for a float is too small to count."""
     if k < 1:
         raise ValueError("k counts openings from 1")
     if rate <= 0:
@@ -66,22 +72,35 @@ def erlang_cdf(t: float, k: int, rate: float) -> float:
         return 0.0
     x = rate * t
     log_x = math.log(x)
-    logs = [n * log_x - math.lgamma(n + 1) for n in range(k)]
-    top = max(logs)
-    below = math.exp(-x + top + math.log(math.fsum(math.exp(v - top) for v in logs)))
+    log_term, below = -x, 0.0
+    for n in range(1, k + 1):
+        below += math.exp(log_term)
+        log_term += log_x - _LOG[n] if n < len(_LOG) else log_x - math.log(n)
     return min(1.0, max(0.0, 1.0 - below))
 
 
-def erlang_quantile(p: float, k: int, rate: float, *, tolerance: float = 1e-6) -> float:
+#: log n for the terms of the sum (log 0 is never used)
+_LOG = [0.0] + [math.log(n) for n in range(1, 2001)]
+
+
+def erlang_quantile(p: float, k: int, rate: float, *, tolerance: float | None = None
+                    ) -> float:
     """The time by which the k-th opening has come with probability p: the CDF solved by
-    bisection (it rises monotonically from 0), to within ``tolerance`` of the mean."""
+    bisection (it rises monotonically from 0) to within ``tolerance`` (a millionth of the
+    mean by default). The bisection starts from a bracket around the Wilson-Hilferty
+    approximation of the quantile, checked against the CDF and widened until it holds."""
     if not 0 < p < 1:
         raise ValueError("p is strictly between 0 and 1")
+    if k < 1 or rate <= 0:
+        raise ValueError("k counts openings from 1; the rate is positive")
     mean = k / rate
-    low, high = 0.0, mean
+    step = tolerance if tolerance is not None else 1e-6 * mean
+    guess = _wilson_hilferty(p, k) / rate
+    low, high = guess * 0.95, guess * 1.05
+    while erlang_cdf(low, k, rate) >= p:
+        low /= 2
     while erlang_cdf(high, k, rate) < p:
-        low, high = high, high * 2
-    step = tolerance * mean
+        high *= 2
     while high - low > step:
         middle = (low + high) / 2
         if erlang_cdf(middle, k, rate) < p:
@@ -89,6 +108,14 @@ def erlang_quantile(p: float, k: int, rate: float, *, tolerance: float = 1e-6) -
         else:
             high = middle
     return (low + high) / 2
+
+
+def _wilson_hilferty(p: float, k: int) -> float:
+    """The p-quantile of Gamma(k, 1) by the Wilson-Hilferty cube-root approximation
+    (within a few per cent for every k ≥ 1 at the percentiles used here)."""
+    z = statistics.NormalDist().inv_cdf(p)
+    c = 1 / (9 * k)
+    return max(k * (1 - c + z * math.sqrt(c)) ** 3, 1e-9 * k)
 
 
 @dataclass(frozen=True)
@@ -104,13 +131,18 @@ class WaitRange:
                 "high_minutes": self.high_minutes}
 
 
+@functools.lru_cache(maxsize=4096)
 def wait_range(position: int, rate_per_minute: float) -> WaitRange:
     """The LOW_PERCENTILE..HIGH_PERCENTILE range of the wait of the ``position``-th in line
-    (1-based), the low end rounded down and the high end up to whole minutes."""
-    low = erlang_quantile(LOW_PERCENTILE, position, rate_per_minute)
-    high = erlang_quantile(HIGH_PERCENTILE, position, rate_per_minute)
-    # (the bisection's last digits must not round a whole-minute end the wrong way)
-    return WaitRange(position, max(0, math.floor(low + 1e-6)), math.ceil(high - 1e-6))
+    (1-based), each end to the nearest whole minute (a half up), the high end at least 1."""
+    # (a thousandth of a minute is fine enough to round to whole minutes)
+    low = erlang_quantile(LOW_PERCENTILE, position, rate_per_minute, tolerance=1e-3)
+    high = erlang_quantile(HIGH_PERCENTILE, position, rate_per_minute, tolerance=1e-3)
+    return WaitRange(position, _nearest(low), max(1, _nearest(high)))
+
+
+def _nearest(minutes: float) -> int:
+    return math.floor(minutes + 0.5)
 
 
 # --- the measured rate -----------------------------------------------------------------
@@ -150,12 +182,9 @@ def openings(facts: Iterable[Fact]) -> int:
     for fact in facts:
         if fact.type in LEAVES:
             count += 1
-        elif fact.type == "PlayerMoved":
-            count -= _MOVE_COST.get(str(fact.data.get("why")), 0)
-        elif fact.type == "TableOpenedByLot":
-            count += len(fact.data.get("draw") or ())
-        elif fact.type == "TableBrokenByLot":
-            count -= len(fact.data.get("listed") or ())
+        elif fact.type == "PlayerMoved" and not (
+                fact.data.get("why") == "table_change" and fact.data.get("entry")):
+            count -= 1
     return max(0, count)
 
 

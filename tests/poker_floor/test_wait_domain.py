@@ -71,15 +71,20 @@ def test_quantile_refuses_a_probability_of_one():
 # --- the range -------------------------------------------------------------------------
 
 def test_range_of_the_first_in_line_in_whole_minutes():
-    # 0.446 .. 3.219 minutes: rounded out to 0 .. 4
-    assert wait_range(1, 0.5) == WaitRange(1, 0, 4)
+    # 0.446 .. 3.219 minutes: to the nearest, 0 .. 3
+    assert wait_range(1, 0.5) == WaitRange(1, 0, 3)
 
 
 def test_range_of_the_second_in_line_in_whole_minutes():
     # Erlang(2, 1): 1 - e^{-x}(1+x) = 0.2 at x = 0.8244, = 0.8 at x = 2.9943
     # (e^{-0.8244}·1.8244 = 0.8000, e^{-2.9943}·3.9943 = 0.2000); at r = 1/4 a minute the
-    # times are 4× those: 3.30 .. 11.98, rounded out to 3 .. 12
+    # times are 4× those: 3.30 .. 11.98, to the nearest 3 .. 12
     assert wait_range(2, 0.25) == WaitRange(2, 3, 12)
+
+
+def test_range_of_a_very_short_wait_ends_at_one_minute_at_least():
+    # r = 10 a minute: 0.022 .. 0.161 minutes
+    assert wait_range(1, 10.0) == WaitRange(1, 0, 1)
 
 
 def test_range_as_the_selectors_dict():
@@ -93,43 +98,45 @@ def leave(at: datetime, table: str = "poker_table-a", kind: str = "PlayerLeft") 
     return Fact(kind, table, at, {"seat": 1})
 
 
-def moved(at: datetime, why: str) -> Fact:
-    return Fact("PlayerMoved", "waitlist-w", at, {"why": why})
+def moved(at: datetime, why: str, entry: str | None = None) -> Fact:
+    return Fact("PlayerMoved", "waitlist-w", at, {"why": why, "entry": entry})
 
 
 def test_every_player_leaving_or_removed_is_an_opening():
     assert openings([leave(NOON), leave(NOON), leave(NOON, kind="PlayerRemoved")]) == 3
 
 
-def test_a_move_within_the_game_leaves_one_opening_for_the_list():
+def test_a_must_move_leaves_one_opening_for_the_list():
     # a main-game seat opens (1), the must-move player leaves the feeder (2) for it: the
     # list gets the feeder's seat, one opening
     assert openings([leave(NOON), leave(NOON, "poker_table-b"), moved(NOON, "must_move")]) == 1
 
 
-def test_a_table_change_leaves_one_opening_for_the_list():
+def test_a_table_change_called_from_the_list_leaves_two_openings():
+    # a seat opens at a (1) and goes to the change entry, in line; the seat it leaves at
+    # b (2) goes to the next in line
     assert openings([leave(NOON), leave(NOON, "poker_table-b"),
-                     moved(NOON, "table_change")]) == 1
+                     moved(NOON, "table_change", entry="e1")]) == 2
 
 
-def test_a_player_from_a_broken_table_takes_an_opening_and_leaves_none():
-    # two seats opened at table a; the broken table b's two players left (2 leavings)
-    # and took them: nothing for the list
+def test_a_player_moved_from_a_broken_table_leaves_no_seat():
+    # two seats opened at a; the broken table b's two players left it (2 leavings) for
+    # them: the two seats of a were the openings, b's are gone
     facts = [leave(NOON), leave(NOON), leave(NOON, "poker_table-b"),
              leave(NOON, "poker_table-b"), moved(NOON, "table_broken"),
              moved(NOON, "table_broken")]
-    assert openings(facts) == 0
+    assert openings(facts) == 2
 
 
-def test_a_broken_tables_listed_player_left_no_opening():
+def test_a_broken_tables_player_called_from_the_list_leaves_no_seat():
     facts = [leave(NOON), leave(NOON, "poker_table-b"),
-             Fact("TableBrokenByLot", "waitlist-w", NOON, {"listed": ["e1"], "draw": []})]
+             moved(NOON, "table_broken", entry="e1")]
     assert openings(facts) == 1
 
 
-def test_a_table_opened_by_lot_is_an_opening_per_seat_drawn():
+def test_a_table_opened_by_lot_is_no_rate_of_openings():
     draw = [{"entry": "e1", "seat": 4}, {"entry": "e2", "seat": 7}]
-    assert openings([Fact("TableOpenedByLot", "waitlist-w", NOON, {"draw": draw})]) == 2
+    assert openings([Fact("TableOpenedByLot", "waitlist-w", NOON, {"draw": draw})]) == 0
 
 
 def test_openings_are_never_negative():
@@ -201,7 +208,7 @@ def test_estimate_for_each_position():
     measured = Turnover(openings=45, table_minutes=180, tables_open=1)
     # 45/180·1 = 1/4 a minute: position 1 is 0.89 .. 6.44 min (k = 1: -ln(0.8)·4,
     # -ln(0.2)·4), position 2 is 3 .. 12 (above)
-    assert estimated_waits(measured, 2, min_openings=10) == [WaitRange(1, 0, 7),
+    assert estimated_waits(measured, 2, min_openings=10) == [WaitRange(1, 1, 6),
                                                              WaitRange(2, 3, 12)]
 
 

@@ -12,6 +12,7 @@ import time_machine
 from django.db import connection
 
 from poker_floor.domain.wait import Turnover
+from poker_floor.services.calls import call_seat
 from poker_floor.wait import estimated_waits, measure, window_events
 from poker_room.services.seats import player_remove
 from tests.poker_floor._helpers import Floor, event_count
@@ -90,6 +91,52 @@ def test_a_table_closed_in_the_window_counts_until_it_closed(floor, clock, game)
     assert measure(wl) == Turnover(openings=6, table_minutes=240, tables_open=1)
 
 
+def test_a_must_move_is_one_opening_of_its_two_leavings(floor, clock, game):
+    from poker_floor.services.moves import must_move, must_move_set
+
+    (main, feeder), wl = game
+    must_move_set(actor=floor["floor"], waitlist_id=wl.pk, main_table_id=main.pk,
+                  feeder_table_ids=[feeder.pk])
+    clock.move_to(at(30))
+    floor.leave(main, 1)
+    must_move(actor=floor["floor"], waitlist_id=wl.pk, to_seat=1)
+    clock.move_to(at(60))
+    # the main table's seat went to the feeder's player; the list gets the feeder's seat
+    assert measure(wl).openings == 1
+
+
+def test_a_table_change_called_from_the_list_is_two_openings(floor, clock, game):
+    from poker_floor.services.calls import call_next
+    from poker_floor.services.moves import table_change_request
+
+    (t1, t2), wl = game
+    table_change_request(actor=floor["floor"], waitlist_id=wl.pk, table_id=t2.pk, seat=6)
+    clock.move_to(at(30))
+    floor.leave(t1, 1)
+    call = call_next(actor=floor["floor"], waitlist_id=wl.pk, table_id=t1.pk, seat=1)
+    call_seat(actor=floor["floor"], call_id=call.pk)
+    clock.move_to(at(60))
+    # t1's seat 1 went to the change, in line; t2's seat 6 it left goes to the next
+    assert measure(wl).openings == 2
+
+
+def test_a_broken_tables_seats_are_no_openings(floor, clock, game):
+    from poker_floor.services.calls import call_next
+    from poker_floor.services.moves import table_break_by_lot
+
+    (t1, t2), wl = game
+    clock.move_to(at(60))
+    # t2's six players: three drawn to t1's vacant seats 7-9, three listed (first)
+    table_break_by_lot(actor=floor["floor"], waitlist_id=wl.pk, table_id=t2.pk)
+    clock.move_to(at(90))
+    floor.leave(t1, 1)
+    call = call_next(actor=floor["floor"], waitlist_id=wl.pk, table_id=t1.pk, seat=1)
+    call_seat(actor=floor["floor"], call_id=call.pk)
+    clock.move_to(at(180))
+    # one opening (t1's seat 1, which a broken table's player took); t2 open 60 minutes
+    assert measure(wl) == Turnover(openings=1, table_minutes=240, tables_open=1)
+
+
 def test_estimated_range_for_each_place(floor, clock, game, settings):
     settings.FLOOR_WAIT_MIN_OPENINGS = 2
     (t1, t2), wl = game
@@ -99,11 +146,11 @@ def test_estimated_range_for_each_place(floor, clock, game, settings):
         floor.leave(t2, seat)
     clock.move_to(at(180))
     # 6 openings in 360 table-minutes, 2 tables open: 1/30 a minute. First in line:
-    # -ln(0.8)·30 = 6.69 .. -ln(0.2)·30 = 48.28 → 6-49. Second: Erlang(2) at x = 0.8244
-    # and 2.9943 (0.2 and 0.8), ·30 = 24.73 .. 89.83 → 24-90.
+    # -ln(0.8)·30 = 6.69 .. -ln(0.2)·30 = 48.28 → 7-48. Second: Erlang(2) at x = 0.8244
+    # and 2.9943 (0.2 and 0.8), ·30 = 24.73 .. 89.83 → 25-90.
     assert estimated_waits(wl, places=2) == [
-        {"position": 1, "low_minutes": 6, "high_minutes": 49},
-        {"position": 2, "low_minutes": 24, "high_minutes": 90}]
+        {"position": 1, "low_minutes": 7, "high_minutes": 48},
+        {"position": 2, "low_minutes": 25, "high_minutes": 90}]
 
 
 def test_unknown_below_the_minimum_openings(floor, clock, game, settings):
@@ -141,8 +188,8 @@ def test_each_waiting_player_on_the_list_has_a_range(floor, clock, game, setting
     clock.move_to(at(180))
     wl = floor.reload(wl)
     assert estimated_waits(wl) == [
-        {"position": 1, "low_minutes": 6, "high_minutes": 49},
-        {"position": 2, "low_minutes": 24, "high_minutes": 90}]
+        {"position": 1, "low_minutes": 7, "high_minutes": 48},
+        {"position": 2, "low_minutes": 25, "high_minutes": 90}]
 
 
 def test_a_called_player_has_no_range_and_is_not_ahead_of_the_rest(floor, clock, game,
@@ -159,7 +206,7 @@ def test_a_called_player_has_no_range_and_is_not_ahead_of_the_rest(floor, clock,
     clock.move_to(at(180))
     wl = floor.reload(wl)
     assert estimated_waits(wl) == [
-        None, {"position": 2, "low_minutes": 6, "high_minutes": 49}]
+        None, {"position": 2, "low_minutes": 7, "high_minutes": 48}]
 
 
 def test_the_estimate_reads_in_three_queries_and_appends_nothing(
