@@ -2,7 +2,7 @@
 results-only fragment for polling, and the fairness record's page — each for the roles
 that read it (403 for the others, 404 for another property's list), the players' names,
 phones and e-mail for the floor's roles only, and the steps offered only when declared
-and the viewer's to take. Made with the real services on PostgreSQL."""
+and the viewer's to take. Made with the real services (PostgreSQL, and SQLite)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from console.registry import command_url
 from poker_floor.services import calls
 from tests.console.conftest import client_of, text_of
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+pytestmark = pytest.mark.django_db
 
 PAGES = ("/console/poker/lists/", "/console/poker/lists/{pk}/",
          "/console/poker/lists/results/", "/console/poker/lists/{pk}/results/")

@@ -34,7 +34,7 @@ from poker_floor.services.pages import call_page
 from tests.console.conftest import client_of, text_of
 from tests.poker_floor._helpers import BUY_IN, event_count
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+pytestmark = pytest.mark.django_db
 
 REASON = "asked for T1's dealer"
 
