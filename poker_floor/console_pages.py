@@ -111,11 +111,10 @@ def _decorated(actor: Actor, views: list[selectors.ListView]) -> list[selectors.
             actor, f"Call the next player to {name}, seat {seat}", "call_next",
             {"waitlist_id": w, "table_id": table, "seat": seat}))]
         # a call out of turn: the first vacant seat filled in (the form may change it)
-        seat = dict(zip(("table_id", "table_name", "seat"), v.vacant[0])) if v.vacant else {}
-        seat.pop("table_name", None)
+        first = {"table_id": v.vacant[0][0], "seat": v.vacant[0][2]} if v.vacant else {}
         for row in v.waiting:
             row.steps = [] if row.called else _steps(
-                actor, ENTRY_STEPS, {"waitlist_id": w, "entry_id": str(row.entry.pk), **seat})
+                actor, ENTRY_STEPS, {"waitlist_id": w, "entry_id": str(row.entry.pk), **first})
         for c in v.calls:
             c.steps = _steps(actor, CALL_STEPS, {"call_id": str(c.call.pk), "waitlist_id": w})
         v.any_entry_steps = any(row.steps for row in v.waiting)
@@ -123,18 +122,18 @@ def _decorated(actor: Actor, views: list[selectors.ListView]) -> list[selectors.
     return views
 
 
-def _context(request: HttpRequest, actor: Actor, waitlist_id: Any = None) -> dict[str, Any]:
+def _context(actor: Actor, waitlist_id: Any = None) -> dict[str, Any]:
     views = _decorated(actor, selectors.lists(actor, waitlist_id=waitlist_id))
     return {"lists": views, "personal": actor.has(*FLOOR),
             "fairness": actor.has(*fair.FAIRNESS_READERS), "one": waitlist_id is not None,
             "now": timezone.now()}
 
 
-def _results(request: HttpRequest, actor: Actor, url: str, waitlist_id: Any = None,
-             *, oob: bool = False) -> tuple[str, str]:
+def _results(request: HttpRequest, actor: Actor, url: str, waitlist_id: Any = None
+             ) -> tuple[str, str]:
     """The lists' results (the polled part) as HTML and its stamp."""
     body = render_to_string("poker_floor/console/_lists_body.html",
-                            _context(request, actor, waitlist_id), request=request)
+                            _context(actor, waitlist_id), request=request)
     stamp = fragment_stamp(body)
     html = render_to_string("poker_floor/console/_lists_results.html", {
         "body": body, "stamp": stamp, "url": url, "seconds": settings.CONSOLE_POLL_SECONDS},
