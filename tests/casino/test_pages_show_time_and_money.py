@@ -217,7 +217,8 @@ def seeded(django_db_setup: None, django_db_blocker: Any,
     ``tests/casino/_seeded_day.py``)."""
     with django_db_blocker.unblock(), demo_day(
             tmp_path_factory.mktemp("var"),
-            commands=("seed_demo", "seed_demo_tables", "seed_demo_players"),
+            commands=("seed_demo", "seed_demo_tables", "seed_demo_players",
+                      "seed_demo_lists"),
             deals=3) as (prop, day, printed):
         _caught_up()
         yield {"day": day, "property": prop, "output": printed}
@@ -363,6 +364,17 @@ def _console_stream(s: dict[str, Any]) -> list[str]:
     return [f"/console/events/stream/table-{t.pk}/" for t in _console_tables(s)[:1]]
 
 
+def _console_lists(tail: str) -> Callable[[dict[str, Any]], list[str]]:
+    """Each demo list's page (its waiting players, their listed times), its polled
+    results and its fairness record of the day (the lists opened today, on the clock)."""
+    def urls(s: dict[str, Any]) -> list[str]:
+        from poker_floor.models import Waitlist
+
+        return [f"/console/poker/lists/{w.pk}/{tail}"
+                for w in Waitlist.objects.filter(property=s["property"]).order_by("name")]
+    return urls
+
+
 #: route (as the URL conf spells it) -> the URLs that fill its parameters from the day
 FILLERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "finance/days/<str:day>/": _finance_days,
@@ -381,6 +393,9 @@ FILLERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "console/poker/tables/<uuid:pk>/seats/<int:n>/": _console_seat,
     "console/staff/<str:pk>/": _console_person,
     "console/events/stream/<str:stream_id>/": _console_stream,
+    "console/poker/lists/<uuid:pk>/": _console_lists(""),
+    "console/poker/lists/<uuid:pk>/results/": _console_lists("results/"),
+    "console/poker/lists/<uuid:pk>/fairness/": _console_lists("fairness/"),
     # the public live games feed (no login): its page and its JSON
     "poker/live/<str:licence>/": lambda s: [f"/poker/live/{DEMO}/"],
     "poker/live/<str:licence>/feed.json": lambda s: [f"/poker/live/{DEMO}/feed.json"],
