@@ -13,6 +13,7 @@ import pytest
 from console.registry import command_url
 from poker_floor.services import calls
 from tests.console.conftest import client_of, text_of
+from tests.poker_floor.test_console_tasks import past
 
 pytestmark = pytest.mark.django_db
 
@@ -145,8 +146,8 @@ def test_an_open_call_shows_its_table_seat_and_deadline_and_the_dealer_may_seat(
 
 def test_a_call_past_its_time_is_marked(holdem, settings) -> None:
     settings.FLOOR_CALL_MINUTE_SECONDS = 0.001
-    calls.call_next(actor=holdem.floor["floor"], waitlist_id=holdem.waitlist.pk,
-                    table_id=holdem.tables[0].pk, seat=9)
+    past(calls.call_next(actor=holdem.floor["floor"], waitlist_id=holdem.waitlist.pk,
+                         table_id=holdem.tables[0].pk, seat=9))
     text = text_of(_get(holdem.floor, "floor", "/console/poker/lists/").content.decode())
     assert "PAST ITS TIME" in text.upper()
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import time
+
 import pytest
 from django.db import connection
+from django.utils import timezone
 from django.test.utils import CaptureQueriesContext
 
 from casino.actors import Actor
@@ -22,6 +25,12 @@ from tests.console.conftest import client_of, text_of
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 OPEN, PAST = "floor_open_a_table", "floor_calls_past_time"
+
+
+def past(call: Any) -> Any:
+    """Wait until ``call``'s deadline (a "minute" of a millisecond here) has passed."""
+    time.sleep(max(0.0, (call.deadline_at - timezone.now()).total_seconds()) + 0.005)
+    return call
 
 
 def waiting(actor: Actor, key: str) -> list[Any]:
@@ -78,14 +87,15 @@ def test_a_call_past_its_time_waits_for_the_floor_to_time_it_out(holdem, setting
     assert waiting(f["floor"], PAST) == []
     calls.call_cancel(actor=f["floor"], call_id=on_time.pk, reason="wrong seat")
     settings.FLOOR_CALL_MINUTE_SECONDS = 0.001
-    late = calls.call_next(actor=f["floor"], waitlist_id=holdem.waitlist.pk, table_id=t1.pk,
-                           seat=9)
+    late = past(calls.call_next(actor=f["floor"], waitlist_id=holdem.waitlist.pk,
+                                table_id=t1.pk, seat=9))
     [item] = waiting(f["floor"], PAST)
     assert item.title == "$4.00/$8.00 fixed limit Hold'em: A.L.'s call is past its time"
     assert item.detail.startswith("Called to seat 9; to come by ")
     assert (item.url, item.overdue) == (command_url("call_timeout", late.pk), True)
     calls.call_timeout(actor=f["floor"], call_id=late.pk)
     # the seat was offered again to Bob, whose call is past its time too (a millisecond)
+    time.sleep(0.01)
     assert [i.title for i in waiting(f["floor"], PAST)] == [
         "$4.00/$8.00 fixed limit Hold'em: B.S.'s call is past its time"]
 
@@ -109,8 +119,8 @@ def test_each_list_is_one_query_however_many_calls(holdem, settings) -> None:
                              open_table_at=1)
     counts = []
     for t in holdem.tables:
-        calls.call_next(actor=f["floor"], waitlist_id=holdem.waitlist.pk, table_id=t.pk,
-                        seat=9)
+        past(calls.call_next(actor=f["floor"], waitlist_id=holdem.waitlist.pk, table_id=t.pk,
+                             seat=9))
         for key in (OPEN, PAST):
             with CaptureQueriesContext(connection) as ctx:
                 got = REGISTRY.tasks[key].items(f["floor"], 5)
@@ -122,8 +132,8 @@ def test_each_list_is_one_query_however_many_calls(holdem, settings) -> None:
 def test_the_home_page_shows_them_and_the_nav_badge_counts_them(holdem, settings) -> None:
     settings.FLOOR_CALL_MINUTE_SECONDS = 0.001
     f = holdem.floor
-    calls.call_next(actor=f["floor"], waitlist_id=holdem.waitlist.pk,
-                    table_id=holdem.tables[0].pk, seat=9)
+    past(calls.call_next(actor=f["floor"], waitlist_id=holdem.waitlist.pk,
+                         table_id=holdem.tables[0].pk, seat=9))
     text = text_of(client_of(f["floor"]).get("/console/").content.decode())
     assert "Calls past their time" in text
     assert "A.L.'s call is past its time" in text
