@@ -77,16 +77,17 @@ def seal(subject: Any, details: dict[str, Any]) -> dict[str, str]:
     associated data, so a sealed value copied under another subject does not open.
     An erased subject is refused (409 ``personal_data_erased``): nothing new is written
     about it."""
-    from casino.models import PersonalDataKey
-
     subject = str(uuid.UUID(str(subject)))
-    key = PersonalDataKey.objects.values_list("key", flat=True).get(subject=subject)
+    found, key = _key(subject, lock=True)
+    if not found:
+        raise NotFoundError(f"no personal data key for {subject}",
+                            code="personal_data_not_found")
     if key is None:
         raise ConflictError(f"the personal data of {subject} was erased",
                             code="personal_data_erased")
     nonce = os.urandom(12)
     body = json.dumps(details, sort_keys=True, separators=(",", ":")).encode()
-    box = AESGCM(bytes(key)).encrypt(nonce, body, subject.encode())
+    box = AESGCM(key).encrypt(nonce, body, subject.encode())
     return {SEALED: base64.b64encode(nonce + box).decode(), "subject": subject}
 
 
@@ -99,22 +100,25 @@ def subject_of(value: Any) -> uuid.UUID | None:
     return uuid.UUID(value["subject"]) if is_sealed(value) else None
 
 
-def _key(subject: str, *, lock: bool) -> bytes | None:
+def _key(subject: str, *, lock: bool) -> tuple[bool, bytes | None]:
+    """(whether ``subject`` has a key row, its key or None once erased)."""
     from casino.models import PersonalDataKey
 
     if lock and connection.vendor == "postgresql" and connection.in_atomic_block:
-        # A projection unsealing into its rows holds the key row FOR SHARE until it
-        # commits, so an erasure (which locks the row FOR UPDATE) waits for those rows
-        # and then blanks them, or runs first and the projection finds no key: never
-        # rows in clear written after the erasure blanked the others.
+        # A writer sealing details into its events, or a projection unsealing them into
+        # its rows, holds the key row FOR SHARE until it commits, so an erasure (which
+        # locks the row FOR UPDATE) waits for those rows and then blanks them, or runs
+        # first and the writer is refused, the projection finds no key: never rows in
+        # clear committed after the erasure blanked the others.
         with connection.cursor() as cur:
             cur.execute(f"SELECT key FROM {PersonalDataKey._meta.db_table} "
                         "WHERE subject = %s FOR SHARE", [subject])
             row = cur.fetchone()
-        return None if row is None or row[0] is None else bytes(row[0])
-    key = PersonalDataKey.objects.filter(subject=subject).values_list(
-        "key", flat=True).first()
-    return None if key is None else bytes(key)
+    else:
+        row = PersonalDataKey.objects.filter(subject=subject).values_list("key").first()
+    if row is None:
+        return False, None
+    return True, None if row[0] is None else bytes(row[0])
 
 
 def unseal(value: Any, *, lock: bool = False) -> Any:
@@ -127,7 +131,7 @@ def unseal(value: Any, *, lock: bool = False) -> Any:
         subject = str(uuid.UUID(str(value["subject"])))
     except ValueError:
         return None
-    key = _key(subject, lock=lock)
+    _, key = _key(subject, lock=lock)
     if key is None:
         return None
     try:

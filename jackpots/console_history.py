@@ -7,19 +7,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casino.personal_data import ERASED, is_sealed, unseal
+from casino.personal_data import is_sealed, unseal
 from console.history import NOTHING, money, say, sentences, who
 
 D = Mapping[str, Any]
+#: who a sentence names once the details were erased
+ERASED_WORDS = "a player (details erased)"
 
 
 def _details(value: Any) -> Mapping[str, Any]:
     """A player's details as the event holds them: sealed under the slip's or payout's
-    key (casino.personal_data; each name says "erased" once the key is), or in clear
+    key (casino.personal_data; a player "details erased" once the key is), or in clear
     (recorded before they were sealed)."""
     if is_sealed(value):
         opened = unseal(value)
-        return opened if isinstance(opened, Mapping) else {"name": ERASED}
+        return opened if isinstance(opened, Mapping) else {"name": ERASED_WORDS}
     return value if isinstance(value, Mapping) else {}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casino.personal_data import is_sealed, unseal
 from console.history import money, refine, say, sentences, who
 from poker_room.services.hand_steps import _WORDS, _words
 
@@ -24,8 +25,11 @@ def _step(type_: str) -> Any:
 
 
 def _seated(data: D, metadata: D) -> str:
-    player = data.get("player") or {}
-    name = player.get("name") if isinstance(player, Mapping) else None
+    player = data.get("player")
+    # sealed under the player's key (casino.personal_data), nothing once it is erased
+    opened = unseal(player) if is_sealed(player) else player
+    name = (opened.get("name") if isinstance(opened, Mapping)
+            else "a player (details erased)" if player else None)
     carried = data.get("carried_from")
     if isinstance(carried, Mapping):  # moved from another table by the poker floor
         return (f"{who(metadata)} moved {name or 'a player'} to seat {data.get('seat')} "

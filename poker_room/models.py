@@ -67,6 +67,9 @@ class Seat(models.Model):
     seat = models.PositiveSmallIntegerField()
     player_name = models.CharField(max_length=120, blank=True)
     player_phone = models.CharField(max_length=40, blank=True)
+    #: the key the event seals the name and phone under (casino.personal_data): its
+    #: erasure blanks them here
+    personal_subject = models.UUIDField(null=True, blank=True, db_index=True)
     stack_cents = models.BigIntegerField()
     status = models.CharField(max_length=20, choices=SeatStatus.choices,
                               default=SeatStatus.PLAYING)

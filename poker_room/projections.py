@@ -17,6 +17,7 @@ from django.db.models import BigIntegerField, Case, F, Value, When
 
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
+from casino.personal_data import ERASED_EVENT, subject_of, unseal
 from poker_room.models import (
     FundContributionDay,
     PokerTable,
@@ -73,11 +74,13 @@ def _property_of(table_id: str) -> Any:
 
 def player_seated(e: RecordedEvent) -> None:
     d = e.data
-    player = d.get("player") or {}
+    # sealed (casino.personal_data): nothing once its key is erased, an anonymous seat
+    player = unseal(d.get("player")) or {}
     table = GameTable.objects.only("property_id").get(pk=_table_id(e))
     Seat.objects.create(property_id=table.property_id, table_id=table.pk, seat=d["seat"],
                         player_name=player.get("name", ""),
                         player_phone=player.get("phone", ""),
+                        personal_subject=subject_of(d.get("player")),
                         stack_cents=d["buy_in_cents"], bought_in_cents=d["buy_in_cents"],
                         status=SeatStatus.PLAYING, seated_at=e.recorded_at)
 
@@ -272,3 +275,24 @@ def _upsert_fund(table_id: str, day: str, fund: str, cents: int) -> None:
             "fund, cents) VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id, gaming_day, "
             "fund) DO UPDATE SET cents = poker_room_fundcontributionday.cents + excluded.cents",
             _keys(table_id, day) + [fund, cents])
+
+
+@register
+class SeatedPlayerErasure(Projection):
+    """A seated player's name and phone blanked (an anonymous seat) once their key is
+    erased (``PersonalDataErased``: the list entry's they were called from, or the
+    seating's own), in the erasure's transaction. A seat is live state that the services
+    read (who is seated in the room, who moves with the stakes), so an erased player is
+    a seat with no name rather than one named "erased". It owns no rows: a rebuild of it
+    only blanks them again, and a rebuild of the seats finds nothing to unseal."""
+
+    name = "poker_seat_personal_data"
+    mode = "inline"
+    event_types = frozenset({ERASED_EVENT})
+
+    def apply(self, event: RecordedEvent) -> None:
+        Seat.objects.filter(personal_subject=event.data["subject"]).update(
+            player_name="", player_phone="")
+
+    def reset(self) -> None:
+        """Nothing of its own to drop (the rows are the seats projection's)."""

@@ -23,8 +23,10 @@ class ShareOut(serializers.Serializer):
 class PayeeOut(ShareOut):
     """A Bad Beat share as paid (637a.15(g)), with who was paid and their identification."""
 
-    name = serializers.CharField(required=False)
-    identification = serializers.CharField(required=False)
+    name = serializers.CharField(
+        required=False, help_text='"erased" once the payout\'s personal data is (after its '
+                                  "retention period, or on the player's request)")
+    identification = serializers.CharField(required=False, help_text='"erased" likewise')
 
 
 class PeriodField(serializers.CharField):
@@ -187,8 +189,10 @@ class SlipOut(serializers.Serializer):
     seat = serializers.IntegerField()
     hand = serializers.CharField()
     cards = serializers.ListField(child=serializers.CharField())
-    player_name = serializers.CharField()
-    player_phone = serializers.CharField()
+    player_name = serializers.CharField(
+        help_text='"erased" once the slip\'s personal data is (after its retention period, '
+                  "or on the player's request)")
+    player_phone = serializers.CharField(help_text='"erased" likewise')
     dealer = serializers.CharField()
     dealer_credential = serializers.CharField()
     verified_by = serializers.CharField()

@@ -273,7 +273,8 @@ def call_seat(*, actor: Actor, call_id: Any, buy_in_cents: Any = None, paid_with
             seat_service.seat_player(
                 actor=actor, table_id=call.table, seat=call.seat, buy_in_cents=buy_in_cents,
                 paid_with=paid_with,
-                player={"name": entry.name, "phone": entry.phone} if entry.name else None)
+                player={"name": entry.name, "phone": entry.phone} if entry.name else None,
+                personal_subject=entry.pk)  # sealed under the entry's own key
         # the moves' events may have moved the list on in this transaction
         at.list.stream_version = Waitlist.objects.values_list(
             "stream_version", flat=True).get(pk=at.list.pk)

@@ -108,7 +108,7 @@ def player_move(*, actor: Actor, from_table_id: Any, from_seat: Any, to_table_id
         seat_service.seat_leave(actor=actor, table_id=source.pk, seat=source_seat)
         return seat_service.seat_player(
             actor=actor, table_id=target.pk, seat=target_seat, buy_in_cents=moving.stack_cents,
-            paid_with="chips", player=player,
+            paid_with="chips", player=player, personal_subject=moving.personal_subject,
             carried_from={"table": str(source.pk), "seat": source_seat})
 
 

@@ -8,12 +8,14 @@ hand starts are the hand's players (:mod:`poker_room.services.hands`).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, DomainError
 from casino.domain.money import format_money
 from casino.eventstore.store import NewEvent, Stream, append
+from casino.personal_data import key_create, retention_end, seal
 from casino.roles import Role
 from django.db import transaction
 from poker_room.chip_sales import CASH, CHIPS, PAID_WITH, record_cash_sale
@@ -32,6 +34,8 @@ from tables.services.common import act_at_table, locked
 SEATING = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
 #: 637a.8(b)(6): a floorperson or above records the stakes of a player who steps away
 FLOOR = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
+#: the personal data of a named player seated without a list entry (casino.personal_data)
+SEATED_PLAYER = "seated_player"
 
 
 class SeatError(DomainError):
@@ -139,8 +143,23 @@ def _paid(at: AtTable, seat: int, amount: int, paid_with: str, paid_for: str) ->
                          seat=seat, paid_for=paid_for, role=at.role)
 
 
+def _sealed(at: AtTable, person: dict[str, str] | None, subject: Any) -> Any:
+    """A named player's name and phone as the event holds them: sealed under the key of
+    ``subject`` (a list entry's, the player's own on the floor's lists) or, without one,
+    under a key of the seating's own, kept for the seated player's retention from now
+    (:mod:`casino.personal_data`); erasing the key erases them from the log's reads."""
+    if person is None:
+        return None
+    if subject is None:
+        subject = uuid.uuid4()
+        key_create(subject=subject, property_id=at.table.property_id, kind=SEATED_PLAYER,
+                   retain_until=retention_end(SEATED_PLAYER))
+    return seal(subject, person)
+
+
 def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
-                paid_with: Any, player: Any = None, carried_from: Any = None) -> Seat:
+                paid_with: Any, player: Any = None, carried_from: Any = None,
+                personal_subject: Any = None) -> Seat:
     """Seat a player and record the buy-in (637a.8(a), (b)(1)): the seat must be free and
     within the table's seats, a named player seated nowhere else in the room, the buy-in
     within the posted limits and whole chips. ``paid_with``: "cash" at the table (the
@@ -149,7 +168,12 @@ def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
     ``carried_from`` ({"table", "seat"}; poker_floor's moves only, not an API field): the
     player moves with the table stakes from another table of the same game (a must-move,
     a table change, a broken table). Those stakes are chips brought, not a buy-in, so the
-    posted buy-in limits do not apply to them; the event records where they came from."""
+    posted buy-in limits do not apply to them; the event records where they came from.
+
+    A named player's name and phone are sealed in the event (:func:`_sealed`);
+    ``personal_subject`` (poker_floor's calls and moves, not an API field): the key they
+    are sealed under, a list entry's or the seat's own, so that erasing it erases them
+    here too."""
     person = _player(player)
     amount = _cents(buy_in_cents, "buy_in_cents")
     how = _paid_with(paid_with)
@@ -167,7 +191,8 @@ def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
                 player_phone=person["phone"]).exists():
             raise ConflictError(f"{person['name']} is already seated in the room",
                                 code="player_already_seated")
-        seated = {"seat": seat, "player": person, "buy_in_cents": amount, "paid_with": how}
+        seated = {"seat": seat, "player": _sealed(at, person, personal_subject),
+                  "buy_in_cents": amount, "paid_with": how}
         if carried_from is None:
             _buy_in_limits(amount, rules)
         elif how != CHIPS:
