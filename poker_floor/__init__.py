@@ -14,7 +14,7 @@ The event catalogue (``data`` of each event in ``waitlist-<id>``)::
     WaitlistConfigured  {open_table_at}
     PlayerListed        {entry, details: <sealed {name, phone, email}>, source: floor|kiosk,
                          kind: player|change|broken, from_table, from_seat}
-    PlayerCalled        {call, entry, table, seat, deadline, reason, passed: [entry ...],
+    SeatOffered         {call, entry, table, seat, deadline, reason, passed: [entry ...],
                          by_lot: bool}
     CallTimedOut        {call, entry, missed, moved_to: position | None (removed)}
     CallCancelled       {call, entry, reason}

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from casino.templatetags.casino_display import NOTHING, wall_clock
-from console.history import refine, say, sentences, who, words
+from console.history import say, sentences, who, words
 
 D = Mapping[str, Any]
 
@@ -135,12 +135,13 @@ def _page_failed(data: D, metadata: D) -> str:
     return f"{who(metadata)} could not page {_entry(data)} by {words(data.get('channel'))}{error}"
 
 
-#: the sentence of every event type of the catalogue but ``PlayerCalled`` (refined below)
+#: the sentence of every event type of the catalogue
 #: (tests/poker_floor/test_console_history.py)
 SENTENCES = {
     "WaitlistOpened": _opened,
     "WaitlistConfigured": _configured,
     "PlayerListed": _listed,
+    "SeatOffered": _called,
     "CallTimedOut": _timed_out,
     "CallCancelled": _cancelled,
     "PlayerSeatedFromList": _seated,
@@ -156,6 +157,3 @@ SENTENCES = {
 }
 
 sentences(SENTENCES)
-#: ``PlayerCalled`` is also a poker hand's step (a player calling a bet, poker_room): a
-#: list's call is the one whose data names the list entry
-refine("PlayerCalled", lambda d: "entry" in d, _called)

@@ -243,7 +243,7 @@ def _step(e: Event, order: _Order, person: Any, table_name: Any) -> list[Step]:
                      f"{who_.position}.", player=who_,
                      table=str(d["from_table"]) if d.get("from_table") else None,
                      table_name=table_name(d.get("from_table")), seat=d.get("from_seat"))]
-    if t == "PlayerCalled":
+    if t == "SeatOffered":
         called = person(entry, order.position(entry))
         passed = [person(p, order.position(str(p))) for p in d.get("passed") or []]
         reason = str(d.get("reason") or "")

@@ -1,7 +1,7 @@
 """The page of a call as a Celery task (:mod:`poker_floor.services.pages`): the call's id
 in, safe to deliver twice (a call paged already is not paged again), never retried (a
 failed page is recorded as PageFailed; the floor calls the player aloud). Queued when the
-call's PlayerCalled commits (:mod:`poker_floor.services.calls`); a call whose message was
+call's SeatOffered commits (:mod:`poker_floor.services.calls`); a call whose message was
 lost is paged by the floor's beat sweep (``pages.pages_sweep``)."""
 
 from __future__ import annotations

@@ -153,7 +153,7 @@ STEPS: dict[str, Callable[[RecordedEvent], Any]] = {
     "WaitlistOpened": waitlist_opened,
     "WaitlistConfigured": waitlist_configured,
     "PlayerListed": player_listed,
-    "PlayerCalled": player_called,
+    "SeatOffered": player_called,
     "CallTimedOut": call_timed_out,
     "CallCancelled": call_cancelled,
     "PlayerSeatedFromList": player_seated_from_list,

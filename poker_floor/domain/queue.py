@@ -67,7 +67,7 @@ def first_eligible(entries: Sequence[Entry], table: str) -> Entry | None:
 
 def passed_over(entries: Sequence[Entry], table: str, chosen: str) -> list[str]:
     """The eligible entries ahead of ``chosen``: those an out-of-turn call passes over
-    (recorded in PlayerCalled.passed; the floor must give a reason when there are any)."""
+    (recorded in SeatOffered.passed; the floor must give a reason when there are any)."""
     out = []
     for e in eligible(entries, table):
         if e.id == chosen:

@@ -2,7 +2,7 @@
 
 A seat that opens at an open table of the list's game is offered to the first eligible
 entry (:mod:`poker_floor.domain.queue`); the floor may call someone else only with a
-reason, and the entries passed over are recorded (``PlayerCalled.passed``). The called
+reason, and the entries passed over are recorded (``SeatOffered.passed``). The called
 player has the Rules' ``call_minutes`` to take the seat; after that the call times out
 and the posted procedure moves the player down (or off, at the last allowed miss) and the
 seat is offered to the next — in the same transaction as the timeout. A called player who
@@ -124,12 +124,12 @@ def vacant_seats(table: GameTable) -> list[int]:
 def _call(at: AtList, entry: str, table: GameTable, seat: int, *, reason: str = "",
           passed: list[str] | None = None, by_lot: bool = False,
           now: datetime | None = None) -> uuid.UUID:
-    """Record the call (PlayerCalled) and queue its timeout and its page for the commit."""
+    """Record the call (SeatOffered) and queue its timeout and its page for the commit."""
     minutes = rules_of(at.list)["call_minutes"]
     deadline = (now or timezone.now()) + timedelta(
         seconds=minutes * float(getattr(settings, "FLOOR_CALL_MINUTE_SECONDS", 60)))
     call_id = uuid.uuid4()
-    _record(at, NewEvent("PlayerCalled", {
+    _record(at, NewEvent("SeatOffered", {
         "call": str(call_id), "entry": entry, "table": str(table.pk), "seat": seat,
         "deadline": deadline.isoformat(), "reason": reason, "passed": passed or [],
         "by_lot": by_lot}), table=table.pk)

@@ -349,7 +349,7 @@ def table_open_by_lot(*, actor: Actor, waitlist_id: Any, table_id: Any) -> dict[
     """Open a table of the list's game for the top of the list: the first eligible
     waiting players, as many as it has seats, are drawn to its seats by lot
     (``TableOpenedByLot`` records the draw) and each is called to the seat drawn
-    (``PlayerCalled`` with ``by_lot``). A closed table is opened here, by the tables'
+    (``SeatOffered`` with ``by_lot``). A closed table is opened here, by the tables'
     own command, in the same transaction (so the list's automatic offer of the new seats
     finds them called); an open one must be empty, nobody seated or called
     (``table_not_empty``). Nobody waiting: ``list_empty``."""

@@ -375,24 +375,24 @@ def test_the_supervisor_lists_three_players_and_the_floor_calls_pages_times_out_
     # the list's events against the list worked by hand: types, order, who, what
     events = list_events(waitlist)
     system, person = "system:floor", (SUPERVISOR, "poker_shift_supervisor")
-    c1, c2, c3 = (e.data["call"] for e in events if e.type == "PlayerCalled")
+    c1, c2, c3 = (e.data["call"] for e in events if e.type == "SeatOffered")
     assert [(e.type, e.metadata["actor"]) for e in events] == [
         ("WaitlistOpened", room.floor["floor"].username),
         ("PlayerListed", SUPERVISOR), ("PlayerListed", SUPERVISOR), ("PlayerListed", SUPERVISOR),
-        ("PlayerCalled", system), ("PageSent", "system:page"),
+        ("SeatOffered", system), ("PageSent", "system:page"),
         ("CallTimedOut", system),
-        ("PlayerCalled", system), ("PageSent", "system:page"),
+        ("SeatOffered", system), ("PageSent", "system:page"),
         ("PlayerSeatedFromList", SUPERVISOR),
         ("MustMoveSet", SUPERVISOR),
         ("PlayerMoved", "system:must-move"),
-        ("PlayerCalled", system), ("PageSent", "system:page")]
+        ("SeatOffered", system), ("PageSent", "system:page")]
     assert all((e.metadata["actor"], e.metadata["role"]) == person for e in events
                if e.metadata["actor"] == SUPERVISOR)
     assert [e.data["entry"] for e in events[1:4]] == [ann, bob, cy]
     assert all((e.data["source"], e.data["kind"]) == ("floor", "player") for e in events[1:4])
     call_of = {e.data["call"]: (e.data["entry"], e.data["table"], e.data["seat"],
                                 e.data["reason"], e.data["passed"], e.data["by_lot"])
-               for e in events if e.type == "PlayerCalled"}
+               for e in events if e.type == "SeatOffered"}
     assert call_of == {c1: (ann, str(he1.pk), 6, "", [], False),
                        c2: (bob, str(he1.pk), 6, "", [], False),
                        c3: (cy, str(feeder.pk), 1, "", [], False)}

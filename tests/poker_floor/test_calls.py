@@ -54,7 +54,7 @@ def test_the_first_player_is_offered_the_seat(holdem) -> None:
     assert before + timedelta(minutes=5) <= call.deadline_at \
         <= timezone.now() + timedelta(minutes=5)
     e = list_events(holdem.waitlist)[-1]
-    assert e.type == "PlayerCalled"
+    assert e.type == "SeatOffered"
     assert (e.data["entry"], e.data["seat"], e.data["reason"], e.data["passed"],
             e.data["by_lot"]) == (str(ann.pk), 9, "", [], False)
     assert ListEntry.objects.get(pk=ann.pk).status == EntryStatus.CALLED
@@ -319,7 +319,7 @@ def test_every_vacant_seat_is_offered_in_list_order(holdem) -> None:
     made = calls.seats_offer(holdem.tables[0].pk) + calls.seats_offer(holdem.tables[1].pk)
     assert [str(c.entry_id) for c in made] == _ids(*holdem.entries[:2])
     assert calls.seats_offer(holdem.tables[0].pk) == []   # offered already: nothing more
-    called = [x for x in list_events(holdem.waitlist) if x.type == "PlayerCalled"]
+    called = [x for x in list_events(holdem.waitlist) if x.type == "SeatOffered"]
     assert {x.metadata["actor"] for x in called} == {"system:floor"}
 
 

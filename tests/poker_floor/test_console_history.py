@@ -46,7 +46,7 @@ def named_in_code() -> set[str]:
 
 
 def test_the_catalogue_is_read() -> None:
-    assert {"WaitlistOpened", "PlayerListed", "PlayerCalled", "CallTimedOut", "PageFailed",
+    assert {"WaitlistOpened", "PlayerListed", "SeatOffered", "CallTimedOut", "PageFailed",
             "TableBrokenByLot"} <= catalogue()
 
 
@@ -64,9 +64,9 @@ ENTRY = "5f3a9c01-0000-4000-8000-000000000001"
 OTHER = "0b1c2d3e-0000-4000-8000-000000000002"
 
 
-def test_a_list_call_is_said_as_a_call_and_a_hands_call_as_a_bet_called() -> None:
-    # PlayerCalled is also a poker hand's step: the list's is told by its entry
-    passed = _event("PlayerCalled", {"call": OTHER, "entry": ENTRY, "table": OTHER, "seat": 9,
+def test_a_seat_offered_is_said_as_a_call_and_a_hands_call_as_a_bet_called() -> None:
+    # the list's call is SeatOffered; a poker hand's PlayerCalled stays a bet called
+    passed = _event("SeatOffered", {"call": OTHER, "entry": ENTRY, "table": OTHER, "seat": 9,
                                      "deadline": "2026-11-26T12:09:00+00:00",
                                      "reason": "asked for this table", "passed": [OTHER],
                                      "by_lot": False})

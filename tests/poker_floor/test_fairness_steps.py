@@ -27,20 +27,20 @@ STREAM: list[tuple[str, dict[str, Any]]] = [
     ("PlayerListed", {"entry": B, "kind": "player", "source": "kiosk"}),       # A B
     ("PlayerListed", {"entry": C, "kind": "change", "source": "floor",         # C A B
                       "from_table": T2, "from_seat": 4}),
-    ("PlayerCalled", {"call": "k1", "entry": C, "table": T1, "seat": 9, "reason": "",
+    ("SeatOffered", {"call": "k1", "entry": C, "table": T1, "seat": 9, "reason": "",
                       "passed": [], "by_lot": False}),
     ("PageSent", {"call": "k1", "entry": C, "channel": "sms"}),
     ("PlayerMoved", {"from_table": T2, "from_seat": 4, "to_table": T1, "to_seat": 9,
                      "why": "table_change", "order": [], "reason": "", "entry": C}),
     ("PlayerSeatedFromList", {"call": "k1", "entry": C, "table": T1, "seat": 9,
                               "stays_listed": False}),                          # A B
-    ("PlayerCalled", {"call": "k2", "entry": B, "table": T2, "seat": 4,
+    ("SeatOffered", {"call": "k2", "entry": B, "table": T2, "seat": 4,
                       "reason": "B asked for HE-2", "passed": [A], "by_lot": False}),
     ("CallCancelled", {"call": "k2", "entry": B, "reason": "HE-2 closed"}),     # A B
     ("PlayerListed", {"entry": D, "kind": "player", "source": "floor"}),       # A B D
     ("TableOpenedByLot", {"table": T2, "draw": [{"entry": D, "seat": 2},
                                                 {"entry": A, "seat": 5}]}),
-    ("PlayerCalled", {"call": "k3", "entry": A, "table": T2, "seat": 5, "reason": "",
+    ("SeatOffered", {"call": "k3", "entry": A, "table": T2, "seat": 5, "reason": "",
                       "passed": [], "by_lot": True}),
     ("PageFailed", {"call": "k3", "entry": A, "channel": "email", "error": "refused"}),
     ("CallTimedOut", {"call": "k3", "entry": A, "missed": 2, "moved_to": None}),  # B D

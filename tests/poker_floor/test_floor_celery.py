@@ -90,7 +90,7 @@ def test_a_timeout_whose_message_was_lost_is_caught_by_the_sweep(room) -> None:
     assert (out.data["entry"], out.data["missed"], out.data["moved_to"]) == (str(ann.pk), 1, 3)
     assert out.metadata["actor"] == "system:floor"
     # the seat was offered to Bob in the same transaction
-    offered = [e for e in list_events(wl) if e.type == "PlayerCalled"]
+    offered = [e for e in list_events(wl) if e.type == "SeatOffered"]
     assert [e.data["entry"] for e in offered][:2] == [str(ann.pk), str(bob.pk)]
     assert offered[1].position == out.position + 1
 

@@ -163,7 +163,7 @@ def test_the_draw_is_recorded_before_the_calls(floor: Any,
                                table_id=long_list.new.pk)
 
     events = list_events(long_list.waitlist)[-7:]
-    assert [e.type for e in events] == ["TableOpenedByLot"] + ["PlayerCalled"] * 6
+    assert [e.type for e in events] == ["TableOpenedByLot"] + ["SeatOffered"] * 6
     assert events[0].data == {"table": str(long_list.new.pk),
                               "draw": [{"entry": d["entry"], "seat": d["seat"]}
                                        for d in result["draw"]]}
