@@ -39,6 +39,7 @@ bench: setup                     ## benchmarks (PostgreSQL: set DATABASE_URL and
 	$(BIN)/python manage.py bench_jackpot_follower
 	$(BIN)/python manage.py bench_high_hand_close
 	$(BIN)/python manage.py bench_console
+	$(BIN)/python manage.py bench_floor
 
 clean:
 	rm -rf $(VENV) var
