@@ -377,6 +377,18 @@ FLOOR_WAIT_MIN_OPENINGS = env.env_int("FLOOR_WAIT_MIN_OPENINGS", 10, minimum=1,
 # Django's e-mail backend (EMAIL_* settings) from PAGING_FROM_EMAIL (or
 # DEFAULT_FROM_EMAIL). No page waits longer than PAGING_TIMEOUT_SECONDS.
 PAGING_SMS_URL = env.env_str("PAGING_SMS_URL", "")
+# E-mail (pages by e-mail, through Django's backend): an SMTP server when EMAIL_HOST is
+# set; without one (the embedded default has no servers) each message is written as a
+# file under VAR_DIR/mail/, where a demonstration can read the pages sent.
+EMAIL_HOST = env.env_str("EMAIL_HOST", "")
+EMAIL_PORT = env.env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
+EMAIL_HOST_USER = env.env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env.env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env.env_bool("EMAIL_USE_TLS", True)
+EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+                 else "django.core.mail.backends.filebased.EmailBackend")
+EMAIL_FILE_PATH = str(VAR_DIR / "mail")
+DEFAULT_FROM_EMAIL = env.env_str("DEFAULT_FROM_EMAIL", "poker-desk@localhost")
 PAGING_EMAIL_URL = env.env_str("PAGING_EMAIL_URL", "")
 PAGING_FROM_EMAIL = env.env_str("PAGING_FROM_EMAIL", "")
 PAGING_TIMEOUT_SECONDS = env.env_int("PAGING_TIMEOUT_SECONDS", 5, minimum=1, maximum=60)
