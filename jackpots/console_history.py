@@ -1,6 +1,7 @@
 """Sentences for the jackpot funds' event types (:mod:`console.history`): Bad Beat hits
 (637a.15(f)-(g)), box counts (637a.15(d)), the displayed amount (637a.15(h)), High Hand
-slips, periods and awards (637a.16), a fund's discontinuance (637a.15(i))."""
+slips, periods and awards (637a.16), a fund's discontinuance (637a.15(i)). No sentence
+names a player: the event log is read by roles the slips' details are not for."""
 
 from __future__ import annotations
 
@@ -15,29 +16,27 @@ D = Mapping[str, Any]
 ERASED_WORDS = "a player (details erased)"
 
 
-def _details(value: Any) -> Mapping[str, Any]:
-    """A player's details as the event holds them: sealed under the slip's or payout's
-    key (casino.personal_data; a player "details erased" once the key is), or in clear
-    (recorded before they were sealed)."""
-    if is_sealed(value):
-        opened = unseal(value)
-        return opened if isinstance(opened, Mapping) else {"name": ERASED_WORDS}
-    return value if isinstance(value, Mapping) else {}
+def _player(value: Any) -> str:
+    """Who a sentence names: never the player (every role that sees the event log reads
+    it; the slips' and payouts' pages, gated by role, show the name), only whether the
+    details, sealed under the slip's or payout's key (casino.personal_data), were
+    erased."""
+    return ERASED_WORDS if is_sealed(value) and unseal(value) is None else "a player"
 
 
 def _recorded(data: D, metadata: D) -> str:
-    name = _details(data.get("player")).get("name")
     cards = data.get("cards")
     held = " ".join(cards) if isinstance(cards, list) else ""
-    return (f"{who(metadata)} recorded High Hand slip {data.get('slip')}: {name or 'a player'}"
-            f" at {data.get('table')} seat {data.get('seat')}, {data.get('hand')} {held}"
-            .rstrip())
+    return (f"{who(metadata)} recorded High Hand slip {data.get('slip')}: "
+            f"{_player(data.get('player'))} at {data.get('table')} seat {data.get('seat')}, "
+            f"{data.get('hand')} {held}".rstrip())
 
 
 def _award_paid(data: D, metadata: D) -> str:
-    name = _details(data["payee"]).get("name") if "payee" in data else data.get("name")
+    payee = (_player(data["payee"]) if "payee" in data
+             else "a player" if data.get("name") else NOTHING)
     return (f"{who(metadata)} paid High Hand award {data.get('slip')} of period "
-            f"{data.get('period')}: {money(data.get('amount_cents'))} to {name or NOTHING}")
+            f"{data.get('period')}: {money(data.get('amount_cents'))} to {payee}")
 
 
 def _period_closed(data: D, metadata: D) -> str:

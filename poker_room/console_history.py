@@ -1,8 +1,10 @@
 """Sentences for the poker room's event types (:mod:`console.history`): seats and stakes,
 time charges, and each step of a hand, worded as the hand's history words them
 (:func:`poker_room.services.hand_steps._words`, one wording for both pages) with the person
-who recorded it. A poker hand's ``RoundOpened``, ``RoundClosed`` and ``CardsDealt`` (types
-tables registered for the round gate) are refined here for the hand's shape."""
+who recorded it. A sentence is read by every role that sees the event log, so it never
+names a player (a seat's page, gated by role, does). A poker hand's ``RoundOpened``,
+``RoundClosed`` and ``CardsDealt`` (types tables registered for the round gate) are refined
+here for the hand's shape."""
 
 from __future__ import annotations
 
@@ -25,18 +27,19 @@ def _step(type_: str) -> Any:
 
 
 def _seated(data: D, metadata: D) -> str:
+    # Any role that reads the event log reads this sentence: it never names the player
+    # (the seat's page, gated by role, does). Sealed details whose key was erased are
+    # said to be so.
     player = data.get("player")
-    # sealed under the player's key (casino.personal_data), nothing once it is erased
-    opened = unseal(player) if is_sealed(player) else player
-    name = (opened.get("name") if isinstance(opened, Mapping)
-            else "a player (details erased)" if player else None)
+    erased = is_sealed(player) and unseal(player) is None
+    name = "a player (details erased)" if erased else "a player"
     carried = data.get("carried_from")
     if isinstance(carried, Mapping):  # moved from another table by the poker floor
-        return (f"{who(metadata)} moved {name or 'a player'} to seat {data.get('seat')} "
+        return (f"{who(metadata)} moved {name} to seat {data.get('seat')} "
                 f"from seat {carried.get('seat')} at another table, with the table stakes "
                 f"of {money(data.get('buy_in_cents'))}")
     paid = "chips from the cage" if data.get("paid_with") == "chips" else "cash at the table"
-    return (f"{who(metadata)} seated {name or 'a player'} at seat {data.get('seat')} with a "
+    return (f"{who(metadata)} seated {name} at seat {data.get('seat')} with a "
             f"buy-in of {money(data.get('buy_in_cents'))} ({paid})")
 
 

@@ -89,14 +89,33 @@ def test_a_sentence_says_money_in_dollars_and_time_on_the_wall_clock() -> None:
     seated = _event("PlayerSeated", {"seat": 3, "player": {"name": "Avery"},
                                      "buy_in_cents": 10000, "paid_with": "cash"},
                     actor="pat", role="dealer")
-    assert sentence(seated) == ("pat (dealer) seated Avery at seat 3 with a buy-in of $100.00 "
-                                "(cash at the table)")
+    assert sentence(seated) == ("pat (dealer) seated a player at seat 3 with a buy-in of "
+                                "$100.00 (cash at the table)")
     approved = _event("RulesSubmissionApproved",
                       {"effective_at": "2026-11-26T12:09:00+00:00"}, actor="cora",
                       role="compliance")
     with timezone.override("America/New_York"):
         assert sentence(approved) == ("cora (compliance) approved the Rules Submission, in "
                                       "effect from Nov 26, 2026, 7:09 AM EST")
+
+
+def test_a_sentence_never_names_a_player() -> None:
+    # every role that sees the event log reads the sentences: a seat's or a High Hand
+    # slip's player is "a player" (their pages, gated by role, show the name)
+    seated = _event("PlayerSeated", {"seat": 2, "player": {"name": "Avery Stone"},
+                                     "buy_in_cents": 5000, "paid_with": "chips",
+                                     "carried_from": {"seat": 7}})
+    slip = _event("HighHandRecorded", {"slip": 4, "player": {"name": "Avery Stone"},
+                                       "table": "HE-1", "seat": 2, "hand": "four of a kind",
+                                       "cards": ["9s", "9h", "9d", "9c", "As"]})
+    paid = _event("HighHandPaid", {"slip": 4, "period": 12, "amount_cents": 25000,
+                                   "name": "Avery Stone"})
+    assert sentence(seated) == ("dana (floorperson) moved a player to seat 2 from seat 7 at "
+                                "another table, with the table stakes of $50.00")
+    assert sentence(slip) == ("dana (floorperson) recorded High Hand slip 4: a player at HE-1 "
+                              "seat 2, four of a kind 9s 9h 9d 9c As")
+    assert sentence(paid) == ("dana (floorperson) paid High Hand award 4 of period 12: "
+                              "$250.00 to a player")
 
 
 def test_a_large_amount_has_separators_and_a_negative_one_its_sign() -> None:
