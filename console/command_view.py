@@ -174,7 +174,7 @@ def command_view(request: HttpRequest, name: str, pk: str | None = None) -> Http
     if request.method == "GET":
         fixed = fixed_by_task(request.GET)
         form = FormFields(decl.input, zone=zone, source=request.GET, fixed=fixed,
-                          api_units=True)
+                          api_units=True, actor=actor, pk=key_pk)
         return _page(request, decl, form, key=uuid.uuid4(),
                      version=stream_head(decl, key_pk, actor), fixed=fixed,
                      next_url=local_path(request, request.GET.get("next")))
@@ -192,7 +192,7 @@ def _post(request: HttpRequest, decl: DeclaredCommand, actor: Actor, pk: Any) ->
     version = post.get("_version")
     version = int(version) if version and version.isdigit() else None
     form = FormFields(decl.input, zone=actor.property.time_zone, source=post, fixed=fixed,
-                      add_row=post.get("_add", ""))
+                      add_row=post.get("_add", ""), actor=actor, pk=pk)
 
     def again(status: int, **extra: Any) -> HttpResponse:
         return _page(request, decl, form, key=extra.pop("key", None) or key or uuid.uuid4(),

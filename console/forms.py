@@ -36,6 +36,14 @@ How each serializer field is shown:
   :func:`denominations`), or rows of denomination and count when none is registered.
 * Any other JSON field (a Rules Submission's options, a poker hand's command, the
   settlement script) → a text area of JSON (:data:`RAW_JSON` lists them for the report).
+* A table (:class:`casino.api.table_field.TableField`) → a select of the tables the
+  field's ``tables(actor, pk)`` offers (the caller's property's, of the form's row's game
+  where it has one), by name and game, the value the table's id; a list of tables
+  (``TableListField``) → a group of checkboxes of them. The choices are read once per
+  form for the request's actor (``FormFields(..., actor=, pk=)``); without an actor the
+  API's boxes are shown (a text box for the id, rows of ids). A table given in the query
+  string is the option selected; fixed by a task, its name is shown read-only. Which
+  tables a command takes stays the service's to say: the form sends what was chosen.
 
 Query-string values prefill fields (``command_url(name, pk, **initial)``, in the API's
 units: cents, true/false). Those a task fixed are shown read-only (:func:`fixed_by_task`):
@@ -47,6 +55,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -55,6 +64,7 @@ from zoneinfo import ZoneInfo
 
 from rest_framework import serializers
 
+from casino.api.table_field import TableListField, table_choices
 from casino.domain.errors import DomainError
 from casino.domain.money import format_money, parse_money
 
@@ -149,6 +159,13 @@ class Field:
     @property
     def invalid(self) -> bool:
         return bool(self.errors)
+
+    @property
+    def chosen(self) -> list[tuple[str, str]]:
+        """The values chosen with their labels (a table read-only: its name, its id sent)."""
+        values = self.value if isinstance(self.value, list) else [self.value]
+        names = dict(self.choices)
+        return [(str(v), names.get(str(v), str(v))) for v in values if str(v)]
 
     @property
     def describedby(self) -> str:
@@ -259,6 +276,35 @@ def _row_fields(parent: Field, i: int, zone: str) -> list[Field]:
     return [one]
 
 
+def _tables(fl: Field, offered: dict[Any, list[tuple[str, str]]], actor: Any,
+            pk: Any) -> Field:
+    """``fl`` as a choice of tables when its serializer field is a table field (the
+    choices read once per form: ``offered`` keeps each callable's), else ``fl`` with its
+    children and rows so made."""
+    tables = table_choices(fl.drf) if fl.drf is not None else None
+    if tables is None:
+        fl.children = [_tables(c, offered, actor, pk) for c in fl.children]
+        fl.rows = [[_tables(c, offered, actor, pk) for c in row] for row in fl.rows]
+        return fl
+    if tables not in offered:
+        offered[tables] = [(str(v), str(text)) for v, text in tables(actor, pk)]
+    many = isinstance(fl.drf, TableListField)
+    return Field(name=fl.name, key=fl.key, label=fl.label, help=fl.help,
+                 required=fl.required, drf=fl.drf, allow_null=fl.allow_null,
+                 widget="checks" if many else "select", choices=offered[tables],
+                 extra={k: v for k, v in fl.extra.items() if k in ("in_rows", "in_optional")}
+                 | {"tables": True})
+
+
+def _table_id(text: str) -> str:
+    """A table's id as the options carry it (a UUID in any case or form → its canonical
+    text), so a prefilled id selects its option; other text is kept as it is."""
+    try:
+        return str(uuid.UUID(text.strip()))
+    except ValueError:
+        return text
+
+
 def _writable(s: serializers.Serializer) -> list[tuple[str, serializers.Field]]:
     return [(k, f) for k, f in s.fields.items() if not f.read_only]
 
@@ -269,19 +315,29 @@ class FormFields:
 
     def __init__(self, serializer_class: type, *, zone: str, source: Mapping[str, Any],
                  fixed: set[str] | frozenset[str] = frozenset(), add_row: str = "",
-                 api_units: bool = False):
+                 api_units: bool = False, actor: Any = None, pk: Any = None):
         """``api_units``: ``source`` is a query string in the API's units (money in cents,
-        as ``command_url`` is given it), not what the form's boxes show."""
+        as ``command_url`` is given it), not what the form's boxes show. ``actor`` and
+        ``pk`` (the URL's row): whom the table fields' choices are read for."""
         self.zone = zone
         self.fields: list[Field] = []
+        offered: dict[Any, list[tuple[str, str]]] = {}
         for key, f in _writable(serializer_class()):
             rows = source.get(f"_rows-{key}")
             count = int(rows) if str(rows or "").isdigit() else 0
             count = min(count + (1 if add_row == key else 0), 50)
             fl = _build(key, key, f, zone, count or None)
+            if actor is not None:
+                fl = _tables(fl, offered, actor, pk)
             self.fields.append(fl)
         for fl in self._all():
-            if fl.widget in ("checkbox",):
+            if fl.widget == "checks":  # each box ticked sends its table's id
+                sent = (source.getlist(fl.name) if hasattr(source, "getlist")
+                        else source.get(fl.name, []))
+                if isinstance(sent, str):  # a query string's "a,b"
+                    sent = sent.split(",")
+                fl.value = [_table_id(str(v)) for v in sent if str(v).strip()]
+            elif fl.widget in ("checkbox",):
                 fl.value = source.get(fl.name) in ("on", "true", "1", "True")
             elif fl.widget == "yesno":
                 fl.value = str(source.get(fl.name, ""))
@@ -289,11 +345,14 @@ class FormFields:
                     fl.value = {"true": "yes", "false": "no"}.get(fl.value.lower(), fl.value)
             else:
                 fl.value = str(source.get(fl.name, "") or "")
+                if fl.extra.get("tables") and fl.value:
+                    fl.value = _table_id(fl.value)
                 if api_units and fl.widget == "dollars" and re.fullmatch(r"-?\d+", fl.value):
                     fl.value = money_text(int(fl.value))
         for key in fixed:
             for fl in self.fields:
-                if fl.key == key and fl.value not in ("", None) and fl.widget != "password":
+                if (fl.key == key and fl.value not in ("", None, [])
+                        and fl.widget != "password"):
                     fl.readonly = True  # (a password is never shown, not even read-only)
 
     def _all(self) -> list[Field]:
@@ -390,6 +449,8 @@ class FormFields:
         raw = fl.value
         if fl.widget == "checkbox":
             return bool(raw)
+        if fl.widget == "checks":
+            return list(raw) if raw or fl.required else _OMIT
         text = str(raw).strip()
         if text == "":
             return None if fl.allow_null and fl.required else _OMIT

@@ -4,10 +4,37 @@ refuses with its own code (``invalid_phone``, ``reason_required`` ...)."""
 
 from __future__ import annotations
 
+import uuid
+from typing import Any
+
 from rest_framework import serializers
 
 from casino.api.fields import LocalDateTimeField
+from casino.api.table_field import TableField
 from poker_room.api.serializers import PaidWithField
+
+
+def list_game_tables(actor: Any, waitlist_id: Any) -> list[tuple[str, str]]:
+    """The tables a list's console form offers (``casino.api.table_field``): the tables of
+    the list's game at the actor's property, by name — "Table 3 (Texas Hold'em)", a closed
+    one so marked; none for a list of another property (its form is a 404 when sent)."""
+    from casino.scoping import property_rows
+    from poker_floor.models import Waitlist
+    from tables.models import GameTable, TableStatus
+
+    try:
+        key = uuid.UUID(str(waitlist_id))
+    except ValueError:
+        return []
+    game = property_rows(Waitlist.objects, actor).filter(pk=key).values_list(
+        "game", flat=True).first()
+    if game is None:
+        return []
+    games = dict(GameTable._meta.get_field("game").flatchoices)
+    rows = property_rows(GameTable.objects, actor).filter(game=game).order_by("name")
+    return [(str(pk), f"{name} ({games.get(g, g)}"
+                      + (")" if status == TableStatus.OPEN else ", closed)"))
+            for pk, name, g, status in rows.values_list("pk", "name", "game", "status")]
 
 
 class WaitlistOpenIn(serializers.Serializer):
@@ -40,7 +67,7 @@ class PlayerDelistIn(serializers.Serializer):
 
 
 class CallNextIn(serializers.Serializer):
-    table_id = serializers.UUIDField(help_text="an open table of the list's game")
+    table_id = TableField(tables=list_game_tables, help_text="an open table of the list's game")
     seat = serializers.IntegerField()
 
 

@@ -7,20 +7,22 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from casino.api.fields import LocalDateTimeField
+from casino.api.table_field import TableField, TableListField
+from poker_floor.api.serializers import list_game_tables
 from poker_room.models import Seat
 
 
 class MustMoveSetIn(serializers.Serializer):
-    main_table_id = serializers.UUIDField(help_text="the main game's table")
-    feeder_table_ids = serializers.ListField(
-        child=serializers.UUIDField(), min_length=1, max_length=20,
+    main_table_id = TableField(tables=list_game_tables, help_text="the main game's table")
+    feeder_table_ids = TableListField(
+        tables=list_game_tables, child=serializers.UUIDField(), min_length=1, max_length=20,
         help_text="the must-move tables that feed it, each of the list's game")
 
 
 class MustMoveIn(serializers.Serializer):
     to_seat = serializers.IntegerField(help_text="the free seat at the main table")
-    from_table_id = serializers.UUIDField(
-        required=False, allow_null=True,
+    from_table_id = TableField(
+        tables=list_game_tables, required=False, allow_null=True,
         help_text="another player than the one seated longest: the table (with from_seat "
                   "and a reason)")
     from_seat = serializers.IntegerField(required=False, allow_null=True)
@@ -29,12 +31,12 @@ class MustMoveIn(serializers.Serializer):
 
 
 class TableChangeIn(serializers.Serializer):
-    table_id = serializers.UUIDField(help_text="the table the player sits at")
+    table_id = TableField(tables=list_game_tables, help_text="the table the player sits at")
     seat = serializers.IntegerField()
 
 
 class ByLotIn(serializers.Serializer):
-    table_id = serializers.UUIDField()
+    table_id = TableField(tables=list_game_tables)
 
 
 class MustMoveOut(serializers.Serializer):
