@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import threading
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
@@ -58,37 +59,74 @@ def stream_id(subject: Any) -> str:
 
 
 def key_create(*, subject: Any, property_id: Any, kind: str,
-               retain_until: datetime | None = None) -> None:
+               retain_until: datetime | None = None) -> bytes:
     """A new 256-bit key for ``subject`` (a UUID: the entry's, the slip's id), in the
-    caller's transaction. ``kind`` names the retention rule (:data:`KINDS`);
-    ``retain_until`` None: not known yet (the record has not ended, :func:`retain_from`)."""
+    caller's transaction; returns it, for :func:`seal` to take (the row just inserted is
+    the caller's until it commits: no erasure can come between). ``kind`` names the
+    retention rule (:data:`KINDS`); ``retain_until`` None: not known yet (the record has
+    not ended, :func:`retain_from`)."""
     from casino.models import PersonalDataKey
 
     if kind not in KINDS:
         raise ValueError(f"unknown kind of personal data {kind!r}; known: {', '.join(KINDS)}")
+    key = AESGCM.generate_key(bit_length=256)
     PersonalDataKey.objects.create(subject=uuid.UUID(str(subject)), property_id=property_id,
-                                   kind=kind, key=AESGCM.generate_key(bit_length=256),
-                                   created_at=timezone.now(), retain_until=retain_until)
+                                   kind=kind, key=key, created_at=timezone.now(),
+                                   retain_until=retain_until)
+    return key
 
 
-def seal(subject: Any, details: dict[str, Any]) -> dict[str, str]:
+def seal(subject: Any, details: dict[str, Any], *, key: bytes | None = None
+         ) -> dict[str, str]:
     """``details`` encrypted under ``subject``'s key, as an event's data holds it:
     ``{"sealed": <base64 nonce + ciphertext>, "subject": <uuid>}``. The subject is the
     associated data, so a sealed value copied under another subject does not open.
     An erased subject is refused (409 ``personal_data_erased``): nothing new is written
-    about it."""
+    about it. ``key``: the key :func:`key_create` just gave back in this transaction
+    (nobody can erase it before the commit), so it is not read again; without it the key
+    is read and held FOR SHARE (:func:`_key`)."""
     subject = str(uuid.UUID(str(subject)))
-    found, key = _key(subject, lock=True)
-    if not found:
-        raise NotFoundError(f"no personal data key for {subject}",
-                            code="personal_data_not_found")
     if key is None:
-        raise ConflictError(f"the personal data of {subject} was erased",
-                            code="personal_data_erased")
+        found, key = _key(subject, lock=True)
+        if not found:
+            raise NotFoundError(f"no personal data key for {subject}",
+                                code="personal_data_not_found")
+        if key is None:
+            raise ConflictError(f"the personal data of {subject} was erased",
+                                code="personal_data_erased")
     nonce = os.urandom(12)
     body = json.dumps(details, sort_keys=True, separators=(",", ":")).encode()
     box = AESGCM(key).encrypt(nonce, body, subject.encode())
-    return {SEALED: base64.b64encode(nonce + box).decode(), "subject": subject}
+    sealed = base64.b64encode(nonce + box).decode()
+    _sealed_here(subject, sealed, details)
+    return {SEALED: sealed, "subject": subject}
+
+
+#: what this process sealed in the transaction still open, by ciphertext: the inline
+#: projections of the very events that carry it open it without reading the key again.
+#: A ciphertext is new each time (a random nonce), so only the events of the transaction
+#: that sealed it hold it; the writer holds the key (FOR SHARE, or its own new row) until
+#: it commits, so no erasure of another comes between (an erasure in this thread empties
+#: it). Per thread (as the connection is), emptied when the transaction commits; a
+#: transaction rolled back leaves values nothing stored will ever hold (bounded).
+_here = threading.local()
+_SEALED_HERE_MAX = 256
+
+
+def _sealed_by_this_transaction() -> dict[tuple[str, str], dict[str, Any]]:
+    if not hasattr(_here, "sealed"):
+        _here.sealed = {}
+    return _here.sealed
+
+
+def _sealed_here(subject: str, sealed: str, details: dict[str, Any]) -> None:
+    if not connection.in_atomic_block:
+        return
+    here = _sealed_by_this_transaction()
+    if len(here) >= _SEALED_HERE_MAX:
+        here.clear()
+    here[(subject, sealed)] = json.loads(json.dumps(details))
+    transaction.on_commit(lambda: here.pop((subject, sealed), None))
 
 
 def is_sealed(value: Any) -> bool:
@@ -131,6 +169,10 @@ def unseal(value: Any, *, lock: bool = False) -> Any:
         subject = str(uuid.UUID(str(value["subject"])))
     except ValueError:
         return None
+    opened = (_sealed_by_this_transaction().get((subject, value[SEALED]))
+              if connection.in_atomic_block and isinstance(value[SEALED], str) else None)
+    if opened is not None:
+        return json.loads(json.dumps(opened))
     _, key = _key(subject, lock=lock)
     if key is None:
         return None
@@ -203,6 +245,9 @@ def personal_data_erase(subject: Any, *, actor: Any, reason: Any) -> Any:
         raise NotFoundError(f"no personal data of {subject!r}",
                             code="personal_data_not_found", field="subject") from None
     with transaction.atomic():
+        # nothing sealed in a transaction of this thread opens from memory past an
+        # erasure (a test's transaction, a command that erases what it sealed)
+        _sealed_by_this_transaction().clear()
         row = PersonalDataKey.objects.select_for_update().filter(
             subject=key, property_id=actor.property.pk).first()
         if row is None:

@@ -24,6 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from casino.actors import Actor, system_actor
@@ -35,10 +36,11 @@ from poker_floor.domain import queue
 from poker_floor.models import Call, CallState, EntryKind, ListEntry, Waitlist
 from poker_floor.services.common import FLOOR, SEATING, AtList, FloorError, list_rules
 from poker_floor.services.lists import active_entry, at_list, reason_given
+from poker_room.domain.rules import TableRules
 from poker_room.models import Seat
 from poker_room.services import seats as seat_service
 from tables.domain.catalogue import get_table_game
-from tables.models import GameTable, TableStatus
+from tables.models import GameTable, RulesSubmission, TableStatus
 from tables.selectors import rules_in_force
 
 log = logging.getLogger(__name__)
@@ -49,10 +51,18 @@ MOVE_WHY = {EntryKind.CHANGE: "table_change", EntryKind.BROKEN: "table_broken"}
 
 # --- reading the list -----------------------------------------------------------------
 
+def _in_force(row: Waitlist | GameTable) -> RulesSubmission | None:
+    """The Rules Submission in force for the row's game at its property, read once per
+    row in hand (a command's locked list, its table): one command, one read."""
+    if not hasattr(row, "_floor_rules"):
+        row._floor_rules = rules_in_force(row.property, row.game)  # type: ignore[union-attr]
+    return row._floor_rules  # type: ignore[union-attr]
+
+
 def rules_of(waitlist: Waitlist) -> dict[str, int]:
     """The list's procedure (call_minutes, move_down_places, missed_calls_allowed) from
     its game's Rules Submission in force, the defaults where it posts none."""
-    rules = rules_in_force(waitlist.property, waitlist.game)
+    rules = _in_force(waitlist)
     return list_rules(rules.options if rules else None)
 
 
@@ -74,10 +84,36 @@ def _record(at: AtList, *events: NewEvent, **meta: Any) -> None:
 
 # --- tables and seats -----------------------------------------------------------------
 
-def game_table(actor: Actor, waitlist: Waitlist, table_id: Any) -> GameTable:
+def _seat_number(seat: Any) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 < seat < 2 ** 31
+
+
+def _with_seat(tables: Any, seat: Any) -> Any:
+    """The tables read with whether ``seat`` is taken and whether it has an open call
+    (for :func:`vacant_seat`), in the same query."""
+    if not _seat_number(seat):
+        return tables
+    return tables.annotate(
+        floor_seat_taken=Exists(Seat.objects.filter(table_id=OuterRef("pk"), seat=seat)),
+        floor_seat_offered=Exists(Call.objects.filter(table=OuterRef("pk"), seat=seat,
+                                                      state=CallState.OPEN)))
+
+
+def _seat_read(table: GameTable, seat: Any) -> None:
+    if hasattr(table, "floor_seat_taken"):
+        table._floor_vacancy = (seat, table.floor_seat_taken,  # type: ignore[attr-defined]
+                                table.floor_seat_offered)
+
+
+def game_table(actor: Actor, waitlist: Waitlist, table_id: Any,
+               seat: Any = None) -> GameTable:
     """An open table of the list's game at the actor's property: 404 ``table_not_found``,
-    409 ``table_not_in_game`` (a table of another game), 409 ``table_not_open``."""
-    table = property_row(GameTable.objects.all(), actor, table_id, what="table")
+    409 ``table_not_in_game`` (a table of another game), 409 ``table_not_open``. With
+    ``seat``, whether it is vacant is read with the table (:func:`vacant_seat`); the
+    table shares the list's property and Rules Submission in force (one read each)."""
+    table = property_row(_with_seat(GameTable.objects.all(), seat), actor, table_id,
+                         what="table")
+    _seat_read(table, seat)
     if table.game != waitlist.game:
         raise ConflictError(f"table {table.name} plays {get_table_game(table.game).name}, "
                             f"not this list's game", code="table_not_in_game",
@@ -85,12 +121,19 @@ def game_table(actor: Actor, waitlist: Waitlist, table_id: Any) -> GameTable:
     if table.status != TableStatus.OPEN:
         raise ConflictError(f"table {table.name} is not open", code="table_not_open",
                             field="table_id")
+    table.property = waitlist.property
+    if hasattr(waitlist, "_floor_rules"):
+        table._floor_rules = waitlist._floor_rules  # type: ignore[attr-defined]
     return table
 
 
 def seat_limit(table: GameTable) -> int:
     """The seats a player may take at ``table`` (as the seat service counts them)."""
-    rules = seat_service.table_rules(table)
+    found = _in_force(table)
+    if found is None:
+        raise ConflictError(f"no Rules Submission for {table.game} is in effect",
+                            code="no_rules_in_effect")
+    rules = TableRules.from_options(table.game, found.options)
     return min(table.positions, rules.max_players or table.positions)
 
 
@@ -102,10 +145,16 @@ def vacant_seat(table: GameTable, seat: Any) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= limit:
         raise FloorError(f"seats are numbered 1 to {limit} at table {table.name}",
                          code="invalid_seat", field="seat")
-    if Seat.objects.filter(table_id=table.pk, seat=seat).exists():
+    known = getattr(table, "_floor_vacancy", None)
+    if known is None or known[0] != seat:
+        known = (seat, *_with_seat(GameTable.objects.filter(pk=table.pk), seat)
+                 .values_list("floor_seat_taken", "floor_seat_offered").get())
+    _, taken, offered = known
+    table._floor_vacancy = None  # type: ignore[attr-defined]  # read once: a call follows
+    if taken:
         raise ConflictError(f"seat {seat} of table {table.name} is taken", code="seat_taken",
                             field="seat")
-    if Call.objects.filter(table=table.pk, seat=seat, state=CallState.OPEN).exists():
+    if offered:
         raise ConflictError(f"seat {seat} of table {table.name} is offered already",
                             code="seat_already_offered", field="seat")
     return seat
@@ -144,7 +193,7 @@ def call_next(*, actor: Actor, waitlist_id: Any, table_id: Any, seat: Any) -> Ca
     409 ``list_empty`` when nobody can be offered it."""
     with transaction.atomic():
         at = at_list(actor, waitlist_id)
-        table = game_table(actor, at.list, table_id)
+        table = game_table(actor, at.list, table_id, seat)
         number = vacant_seat(table, seat)
         first = queue.first_eligible(entries_in_order(at.list), str(table.pk))
         if first is None:
@@ -161,7 +210,7 @@ def call_player(*, actor: Actor, waitlist_id: Any, entry_id: Any, table_id: Any,
     the entries passed over are recorded with it (the fairness record shows them)."""
     with transaction.atomic():
         at = at_list(actor, waitlist_id)
-        table = game_table(actor, at.list, table_id)
+        table = game_table(actor, at.list, table_id, seat)
         number = vacant_seat(table, seat)
         entry = active_entry(at.list, entry_id)
         if entry.status == queue.CALLED:
@@ -225,9 +274,14 @@ def _timeout(actor: Actor, call_id: Any, now: datetime) -> Call:
 def _offer_again(at: AtList, call: Call, missed_entry: str, now: datetime) -> None:
     """The seat of a call that timed out, offered to the next eligible player (not the
     one who just missed it) if it is still vacant at a table still open."""
-    table = GameTable.objects.filter(pk=call.table).first()
+    table = _with_seat(GameTable.objects.filter(pk=call.table), call.seat).first()
     if table is None or table.status != TableStatus.OPEN:
         return
+    _seat_read(table, call.seat)
+    if table.property_id == at.list.property_id:
+        table.property = at.list.property
+        if table.game == at.list.game and hasattr(at.list, "_floor_rules"):
+            table._floor_rules = at.list._floor_rules  # type: ignore[attr-defined]
     try:
         vacant_seat(table, call.seat)
     except DomainError:

@@ -39,6 +39,7 @@ class AtList:
         self.role = actor.require(*roles)
         self.list: Waitlist = property_row(Waitlist.objects.select_for_update(), actor,
                                            waitlist_id, what="waitlist")
+        self.list.property = actor.property  # the row is the actor's property's: no read
         self.actor = actor
 
     def record(self, *events: NewEvent, **meta: Any) -> list[RecordedEvent]:

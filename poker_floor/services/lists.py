@@ -48,6 +48,7 @@ class SystemAtList(AtList):
         self.role = None  # type: ignore[assignment]
         self.list = property_row(Waitlist.objects.select_for_update(), actor, waitlist_id,
                                  what="waitlist")
+        self.list.property = actor.property  # the row is the actor's property's: no read
         self.actor = actor
 
 
@@ -187,10 +188,11 @@ def player_list(*, actor: Actor, waitlist_id: Any, name: Any, phone: Any = "",
             raise ConflictError(f"{details['name']} is on this list already",
                                 code="already_listed")
         entry_id = uuid.uuid4()
-        key_create(subject=entry_id, property_id=at.list.property_id, kind="list_entry",
-                   retain_until=retention_end("list_entry"))
+        key = key_create(subject=entry_id, property_id=at.list.property_id,
+                         kind="list_entry", retain_until=retention_end("list_entry"))
         at.record(NewEvent("PlayerListed", {
-            "entry": str(entry_id), "details": seal(entry_id, details), "source": source,
+            "entry": str(entry_id), "details": seal(entry_id, details, key=key),
+            "source": source,
             "kind": EntryKind.PLAYER.value, "from_table": None, "from_seat": None}))
     return ListEntry.objects.get(pk=entry_id)
 

@@ -311,10 +311,11 @@ def _listed(waitlist: Waitlist, kind: str, table: GameTable, seat: Seat
     ``PlayerListed`` with the details sealed under it, as every entry is made
     (poker_floor.services.lists.player_list)."""
     entry_id = uuid.uuid4()
-    key_create(subject=entry_id, property_id=waitlist.property_id, kind="list_entry",
-               retain_until=retention_end("list_entry"))
+    key = key_create(subject=entry_id, property_id=waitlist.property_id, kind="list_entry",
+                     retain_until=retention_end("list_entry"))
     return str(entry_id), NewEvent("PlayerListed", {
-        "entry": str(entry_id), "details": seal(entry_id, _seated_details(seat, table)),
+        "entry": str(entry_id),
+        "details": seal(entry_id, _seated_details(seat, table), key=key),
         "source": "floor", "kind": kind, "from_table": str(table.pk),
         "from_seat": seat.seat})
 
