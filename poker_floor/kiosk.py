@@ -10,16 +10,32 @@ theirs before anything is recorded. Off unless ``FLOOR_KIOSK`` is on (404 otherw
    ``kiosk`` cache for :data:`CODE_MINUTES` minutes.
 2. ``/poker/live/<licence>/join/confirm/?r=<request>``: the code. The right one adds the
    player (:func:`poker_floor.services.lists.player_list`, ``source="kiosk"``, by the
-   system actor ``system:kiosk``); :data:`CODE_TRIES` wrong ones end the request.
+   system actor ``system:kiosk``); :data:`CODE_TRIES` tries end the request. An address
+   may try :data:`CODE_TRIES` codes for each request it may make
+   (``KIOSK_PER_ADDRESS_PER_HOUR``) an hour (429 ``kiosk_limit`` past it).
+
+The cache holds no personal data in clear: a request is kept under a hash of its token,
+its name and phone sealed (AES-GCM) under a key derived from ``SECRET_KEY`` and the token
+(which only the player's browser has), the code as an HMAC, a phone's count under an
+HMAC of the phone. A try takes one of the request's :data:`CODE_TRIES` tickets away
+(``cache.delete``, which one caller alone wins on every backend: locmem, file, Redis), so
+concurrent tries never get more than :data:`CODE_TRIES` guesses.
 
 Nothing is appended before the code is confirmed; a refused step appends nothing.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import secrets
 import time
 from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from django.conf import settings
 from django.core.cache import caches
@@ -86,10 +102,21 @@ def _limits(request: HttpRequest, phone: str) -> None:
         raise KioskRefusal(f"more than {per_address} requests an hour from this place",
                            code="kiosk_limit", status=429, retry_after=seconds_left(3600))
     per_phone = settings.KIOSK_PER_PHONE_PER_DAY
-    if counted(f"kiosk-phone:{phone}", 86400, cache_alias=CACHE) > per_phone:
+    phone_key = salted_hmac("poker_floor.kiosk.phone", phone).hexdigest()
+    if counted(f"kiosk-phone:{phone_key}", 86400, cache_alias=CACHE) > per_phone:
         raise KioskRefusal(f"more than {per_phone} requests today for this phone",
                            code="kiosk_limit", field="phone", status=429,
                            retry_after=seconds_left(86400))
+
+
+def _confirm_limit(request: HttpRequest) -> None:
+    """429 ``kiosk_limit`` past :data:`CODE_TRIES` codes tried from the address for each
+    request it may make an hour: no address guesses codes faster than its own requests
+    could need."""
+    tries = settings.KIOSK_PER_ADDRESS_PER_HOUR * CODE_TRIES
+    if counted(f"kiosk-confirm:{client_address(request)}", 3600, cache_alias=CACHE) > tries:
+        raise KioskRefusal(f"more than {tries} codes tried an hour from this place",
+                           code="kiosk_limit", status=429, retry_after=seconds_left(3600))
 
 
 def _code_hash(token: str, code: str) -> str:
@@ -97,7 +124,49 @@ def _code_hash(token: str, code: str) -> str:
 
 
 def _pending_key(token: str) -> str:
-    return f"kiosk-pending:{token}"
+    """The cache key of a request: a hash of its token (the cache never holds the token,
+    which opens the request's details)."""
+    return f"kiosk-pending:{salted_hmac('poker_floor.kiosk.request', token).hexdigest()}"
+
+
+def _ticket_key(token: str, n: int) -> str:
+    return f"{_pending_key(token)}:try:{n}"
+
+
+def _details_key(token: str) -> bytes:
+    """The AES-256 key a request's details are sealed under: HKDF-SHA256 of ``SECRET_KEY``
+    with the token as salt (neither alone opens them)."""
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=token.encode(),
+                info=b"poker_floor.kiosk.details").derive(settings.SECRET_KEY.encode())
+
+
+def _seal(token: str, details: dict[str, str]) -> str:
+    nonce = secrets.token_bytes(12)
+    body = AESGCM(_details_key(token)).encrypt(nonce, json.dumps(details).encode(), None)
+    return base64.b64encode(nonce + body).decode()
+
+
+def _unseal(token: str, sealed: str) -> dict[str, str] | None:
+    try:
+        raw = base64.b64decode(sealed)
+        return json.loads(AESGCM(_details_key(token)).decrypt(raw[:12], raw[12:], None))
+    except (InvalidTag, ValueError):
+        return None
+
+
+def _take_ticket(token: str) -> int | None:
+    """Take one of the request's tries away: the number of tries left after it, or None
+    when none was left (each ticket is deleted by one caller alone)."""
+    for n in range(CODE_TRIES):
+        if caches[CACHE].delete(_ticket_key(token, n)):
+            return CODE_TRIES - n - 1
+    return None
+
+
+def _end(token: str) -> bool:
+    """End a request (its tickets too); whether this caller was the one to end it."""
+    caches[CACHE].delete_many([_ticket_key(token, n) for n in range(CODE_TRIES)])
+    return bool(caches[CACHE].delete(_pending_key(token)))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -127,13 +196,16 @@ def join(request: HttpRequest, licence: str) -> HttpResponse:
     token = secrets.token_urlsafe(24)
     code = f"{secrets.randbelow(10 ** 6):06d}"
     expires = time.time() + CODE_MINUTES * 60
+    caches[CACHE].set_many({_ticket_key(token, n): 1 for n in range(CODE_TRIES)},
+                           timeout=CODE_MINUTES * 60)
     caches[CACHE].set(_pending_key(token), {
-        "licence": licence, "waitlist": waitlist["id"], "name": name, "phone": phone,
-        "code": _code_hash(token, code), "tries": 0, "expires": expires},
+        "licence": licence, "waitlist": waitlist["id"],
+        "details": _seal(token, {"name": name, "phone": phone}),
+        "code": _code_hash(token, code), "expires": expires},
         timeout=CODE_MINUTES * 60)
     _channel, error = send_code(phone, code)
     if error:
-        caches[CACHE].delete(_pending_key(token))
+        _end(token)
         return _refused(request, template, context, KioskRefusal(
             "the text could not be sent", code="kiosk_code_not_sent", status=503))
     return redirect(reverse("live-join-confirm", args=[licence]) + f"?r={token}")
@@ -165,27 +237,29 @@ def confirm(request: HttpRequest, licence: str) -> HttpResponse:
                 "this request has expired", code="kiosk_code_expired"))
         return render(request, template, context)
     try:
+        _confirm_limit(request)
         if pending is None:
             raise KioskRefusal("this request has expired or was ended",
                                code="kiosk_code_expired")
+        # every try, right or wrong, takes a ticket first: never more than CODE_TRIES
+        left = _take_ticket(token)
         code = "".join(request.POST.get("code", "").split())
-        if not constant_time_compare(_code_hash(token, code), pending["code"]):
-            pending["tries"] += 1
-            left = int(pending["expires"] - time.time())
-            if pending["tries"] >= CODE_TRIES or left <= 0:
-                caches[CACHE].delete(_pending_key(token))
+        if left is None or not constant_time_compare(_code_hash(token, code),
+                                                     pending["code"]):
+            if not left:  # that was the last try (or none was left)
+                _end(token)
                 context["pending"] = None
                 raise KioskRefusal("too many wrong codes", code="kiosk_code_expired")
-            caches[CACHE].set(_pending_key(token), pending, timeout=left)
             raise KioskRefusal("not the code we sent", code="kiosk_code_wrong",
                                field="code")
+        details = _unseal(token, pending["details"])
         # one confirmation per request: the first to take it away adds the player
-        if not caches[CACHE].delete(_pending_key(token)):
+        if not _end(token) or details is None:
             raise KioskRefusal("this request was confirmed already",
                                code="kiosk_code_expired")
         entry = player_list(actor=system_actor(prop, "kiosk"),
-                            waitlist_id=pending["waitlist"], name=pending["name"],
-                            phone=pending["phone"], source="kiosk")
+                            waitlist_id=pending["waitlist"], name=details["name"],
+                            phone=details["phone"], source="kiosk")
     except DomainError as exc:
         return _refused(request, template, context, exc)
     waitlist = Waitlist.objects.get(pk=entry.waitlist_id)

@@ -6,7 +6,9 @@ gateway here) confirms it. Every refusal appends nothing: a phone that is not on
 
 from __future__ import annotations
 
+import pickle
 import re
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -169,3 +171,67 @@ def test_the_kiosk_is_off_by_default(waitlist, settings) -> None:
     settings.FLOOR_KIOSK = False
     assert Client().get(JOIN).status_code == 404
     assert _ask(Client(), waitlist).status_code == 404
+
+
+def test_an_address_trying_codes_past_its_limit_is_429_even_for_the_right_code(
+        waitlist, sms_gateway, settings) -> None:
+    # one request an hour from an address: 5 codes (its tries) an hour from there
+    settings.KIOSK_PER_ADDRESS_PER_HOUR = 1
+    here = Client(REMOTE_ADDR="198.51.100.7")
+    token = _ask(here, waitlist)["Location"].split("?r=")[1]
+    right = _code(sms_gateway)
+    wrong = "000000" if right != "000000" else "111111"
+    before = event_count()
+    tried = [_refusal(here.post(CONFIRM, {"r": token, "code": wrong})) for _ in range(4)]
+    ended = here.post(CONFIRM, {"r": "no-such-request", "code": wrong})
+    assert tried + [_refusal(ended)] == ["kiosk_code_wrong"] * 4 + ["kiosk_code_expired"]
+    late = here.post(CONFIRM, {"r": token, "code": right})
+    assert (late.status_code, _refusal(late)) == (429, "kiosk_limit")
+    assert 1 <= int(late["Retry-After"]) <= 3600
+    assert event_count() == before
+    # the request itself has one try left, from another address
+    done = Client(REMOTE_ADDR="198.51.100.8").post(CONFIRM, {"r": token, "code": right})
+    assert done.status_code == 200
+    assert ListEntry.objects.filter(waitlist=waitlist).count() == 1
+
+
+def _cached(path: Any) -> bytes:
+    """What the file cache keeps in ``path``: its key's expiry, then the value pickled
+    and compressed (Django's FileBasedCache), uncompressed here."""
+    with path.open("rb") as f:
+        pickle.load(f)
+        return path.name.encode() + zlib.decompress(f.read())
+
+
+def test_the_cache_holds_no_name_phone_or_token_in_clear(waitlist, sms_gateway, settings,
+                                                         tmp_path) -> None:
+    settings.CACHES = {**settings.CACHES, "kiosk": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(tmp_path)}}
+    c = Client()
+    token = _ask(c, waitlist, name="Jo Smith", phone="201-555-0123")["Location"].split(
+        "?r=")[1]
+    stored = b"".join(_cached(f) for f in tmp_path.rglob("*.djcache"))
+    assert b"licence" in stored  # the request (and its counts) are there, readable
+    for clear in (b"Jo Smith", b"Smith", b"5550123", b"555-0123", token.encode()):
+        assert clear not in stored
+    # and the request still opens with the token
+    done = c.post(CONFIRM, {"r": token, "code": _code(sms_gateway)})
+    assert done.status_code == 200
+    assert ListEntry.objects.get(waitlist=waitlist).phone == "+12015550123"
+
+
+def test_concurrent_tries_never_get_more_than_five(settings, tmp_path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from poker_floor import kiosk
+
+    settings.CACHES = {**settings.CACHES, "kiosk": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(tmp_path)}}
+    caches["kiosk"].set_many({kiosk._ticket_key("t0k3n", n): 1 for n in range(5)})
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        left = list(pool.map(lambda _: kiosk._take_ticket("t0k3n"), range(24)))
+    # five tries were there: 4, 3, 2, 1 and 0 left after them, once each; no more
+    assert sorted(x for x in left if x is not None) == [0, 1, 2, 3, 4]
+    assert left.count(None) == 19
