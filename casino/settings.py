@@ -426,8 +426,9 @@ if CACHE_URL:
 # process drops it at once): never more than this stale (milliseconds, 0..1000).
 FEED_CACHE_SECONDS = env.env_int("FEED_CACHE_MS", 500, minimum=0, maximum=1000) / 1000
 # Requests a minute one client address may make of the feed (its page and JSON); 429
-# rate_limited past it.
-FEED_RATE_PER_MINUTE = env.env_int("FEED_RATE_PER_MINUTE", 120, minimum=1,
+# rate_limited past it. The page asks once a second: 600 lets ten viewers share an
+# address (a casino's or a phone network's NAT).
+FEED_RATE_PER_MINUTE = env.env_int("FEED_RATE_PER_MINUTE", 600, minimum=1,
                                    maximum=10_000_000)
 # The kiosk form (a player adds themselves to a list from the feed's page, with a code
 # texted to their phone): off unless turned on. Requests for a code allowed per phone a

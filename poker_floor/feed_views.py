@@ -3,10 +3,13 @@ property, named by its licence number in the URL (an unknown one is 404).
 
 The JSON is what a web site, an app or a TV reads: served from the per-process cache of
 :func:`poker_floor.feed.feed_body` with a strong ETag (a hash of the body), answered 304
-to a matching ``If-None-Match``, ``Cache-Control: public, max-age=1`` and readable from
-any origin (it holds nothing private). Every client address may make
-``FEED_RATE_PER_MINUTE`` requests a minute of the page and the JSON together (429
-``rate_limited`` with ``Retry-After`` past it). The hit path reads no database.
+to a matching ``If-None-Match``, ``Cache-Control: public, no-cache`` (any cache may keep
+it but asks again, with the ETag, before each use: never staler than the server's own
+cache, ``FEED_CACHE_MS``, at most a second) and readable from any origin (it holds
+nothing private). Every client address may make ``FEED_RATE_PER_MINUTE`` requests a
+minute of the page and the JSON together (429 ``rate_limited`` with ``Retry-After`` past
+it; the default, 600, lets ten pages behind one address ask every second, as
+``live.js`` does). The hit path reads no database.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ from casino.api.problems import PROBLEM_CONTENT_TYPE, problem
 from casino.models import Property
 from poker_floor.feed import feed_body, wait_words
 
-#: the JSON's caching headers: one second in any cache, and any origin may read it
-FEED_HEADERS = {"Cache-Control": "public, max-age=1", "Access-Control-Allow-Origin": "*"}
+#: the JSON's caching headers: any cache may keep it but revalidates it (the ETag) before
+#: each use, so no client cache adds to the server's staleness; any origin may read it
+FEED_HEADERS = {"Cache-Control": "public, no-cache", "Access-Control-Allow-Origin": "*"}
 
 
 def client_address(request: HttpRequest) -> str:
