@@ -481,6 +481,17 @@ _SENTENCES: dict[str, str] = {
     "call_not_due": "The called player's time to come is not over yet.",
     "entry_own_table": "A table change is never offered a seat at the player's own "
                        "table.",
+    # --- the poker floor's public feed and kiosk (issue 24, item 6) -----------------------
+    "rate_limited": "Too many requests from this address in a minute; wait a moment "
+                    "and try again.",
+    "kiosk_limit": "Too many requests to join a list from this phone or this place; "
+                   "ask at the poker desk.",
+    "kiosk_code_wrong": "That confirmation code is not the one we sent; check the "
+                        "text message and try again.",
+    "kiosk_code_expired": "That confirmation code has expired or was tried too many "
+                          "times; start again to get a new one.",
+    "kiosk_code_not_sent": "The text message with the code could not be sent; try "
+                           "again in a moment or ask at the poker desk.",
 }
 
 

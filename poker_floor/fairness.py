@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from casino import personal_data
 from casino.actors import Actor
 from casino.domain.errors import DomainError
 from casino.eventstore.models import Event
@@ -35,9 +36,6 @@ from tables.models import GameTable
 
 #: who reads the record: the compliance officer (a complaint, an audit) and the floor
 FAIRNESS_READERS = (Role.COMPLIANCE, Role.POKER_SHIFT_SUPERVISOR, Role.FLOORPERSON)
-
-#: what an erased player is called in the record (their initials went with the key)
-ERASED = "erased"
 
 
 class FairnessDayError(DomainError):
@@ -180,7 +178,8 @@ def fairness_record(waitlist: Waitlist, day: date, *, actor: Actor,
         got = entries.get(str(entry_id))
         if got is None:
             return "?"
-        return ERASED if got[1] else (got[0] or "?")
+        # an erased player: what every reader shows once the key (and initials) went
+        return personal_data.ERASED if got[1] else (got[0] or "?")
 
     def table_name(table_id: Any) -> str:
         return tables.get(str(table_id), f"table {str(table_id)[:8]}") if table_id else ""

@@ -28,19 +28,15 @@ from django.conf import settings
 from casino.eventstore.records import RecordedEvent
 from casino.models import Property
 from poker_floor import wait
+from poker_floor.domain.queue import ACTIVE
 from poker_floor.models import EntryStatus, ListEntry, Waitlist
 from poker_room.board.selectors import board_tables
 from tables.domain.catalogue import POKER_GAMES
 from tables.models import GameTable, TableStatus
 
-#: an entry still on its list: waiting, or called and not yet come
-ON_LIST = (EntryStatus.WAITING, EntryStatus.CALLED)
-
 #: the streams whose events change what the feed shows (the lists; the seats; the tables
 #: opened and closed; the stakes of the Rules Submission in force)
 FEED_STREAMS = frozenset({"waitlist", "poker_table", "table", "rules_submission"})
-
-KIND_WORDS = {"waitlist": "waitlist", "interest": "interest list"}
 
 
 def _lists(prop: Property) -> list[tuple[Waitlist, list[ListEntry]]]:
@@ -48,7 +44,7 @@ def _lists(prop: Property) -> list[tuple[Waitlist, list[ListEntry]]]:
     first, then ``Waitlist.order``), in two queries."""
     lists = list(Waitlist.objects.filter(property=prop).order_by("name"))
     on: dict[Any, dict[str, ListEntry]] = defaultdict(dict)
-    for e in ListEntry.objects.filter(property=prop, status__in=ON_LIST).only(
+    for e in ListEntry.objects.filter(property=prop, status__in=ACTIVE).only(
             "id", "waitlist_id", "status", "initials", "listed_at").order_by("listed_at"):
         on[e.waitlist_id][str(e.pk)] = e
     out = []
@@ -63,7 +59,10 @@ def _lists(prop: Property) -> list[tuple[Waitlist, list[ListEntry]]]:
 
 
 def list_kind(waitlist: Waitlist, running: set[str]) -> str:
-    """"waitlist" while a table of the list's game is open, "interest" otherwise."""
+    """The room board's ``kind`` of a list (poker_room.board.registry's key, also the
+    board row's class): "waitlist" while a table of the list's game is open, "interest"
+    otherwise; the board's page says "interest list", as the console's pages and the API
+    do (:data:`poker_floor.selectors.INTEREST_LIST`)."""
     return "waitlist" if waitlist.game in running else "interest"
 
 
@@ -195,25 +194,13 @@ def forget_on_commit(events: Sequence[RecordedEvent]) -> None:
 
 
 def _install() -> None:
-    from casino import refusals
     from casino.eventstore.store import register_append_hooks
     from poker_room.board.registry import register_lists
 
     register_append_hooks(after_commit=forget_on_commit)
     register_lists(board_lists)
-    refusals.add_all({
-        "rate_limited": "Too many requests from this address in a minute; wait a moment "
-                        "and try again.",
-        "kiosk_limit": "Too many requests to join a list from this phone or this place; "
-                       "ask at the poker desk.",
-        "kiosk_code_wrong": "That confirmation code is not the one we sent; check the "
-                            "text message and try again.",
-        "kiosk_code_expired": "That confirmation code has expired or was tried too many "
-                              "times; start again to get a new one.",
-        "kiosk_code_not_sent": "The text message with the code could not be sent; try "
-                               "again in a moment or ask at the poker desk.",
-    })
 
 
-# Imported once by PokerFloorConfig.ready(): the hook, the board's lists, the sentences.
+# Imported once by PokerFloorConfig.ready(): the hook and the board's lists (the feed's and
+# the kiosk's refusal sentences are in casino/refusals.py).
 _install()
