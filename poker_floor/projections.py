@@ -17,6 +17,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from django.db import connection, models
+from django.db.models.expressions import RawSQL
+
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
 from casino.models import Property
@@ -55,6 +58,22 @@ def _order(e: RecordedEvent) -> list[str]:
     return list(Waitlist.objects.values_list("order", flat=True).get(pk=_list_id(e)))
 
 
+_UUID = models.UUIDField()
+
+
+def _uuid(value: Any) -> Any:
+    """A key as this database binds it in raw SQL (native on PostgreSQL, hex on SQLite)."""
+    return _UUID.get_db_prep_value(uuid.UUID(str(value)), connection)
+
+
+def _order_without(e: RecordedEvent, entry: str) -> Any:
+    """The list's order with ``entry`` taken out: on PostgreSQL in the UPDATE itself
+    (jsonb ``-`` removes the string from the array), elsewhere read and written back."""
+    if connection.vendor == "postgresql":
+        return RawSQL('"order" - %s::text', (entry,))
+    return [x for x in _order(e) if x != entry]
+
+
 def _when(value: str) -> datetime:
     return datetime.fromisoformat(value)
 
@@ -76,28 +95,34 @@ def player_listed(e: RecordedEvent) -> dict[str, Any]:
     d = e.data
     details = unseal(d["details"])
     wl = Waitlist.objects.only("property_id", "order").get(pk=_list_id(e))
-    kinds = dict(ListEntry.objects.filter(pk__in=wl.order).values_list("id", "kind"))
-    kinds = {str(k): v for k, v in kinds.items()}
+    kind = d.get("kind") or "player"
+    kinds: dict[str, str] = {}
+    if kind in queue.PRIORITY_KINDS:  # a player goes at the end: no kinds to read
+        kinds = {str(k): v for k, v in ListEntry.objects.filter(pk__in=wl.order)
+                 .values_list("id", "kind")}
     ListEntry.objects.create(
         id=d["entry"], waitlist_id=wl.pk, property_id=wl.property_id,
-        kind=d.get("kind") or "player", status=EntryStatus.WAITING,
+        kind=kind, status=EntryStatus.WAITING,
         name=(details or {}).get("name", ""), phone=(details or {}).get("phone", ""),
         email=(details or {}).get("email", ""),
         initials=initials((details or {}).get("name", "")), erased=details is None,
         source=d.get("source") or "floor", from_table=d.get("from_table"),
         from_seat=d.get("from_seat"), listed_at=e.recorded_at)
-    return {"order": queue.listed(wl.order, kinds, d["entry"], d.get("kind") or "player")}
+    return {"order": queue.listed(wl.order, kinds, d["entry"], kind)}
 
 
 def player_called(e: RecordedEvent) -> None:
     d = e.data
-    entry = ListEntry.objects.only("property_id").get(pk=d["entry"])
+    # the entry marked called and its property read back in one statement
+    with connection.cursor() as cur:
+        cur.execute(f"UPDATE {ListEntry._meta.db_table} SET status = %s WHERE id = %s "
+                    "RETURNING property_id", [EntryStatus.CALLED.value, _uuid(d["entry"])])
+        (property_id,) = cur.fetchone()
     Call.objects.create(
         id=d["call"], waitlist_id=_list_id(e), entry_id=d["entry"],
-        property_id=entry.property_id, table=d["table"], seat=d["seat"],
+        property_id=property_id, table=d["table"], seat=d["seat"],
         state=CallState.OPEN, called_at=e.recorded_at, deadline_at=_when(d["deadline"]),
         reason=d.get("reason") or "", by_lot=bool(d.get("by_lot")))
-    ListEntry.objects.filter(pk=d["entry"]).update(status=EntryStatus.CALLED)
 
 
 def _answered(e: RecordedEvent, state: str) -> None:
@@ -129,14 +154,14 @@ def player_seated_from_list(e: RecordedEvent) -> dict[str, Any] | None:
         entries.update(status=EntryStatus.WAITING, stays_listed=True)
         return None
     entries.update(status=EntryStatus.SEATED, done_at=e.recorded_at)
-    return {"order": [x for x in _order(e) if x != d["entry"]]}
+    return {"order": _order_without(e, d["entry"])}
 
 
 def player_delisted(e: RecordedEvent) -> dict[str, Any]:
     entry = e.data["entry"]
     ListEntry.objects.filter(pk=entry).update(status=EntryStatus.REMOVED,
                                               done_at=e.recorded_at)
-    return {"order": [x for x in _order(e) if x != entry]}
+    return {"order": _order_without(e, entry)}
 
 
 def page(outcome: str) -> Callable[[RecordedEvent], None]:

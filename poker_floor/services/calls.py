@@ -122,8 +122,7 @@ def game_table(actor: Actor, waitlist: Waitlist, table_id: Any,
         raise ConflictError(f"table {table.name} is not open", code="table_not_open",
                             field="table_id")
     table.property = waitlist.property
-    if hasattr(waitlist, "_floor_rules"):
-        table._floor_rules = waitlist._floor_rules  # type: ignore[attr-defined]
+    table._floor_rules = _in_force(waitlist)  # type: ignore[attr-defined]  # same game
     return table
 
 
@@ -280,8 +279,8 @@ def _offer_again(at: AtList, call: Call, missed_entry: str, now: datetime) -> No
     _seat_read(table, call.seat)
     if table.property_id == at.list.property_id:
         table.property = at.list.property
-        if table.game == at.list.game and hasattr(at.list, "_floor_rules"):
-            table._floor_rules = at.list._floor_rules  # type: ignore[attr-defined]
+        if table.game == at.list.game:
+            table._floor_rules = _in_force(at.list)  # type: ignore[attr-defined]
     try:
         vacant_seat(table, call.seat)
     except DomainError:
