@@ -5,8 +5,7 @@
   (position, initials; the floor's roles also the name, phone and e-mail), the time listed
   on the property's clock and the calls missed, and the open calls with their table, seat
   and deadline. The steps are links to the declared commands' forms, each offered only to
-  a viewer whose roles may take it (``console.registry.offer``); a command not declared
-  is simply not offered. ``results/`` is the same lists alone, polled (htmx, 204 while
+  a viewer whose roles may take it (``console.registry.offer``). ``results/`` is the same lists alone, polled (htmx, 204 while
   unchanged), as the console's other lists are.
 * ``/console/poker/lists/<id>/``: one list (and its ``results/``).
 * ``/console/poker/lists/<id>/fairness/?day=YYYY-MM-DD``: the fairness record of the list's
@@ -41,7 +40,7 @@ from tables.console_access import console_page
 
 LISTS_URL = "/console/poker/lists/"
 
-#: a list's own steps: (words, command); each offered when declared and the viewer may
+#: a list's own steps: (words, declared command); each offered when the viewer may
 #: ("Call the next player" is offered per vacant seat, its table and seat filled in)
 LIST_STEPS = (("Add a player", "player_list"), ("Table change", "table_change_request"),
               ("Open a table by lot", "table_open_by_lot"),
@@ -58,30 +57,25 @@ CALL_STEPS = (("Seat the player", "call_seat"), ("Time out", "call_timeout"),
               ("Cancel the call", "call_cancel"))
 
 
-#: command name -> its body fields (only declared commands are kept)
+#: command name -> its body fields
 _FIELDS: dict[str, frozenset[str]] = {}
 
 
-def _body_fields(name: str) -> frozenset[str] | None:
-    """The body fields of the declared command ``name`` (None: not declared)."""
+def _body_fields(name: str) -> frozenset[str]:
+    """The body fields of the declared command ``name`` (KeyError: not declared, a step
+    naming a command that does not exist)."""
     if name not in _FIELDS:
-        try:
-            decl = declared(name)
-        except KeyError:
-            return None
-        _FIELDS[name] = frozenset(decl.input().fields)
+        _FIELDS[name] = frozenset(declared(name).input().fields)
     return _FIELDS[name]
 
 
 def offered(actor: Actor, label: str, name: str, ids: dict[str, Any]) -> dict[str, str] | None:
-    """The link to the form of command ``name`` for this list, entry or call, or None when
-    the command is not declared (yet) or not the viewer's to take. ``ids`` are the
+    """The link to the form of the declared command ``name`` for this list, entry or call,
+    or None when it is not the viewer's to take. ``ids`` are the
     service's keywords (``waitlist_id``, ``entry_id``, ``call_id``): the one the
     declaration takes in its URL is the form's id, the others are filled in where the
     form has such a field."""
     fields = _body_fields(name)
-    if fields is None:
-        return None
     decl = declared(name)
     body = {v: k for k, v in decl.rename.items()}   # service keyword -> body field
     pk = None

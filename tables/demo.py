@@ -31,7 +31,8 @@ DEMO_TABLES = [
 COLOURS = ("red", "blue")
 
 
-def _people(prop: Property) -> dict[str, Actor]:
+def demo_people(prop: Property) -> dict[str, Actor]:
+    """The demo's staff (``seed_demo``) as actors, by what they do here."""
     from django.contrib.auth import get_user_model
 
     User = get_user_model()
@@ -43,7 +44,9 @@ def _people(prop: Property) -> dict[str, Actor]:
             "dealer": who("demo_dealer"), "security": who("demo_security")}
 
 
-def _rules_in_effect(p: dict[str, Actor], game: str) -> None:
+def example_rules_in_effect(p: dict[str, Actor], game: str) -> None:
+    """The example Rules Submission of ``game`` drafted, submitted and approved by the demo's
+    compliance officers, unless Rules are in effect (or approved to take effect) already."""
     prop = p["admin"].property
     if rules.rules_in_effect(prop, game) is not None:
         return
@@ -100,11 +103,11 @@ def keep_decks_in_play(table: GameTable, dealer: Actor, floor: Actor, *, batch: 
 
 def seed_tables(prop: Property) -> list[str]:
     """Create what is missing; say what was done. Safe to run at every start."""
-    p = _people(prop)
+    p = demo_people(prop)
     notes = []
     for name, game, positions, dealing, shuffler in DEMO_TABLES:
         get_table_game(game)
-        _rules_in_effect(p, game)
+        example_rules_in_effect(p, game)
         table = GameTable.objects.filter(property=prop, name=name).first()
         if table is None:
             table = tables.table_configure(actor=p["admin"], name=name, game=game,

@@ -34,7 +34,7 @@ from finance.simulation.plan import (
 )
 from finance.simulation.poker import PokerDealer, play_poker
 from finance.simulation.table_day import Played, _inventory, _table, close_table, count_drop
-from tables.demo import _rules_in_effect
+from tables.demo import example_rules_in_effect
 
 #: when things happen in the simulated day
 OPEN_AFTER_START = timedelta(minutes=10)
@@ -103,7 +103,7 @@ def _play(prop: Property, plan: Plan, crew: Crew, tick: Tick) -> DayResult:
     # the day: the tables open and play
     with _travel(start + OPEN_AFTER_START):
         for game in dict.fromkeys(t.game for t in TABLES):
-            _rules_in_effect(crew.people, game)
+            example_rules_in_effect(crew.people, game)
         for spec in TABLES:
             p = Played(spec, _table(spec, crew), plan.day)
             _inventory(crew, p.table, "opener", POKER_OPENER if spec.poker else BANKED_OPENER)

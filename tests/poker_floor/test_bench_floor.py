@@ -70,3 +70,31 @@ def test_bad_options_are_refused_before_anything_is_made() -> None:
 def test_without_a_property_the_bench_says_to_seed_the_demo() -> None:
     with pytest.raises(CommandError, match="no_property"):
         call_command("bench_floor", *TINY, stderr=io.StringIO())
+
+
+def test_the_bench_removes_its_own_floor_messages_and_no_other(settings) -> None:
+    """Only a poker_floor.* message queued since the run started and about one of its
+    calls or tables goes: one queued before it, another call's, another app's stay."""
+    if not settings.CELERY_BROKER_URL.startswith("redis://"):
+        pytest.skip("the bench cleans a Redis broker's queue only")
+    import redis
+    from celery import current_app
+
+    from poker_floor.management.commands import bench_floor
+
+    ours, theirs = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    kept = [current_app.send_task("poker_floor.call_timeout", [ours]).id]
+    before = bench_floor._queued()
+    mine = current_app.send_task("poker_floor.page_call", [ours]).id
+    kept += [current_app.send_task("poker_floor.page_call", [theirs]).id,
+             current_app.send_task("casino.run_async_projections", [ours]).id]
+    try:
+        assert bench_floor._purge_floor_tasks(before, {ours}) == 1
+        left = {bench_floor._task(raw)[1] for raw in client.lrange("celery", 0, -1)}
+        assert mine not in left and set(kept) <= left
+    finally:
+        for raw in client.lrange("celery", 0, -1):
+            if bench_floor._task(raw)[1] in kept + [mine]:
+                client.lrem("celery", 1, raw)
+        client.close()

@@ -186,3 +186,13 @@ def test_a_must_move_game_is_named_and_its_steps_offered(holdem) -> None:
     assert _href(command_url("must_move", pk)) in html
     assert _href(command_url("must_move_clear", pk)) in html
     assert _href(command_url("must_move_set", pk)) not in html
+
+
+def test_every_step_the_pages_offer_names_a_declared_command() -> None:
+    # a step naming no command is a mistake found here, never a step silently not offered
+    from casino.declared import declared
+    from poker_floor import console_pages as pages
+
+    steps = (pages.LIST_STEPS + pages.MUST_MOVE_STEPS + pages.MUST_MOVE_SET
+             + pages.ENTRY_STEPS + pages.CALL_STEPS)
+    assert [name for _, name in steps if declared(name).name != name] == []

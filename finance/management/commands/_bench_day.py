@@ -548,7 +548,7 @@ def generate(prop: Any, crew: dict[str, Any], tables: list[BenchTable], *, event
     from tqdm import tqdm
 
     from casino.eventstore import projections
-    from tables.demo import _rules_in_effect
+    from tables.demo import example_rules_in_effect
 
     rng = random.Random(seed)
     started = time.perf_counter()
@@ -556,7 +556,7 @@ def generate(prop: Any, crew: dict[str, Any], tables: list[BenchTable], *, event
                disable=not progress, smoothing=0.05)
     with projections.no_wake(), bar:
         for game in {t.game for t in tables}:
-            _rules_in_effect(crew, game)
+            example_rules_in_effect(crew, game)
         made = {t.game: template_table(t, crew, templates, rng, bar.update)
                 for t in tables if t.template}
         per_game = rounds_per_table(made, len(tables), events)

@@ -39,11 +39,13 @@ Three figures, each with its target and ``ok``:
 Bounded: every loop stops at its count or its time, whichever comes first; the server is
 stopped at the end whatever happens. The tasks the commands queue (pages, timeouts) are
 left to no worker here: the bench itself times calls out at their deadlines, and removes
-its ``poker_floor.*`` messages from a Redis broker's queue at the end.
+its own ``poker_floor.*`` messages from a Redis broker's queue at the end (those queued
+during the run for one of its calls or its room's tables; any other is left alone).
 """
 
 from __future__ import annotations
 
+import base64
 import heapq
 import http.client
 import json
@@ -66,6 +68,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, connections
 from django.test.utils import override_settings
+from django.utils import timezone
 
 TARGETS = {"list_p99_to_bare_append_p99": 2.0, "feed_to_health_requests_per_second": 0.5,
            "staleness_seconds": 1.0}
@@ -142,7 +145,7 @@ def build_room(opts: dict[str, Any], run: str) -> Room:
     from poker_room.models import Seat
     from poker_room.services import seats
     from poker_room.services.seats import table_rules
-    from tables.demo import _people, _rules_in_effect
+    from tables.demo import demo_people, example_rules_in_effect
     from tables.domain.catalogue import BANKED_GAMES, get_table_game
     from tables.models import GameTable, TableStatus
     from tables.services import tables
@@ -153,12 +156,12 @@ def build_room(opts: dict[str, Any], run: str) -> Room:
                            "ambiguous_property: bench_floor needs a single property")
     prop = props[0]
     try:
-        people = _people(prop)
+        people = demo_people(prop)
     except Exception:  # noqa: BLE001
         raise CommandError("no_demo_staff: run `manage.py seed_demo` first") from None
     room = Room(prop, people, LIST_GAMES[:opts["lists"]])
     for game in room.games:
-        _rules_in_effect(people, game)
+        example_rules_in_effect(people, game)
     existing = list(GameTable.objects.filter(property=prop))
     poker = sum(1 for t in existing if get_table_game(t.game).is_poker)
     banked = len(existing) - poker
@@ -765,6 +768,8 @@ class Command(BaseCommand):
 
     def _run(self, opts: dict[str, Any]) -> dict[str, Any]:
         run = secrets.token_hex(3)
+        queued_before = _queued()
+        started = timezone.now()
         _say(f"the room: {opts['tables']} tables, {opts['poker_tables']} poker, "
              f"{opts['lists']} lists, {opts['waiting']} waiting ...")
         t0 = time.perf_counter()
@@ -786,7 +791,7 @@ class Command(BaseCommand):
             report = self._floor(room, run, opts, server.port, feed_path)
         finally:
             server.stop()
-            removed = _purge_floor_tasks()
+            removed = _purge_floor_tasks(queued_before, _run_ids(room, started))
         checks = {"list_commands_p99": report["list_commands"]["ok"],
                   "feed_requests_per_second": feed["ok"],
                   "feed_staleness": report["feed_staleness"]["ok"]}
@@ -858,25 +863,73 @@ def _room_counts(room: Room) -> dict[str, Any]:
                                                 status=EntryStatus.WAITING).count()}
 
 
-def _purge_floor_tasks() -> int | None:
-    """The ``poker_floor.*`` messages the run queued (pages, timeouts) removed from a Redis
-    broker's default queue, none of them for a worker to run later against the bench's
-    data; None for another broker (left as they are)."""
+#: the Celery queue the floor's tasks go to (the default)
+QUEUE = "celery"
+
+
+def _redis() -> Any:
+    """A client of the Redis broker (None for another broker)."""
     url = settings.CELERY_BROKER_URL
     if not url.startswith(("redis://", "rediss://")):
         return None
     import redis
 
-    client = redis.Redis.from_url(url)
+    return redis.Redis.from_url(url)
+
+
+def _task(raw: bytes) -> tuple[str, str, list[str]]:
+    """A queued message's (task name, message id, args as strings); ("", "", []) for one
+    that is not a Celery task message."""
+    try:
+        message = json.loads(raw)
+        headers = message.get("headers", {})
+        body = message.get("body", "")
+        if message.get("properties", {}).get("body_encoding") == "base64":
+            body = base64.b64decode(body)
+        args = json.loads(body)[0]
+        return (str(headers.get("task", "")), str(headers.get("id", "")),
+                [str(a) for a in args])
+    except (ValueError, TypeError, AttributeError, IndexError, KeyError):
+        return "", "", []
+
+
+def _queued() -> set[str] | None:
+    """The ids of the messages in the broker's queue now (None: not a Redis broker)."""
+    client = _redis()
+    if client is None:
+        return None
+    try:
+        return {_task(raw)[1] for raw in client.lrange(QUEUE, 0, -1)}
+    finally:
+        client.close()
+
+
+def _run_ids(room: Room, started: Any) -> set[str]:
+    """What the run's floor tasks are about: the calls made on the room's lists since it
+    started, and the room's tables."""
+    from poker_floor.models import Call
+
+    calls = Call.objects.filter(waitlist_id__in=room.lists.values(), called_at__gte=started)
+    return ({str(pk) for pk in calls.values_list("pk", flat=True)}
+            | {str(t) for ts in room.tables.values() for t in ts})
+
+
+def _purge_floor_tasks(before: set[str] | None, ours: set[str]) -> int | None:
+    """The run's own ``poker_floor.*`` messages (pages, timeouts, seat offers) removed
+    from a Redis broker's queue, none of them for a worker to run later against the
+    bench's data: queued since the run started (not in ``before``) and about one of
+    ``ours`` (its calls, its room's tables). Any other message is left as it is. None for
+    another broker."""
+    client = _redis()
+    if client is None or before is None:
+        return None
     removed = 0
     try:
-        for raw in client.lrange("celery", 0, -1):
-            try:
-                task = json.loads(raw).get("headers", {}).get("task", "")
-            except (ValueError, AttributeError):
-                continue
-            if task.startswith("poker_floor."):
-                removed += client.lrem("celery", 1, raw)
+        for raw in client.lrange(QUEUE, 0, -1):
+            task, message_id, args = _task(raw)
+            if (task.startswith("poker_floor.") and message_id not in before
+                    and ours.intersection(args)):
+                removed += client.lrem(QUEUE, 1, raw)
     finally:
         client.close()
     return removed

@@ -54,7 +54,7 @@ def _ms(seconds: float) -> float:
 def bench_tables(n: int) -> list[Any]:
     """``n`` scratch Lunar Poker (589) tables, open, dealer assigned, rules in effect."""
     from casino.models import Property
-    from tables.demo import _people, _rules_in_effect
+    from tables.demo import demo_people, example_rules_in_effect
     from tables.models import GameTable
     from tables.services import tables
 
@@ -64,10 +64,10 @@ def bench_tables(n: int) -> list[Any]:
                            "ambiguous_property: bench_commands needs a single property")
     prop = props[0]
     try:
-        people = _people(prop)
+        people = demo_people(prop)
     except Exception:  # noqa: BLE001
         raise CommandError("no_demo_staff: run `manage.py seed_demo` first") from None
-    _rules_in_effect(people, GAME)
+    example_rules_in_effect(people, GAME)
     out = []
     for i in range(1, n + 1):
         name = f"BENCH-CMD-{i}"
