@@ -298,8 +298,9 @@ def test_the_supervisor_lists_three_players_and_the_floor_calls_pages_times_out_
         sup.goto(list_url)
         sup.get_by_role("button", name=f"Set up a must-move game: {waitlist.name}").click()
         sup.wait_for_selector("form.command-form")
-        sup.fill("#f-main_table_id", str(main.pk))
-        sup.fill("#f-feeder_table_ids-0", str(feeder.pk))
+        # the tables are chosen by name: a select for the main table, a box per feeder
+        sup.select_option("#f-main_table_id", label="HE-Main (Hold'em)")
+        sup.get_by_label("HE-Feed (Hold'em)").check()
         visited.check(sup, "must-move form")
         submit(sup)
         assert "Recorded: Set the must-move tables" in messages(sup), messages(sup)
