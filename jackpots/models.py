@@ -17,7 +17,8 @@ from casino.models import Property
 
 BAD_BEAT, HIGH_HAND = "bad_beat", "high_hand"
 #: the kinds of personal data the funds hold (casino.personal_data): a High Hand slip's
-#: player and payee (637a.16(f)(1), (h)); a Bad Beat payout's payees (637a.15(g))
+#: player and payee (the slip's name and phone, 637a.16(f)(1)); a Bad Beat payout's payees
+#: (637a.15(g))
 SLIP_PERSONAL_DATA, PAYOUT_PERSONAL_DATA = "high_hand_slip", "bad_beat_payout"
 FUND_KINDS = [(BAD_BEAT, "Bad Beat payout (637a.15)"),
               (HIGH_HAND, "High Hand Jackpot payout (637a.16)")]

@@ -3,10 +3,12 @@ must-move games, table changes, opening and breaking tables by lot, paging, the 
 games feed and its kiosk, estimated waits and the fairness record.
 
 Every fact is an event in the game's list stream ``waitlist-<list id>`` (one list per game
-per property: a property's stakes for a game are its Rules Submission, 637a.8(k), so one
-list serves every table of the game). The read models in :mod:`poker_floor.models` are its
-projection. A player's name, phone and e-mail are sealed in the events with a key of the
-list entry's own (:mod:`casino.personal_data`): erasing the key erases them.
+per property, a choice of this product rather than a rule: the game's stakes are those of
+its Rules Submission in force, the same at every table, so one list serves them all and
+is named by them, as the room may announce its games and limits, 637a.9(c)). The read
+models in :mod:`poker_floor.models` are its projection. A player's name, phone and e-mail
+are sealed in the events with a key of the list entry's own (:mod:`casino.personal_data`):
+erasing the key erases them.
 
 The event catalogue (``data`` of each event in ``waitlist-<id>``)::
 

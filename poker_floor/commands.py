@@ -35,7 +35,7 @@ waitlist_open = _list(
     "waitlist-open", "Open the list",
     "Open the list of a poker game at this property.",
     "Open a poker game's list: one per game, named by the stakes of its Rules Submission "
-    "in force (637a.8(k)). It is a waitlist while a table of the game is open and an "
+    "in force, as the room announces its games and limits (637a.9(c)). It is a waitlist while a table of the game is open and an "
     "interest list otherwise.", created=True, id_arg=None)
 waitlist_configure = _list(
     lists.waitlist_configure, s.WaitlistConfigureIn, s.WaitlistRowOut, W + "configure/",
@@ -57,7 +57,7 @@ player_delist = _list(
     "waitlist-player-delist", "Take the player off the list",
     "Take a player off a list, saying why.",
     "Take a player off the list with the reason (left the room, asked to be taken off). "
-    "A player with an open call has the call cancelled first.")
+    "A player with an open call is refused (409 entry_called): cancel the call first.")
 call_next = _list(
     calls.call_next, s.CallNextIn, s.FloorCallOut, W + "calls/next/", "waitlist-call-next",
     "Call the next player",

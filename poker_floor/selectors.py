@@ -33,7 +33,7 @@ from tables.selectors import rules_in_force
 
 #: who reads the lists in the console and the API: the floor (names, phones, e-mail), and
 #: read-only with initials only: the dealers (who seat a called player), compliance and
-#: security (637a.8(a): who was seated where)
+#: security (an audit, a complaint)
 LIST_READERS = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.DEALER, Role.COMPLIANCE,
                 Role.SECURITY)
 
