@@ -21,15 +21,16 @@ from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from casino.actors import Actor
+from casino.domain.errors import ConflictError
 from casino.roles import Role
 from casino.scoping import property_rows
 from poker_floor.domain.queue import ACTIVE
 from poker_floor.models import Call, CallState, EntryStatus, ListEntry, Waitlist
+from poker_floor.services.calls import seat_limit
 from poker_floor.services.common import FLOOR
 from poker_room.models import Seat
 from tables.domain.catalogue import POKER_GAMES
 from tables.models import GameTable, TableStatus
-from tables.selectors import rules_in_force
 
 #: who reads the lists in the console and the API: the floor (names, phones, e-mail), and
 #: read-only with initials only: the dealers (who seat a called player), compliance and
@@ -116,21 +117,30 @@ def waitlists(actor: Actor, *, waitlist_id: Any = None) -> QuerySet:
 def _vacant(actor: Actor, tables: dict[str, tuple[str, str, str, int]], games: set[str],
             called: set[tuple[str, int]]) -> dict[str, list[tuple[str, str, int]]]:
     """Per game, the seats a player may be called to at its open tables (by table name,
-    then seat): one query for the seats taken, one for each game's Rules in force (its
-    seats per table, as the seat service counts them)."""
+    then seat): one query for the seats taken, one for each game's Rules in force. The
+    seats of a table are the calls' own :func:`~poker_floor.services.calls.seat_limit`
+    (as the seat service counts them), worked out once per game on a table of the game
+    as wide as its widest open one; a game without Rules in effect has none (every call
+    to it is refused)."""
     open_ = {pk: (name, game, positions) for pk, (name, game, status, positions)
              in tables.items() if status == TableStatus.OPEN and game in games}
     if not open_:
         return {}
     taken = {(str(t), n) for t, n in Seat.objects.filter(table_id__in=list(open_))
              .values_list("table_id", "seat")}
-    limit: dict[str, int | None] = {}
+    limit: dict[str, int] = {}
     for game in {g for _, g, _ in open_.values()}:
-        rs = rules_in_force(actor.property, game)
-        limit[game] = (rs.options or {}).get("seats") if rs else None
+        widest = max(p for _, g, p in open_.values() if g == game)
+        try:
+            # min(positions, Rules' seats) at the widest table is the Rules' own limit for
+            # every narrower one: min(positions, it) below is seat_limit at each table
+            limit[game] = seat_limit(GameTable(property=actor.property, game=game,
+                                               positions=widest))
+        except ConflictError:  # no_rules_in_effect
+            limit[game] = 0
     out: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     for pk, (name, game, positions) in sorted(open_.items(), key=lambda kv: kv[1][0]):
-        count = min(positions, limit[game] or positions)
+        count = min(positions, limit[game])
         out[game] += [(pk, name, n) for n in range(1, count + 1)
                       if (pk, n) not in taken and (pk, n) not in called]
     return out

@@ -196,3 +196,22 @@ def test_every_step_the_pages_offer_names_a_declared_command() -> None:
     steps = (pages.LIST_STEPS + pages.MUST_MOVE_STEPS + pages.MUST_MOVE_SET
              + pages.ENTRY_STEPS + pages.CALL_STEPS)
     assert [name for _, name in steps if declared(name).name != name] == []
+
+
+def test_the_seats_offered_are_those_the_rules_allow_as_the_calls_count_them(floor) -> None:
+    """Rules seating six at tables of ten and of four positions: seats 1-6 and 1-4 are
+    offered (seat_limit at each table), 7-10 never (a call there is invalid_seat)."""
+    from poker_floor import selectors
+    from poker_floor.services import calls
+
+    floor.rules("holdem", seats=6)
+    wide = floor.table("holdem", positions=10, name="HE-WIDE")
+    narrow = floor.table("holdem", positions=4, name="HE-NARROW")
+    wl = floor.waitlist()
+    floor.list_players(wl, "Ann Lee")
+    [view] = selectors.lists(floor["floor"])
+    assert [(name, seat) for _, name, seat in view.vacant] == [
+        ("HE-NARROW", 1), ("HE-NARROW", 2), ("HE-NARROW", 3), ("HE-NARROW", 4),
+        ("HE-WIDE", 1), ("HE-WIDE", 2), ("HE-WIDE", 3), ("HE-WIDE", 4), ("HE-WIDE", 5),
+        ("HE-WIDE", 6)]
+    assert (calls.seat_limit(wide), calls.seat_limit(narrow)) == (6, 4)
