@@ -38,14 +38,22 @@ ERASED = "PersonalDataErased"
 ENTRY_KIND = "list_entry"
 
 
+#: initials given as such: one to four capitals, each with or without its period
+#: ("JS", "J.S.", "J.S"); without periods at most three letters, so a short name typed in
+#: capitals ("JOHN") is not taken for initials
+_GIVEN_INITIALS = re.compile(r"(?:[A-Z]\.?){1,4}")
+
+
 def initials(name: str) -> str:
-    """What everyone but the floor sees of a player: "John Smith" -> "J.S."; initials
-    given as such (no lower-case letter, at most 12 characters: "JS", "J.S.") are kept."""
+    """What everyone but the floor sees of a player: the first letter of each word with
+    a period ("John Smith" and "JOHN SMITH" -> "J.S.", "Mary-Jane O'Neil" -> "M.J.O.");
+    initials given as such ("JS", "J. S.", "J.S.") are kept as given (without spaces)."""
     name = (name or "").strip()
     if not name:
         return ""
-    if len(name) <= 12 and not any(ch.islower() for ch in name):
-        return name
+    compact = re.sub(r"\s+", "", name)
+    if _GIVEN_INITIALS.fullmatch(compact) and ("." in compact or len(compact) <= 3):
+        return compact
     words = [w for w in re.split(r"[\s\-]+", name) if w and w[0].isalpha()] or [name]
     return "".join(f"{w[0].upper()}." for w in words[:6])
 
