@@ -46,13 +46,25 @@ def property_a(crew: dict[str, Actor], open_table: Callable, make_staff: Callabl
                                      role="floorperson", reason="training done")
     _a_fund(crew["dealer"], table)
     exception = _an_exception(crew["dealer"], table)
+    waitlist, call = _a_list(crew["floor"], open_table("holdem"))
     return {"fund": "bad-beat", "table": str(table.pk), "deck": str(deck.pk),
-            "exception": exception,
+            "exception": exception, "waitlist": waitlist, "call": call,
             "round": str(rnd.pk),
             "rules": _rules_id(table), "staff": str(crew["dealer"].user_id),
             "grant": str(grant.pk), "stream": table.stream_id,
             "dealer": crew["dealer"].username,
             "credentials": [a.credential_number for a in crew.values()]}
+
+
+def _a_list(floor: Actor, holdem: Any) -> tuple[str, str]:
+    """A's Hold'em list with Ann Lee on it, called to seat 1 of A's Hold'em table: the
+    rows the poker floor's paths name (waitlists/{id}, calls/{id})."""
+    from poker_floor.services import calls, lists
+
+    waitlist = lists.waitlist_open(actor=floor, game="holdem")
+    lists.player_list(actor=floor, waitlist_id=waitlist.pk, name="Ann Lee")
+    call = calls.call_next(actor=floor, waitlist_id=waitlist.pk, table_id=holdem.pk, seat=1)
+    return str(waitlist.pk), str(call.pk)
 
 
 def _a_fund(dealer: Actor, table: Any) -> None:
@@ -106,7 +118,8 @@ def property_b_staff(make_staff: Callable) -> dict[str, APIClient]:
 TARGET = {"rules-submissions": "rules", "tables": "table", "decks": "deck", "rounds": "round",
           "staff": "staff", "role-grants": "grant", "streams": "stream",
           "poker-tables": "table", "hands": "round", "jackpot-funds": "fund",
-          "finance/tables": "table", "finance/exceptions": "exception"}
+          "finance/tables": "table", "finance/exceptions": "exception",
+          "waitlists": "waitlist", "calls": "call"}
 #: path parameters that name no row: a gaming day, a report's name (a property's own day
 #: or report answers its own staff)
 NOT_ROWS = {"day": lambda: "2026-01-02", "name": lambda: "master-game"}
@@ -182,7 +195,7 @@ def _a_marks(ids: dict[str, Any]) -> list[str]:
     """Text that only property A's rows contain: their ids, A's licence number and, as
     JSON strings, its staff's usernames and credential numbers."""
     rows = [ids[k] for k in ("table", "deck", "round", "rules", "grant", "stream",
-                             "exception")]
+                             "exception", "waitlist", "call")]
     people = [json.dumps(v) for v in [ids["dealer"], *ids["credentials"]]]
     return rows + people + [A_LICENCE]
 
