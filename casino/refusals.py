@@ -481,6 +481,8 @@ _SENTENCES: dict[str, str] = {
     "call_not_due": "The called player's time to come is not over yet.",
     "entry_own_table": "A table change is never offered a seat at the player's own "
                        "table.",
+    "entry_player_left": "The player of that table change has left the seat it was asked "
+                         "from; nobody else is moved in their place.",
     # --- the poker floor's public feed and kiosk (issue 24, item 6) -----------------------
     "rate_limited": "Too many requests from this address in a minute; wait a moment "
                     "and try again.",

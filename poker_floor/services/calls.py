@@ -75,6 +75,50 @@ def entries_in_order(waitlist: Waitlist) -> list[queue.Entry]:
             for i in waitlist.order if i in rows]
 
 
+#: why the system takes a table change (or a broken table's player) off the list
+PLAYER_LEFT_REASON = "the player left the seat the entry was listed from"
+
+
+def _holder_gone() -> Any:
+    """The condition on ListEntry rows of a table change or a broken table's player
+    whose player no longer holds the seat listed from: nobody sits there, or someone
+    seated after the entry was listed (the player left or moved; review #2)."""
+    return ~Exists(Seat.objects.filter(table_id=OuterRef("from_table"),
+                                       seat=OuterRef("from_seat"),
+                                       seated_at__lte=OuterRef("listed_at")))
+
+
+def holder_left(entry: ListEntry) -> bool:
+    """Whether the player of a table change or a broken table's entry has left the seat
+    it was listed from (someone else may sit there now): such an entry moves nobody."""
+    if entry.kind not in MOVE_WHY:
+        return False
+    return not Seat.objects.filter(table_id=entry.from_table, seat=entry.from_seat,
+                                   seated_at__lte=entry.listed_at).exists()
+
+
+def delist_departed(at: AtList, entries: list[queue.Entry] | None = None
+                    ) -> list[queue.Entry]:
+    """Take off the list, in the command's transaction, each waiting table change or
+    broken table's player whose player has left the seat listed from (PlayerDelisted by
+    the acting floorperson or system) — so a seat is never offered to, nor a move made
+    for, whoever sits there now. Returns the list's entries in calling order without
+    them (``entries``: those already read; a list with no such entry waiting costs no
+    read more)."""
+    if entries is None:
+        entries = entries_in_order(at.list)
+    moving = [e.id for e in entries if e.kind in MOVE_WHY and e.status == queue.WAITING]
+    if not moving:
+        return entries
+    gone = {str(pk) for pk in ListEntry.objects.filter(pk__in=moving)
+            .filter(_holder_gone()).values_list("pk", flat=True)}
+    if gone:
+        _record(at, *(NewEvent("PlayerDelisted", {"entry": e, "reason": PLAYER_LEFT_REASON})
+                      for e in at.list.order if e in gone))
+        at.list.order = [e for e in at.list.order if e not in gone]
+    return [e for e in entries if e.id not in gone]
+
+
 def _record(at: AtList, *events: NewEvent, **meta: Any) -> None:
     """Record at the list's version and keep the locked row's version with it (a command
     may record twice: a timeout, then the next call)."""
@@ -194,7 +238,7 @@ def call_next(*, actor: Actor, waitlist_id: Any, table_id: Any, seat: Any) -> Ca
         at = at_list(actor, waitlist_id)
         table = game_table(actor, at.list, table_id, seat)
         number = vacant_seat(table, seat)
-        first = queue.first_eligible(entries_in_order(at.list), str(table.pk))
+        first = queue.first_eligible(delist_departed(at), str(table.pk))
         if first is None:
             raise ConflictError("nobody on the list can be offered this seat",
                                 code="list_empty")
@@ -215,6 +259,9 @@ def call_player(*, actor: Actor, waitlist_id: Any, entry_id: Any, table_id: Any,
         if entry.status == queue.CALLED:
             raise ConflictError("the player has been called to another seat already",
                                 code="entry_already_called", field="entry_id")
+        if holder_left(entry):
+            raise ConflictError("the player has left the seat this entry was listed from",
+                                code="entry_player_left", field="entry_id")
         if entry.kind == EntryKind.CHANGE and str(entry.from_table) == str(table.pk):
             raise ConflictError("a table change is not offered a seat at the player's own "
                                 "table", code="entry_own_table", field="table_id")
@@ -285,7 +332,7 @@ def _offer_again(at: AtList, call: Call, missed_entry: str, now: datetime) -> No
         vacant_seat(table, call.seat)
     except DomainError:
         return
-    rest = [e for e in entries_in_order(at.list) if e.id != missed_entry]
+    rest = [e for e in delist_departed(at) if e.id != missed_entry]
     nxt = queue.first_eligible(rest, str(table.pk))
     if nxt is not None:
         _call(at, nxt.id, table, call.seat, now=now)
@@ -316,6 +363,10 @@ def call_seat(*, actor: Actor, call_id: Any, buy_in_cents: Any = None, paid_with
         at, call = _open_call(actor, call_id, SEATING)
         entry = ListEntry.objects.get(pk=call.entry_id)
         moving = entry.kind in MOVE_WHY and entry.from_table and entry.from_seat
+        if moving and holder_left(entry):
+            raise ConflictError("the player has left the seat this entry was listed from: "
+                                "cancel the call", code="entry_player_left",
+                                field="call_id")
         if moving:
             from poker_floor.services.moves import player_move  # the moves' own module
 
@@ -363,6 +414,8 @@ def seats_offer(table_id: Any) -> list[Call]:
     if waitlist is None or rules_in_force(table.property, table.game) is None:
         return []
     actor = system_actor(table.property, "floor")
+    with transaction.atomic():  # those who left taken off, whether or not a seat is offered
+        delist_departed(at_list(actor, waitlist.pk))
     calls: list[Call] = []
     for seat in vacant_seats(table):
         if waitlist.main_table and str(waitlist.main_table) == str(table.pk) \

@@ -317,7 +317,7 @@ def _listed(waitlist: Waitlist, kind: str, table: GameTable, seat: Seat
         "entry": str(entry_id),
         "details": seal(entry_id, _seated_details(seat, table), key=key),
         "source": "floor", "kind": kind, "from_table": str(table.pk),
-        "from_seat": seat.seat})
+        "from_seat": seat.seat, "seated_at": seat.seated_at.isoformat()})
 
 
 def table_change_request(*, actor: Actor, waitlist_id: Any, table_id: Any,
