@@ -75,6 +75,8 @@ def entries_in_order(waitlist: Waitlist) -> list[queue.Entry]:
             for i in waitlist.order if i in rows]
 
 
+#: why a call is cancelled at its deadline when its seat was taken meanwhile (review #4)
+SEAT_TAKEN_REASON = "the seat was taken before the player came"
 #: why the system takes a table change (or a broken table's player) off the list
 PLAYER_LEFT_REASON = "the player left the seat the entry was listed from"
 
@@ -291,7 +293,9 @@ def call_timeout(*, actor: Actor, call_id: Any) -> Call:
     number of places, or taken off at the last allowed miss (CallTimedOut.moved_to: the
     new position, or None); then the seat is offered to the next player, in the same
     transaction (with FLOOR_AUTO_CALL). 409 ``call_not_due`` before the deadline, 409
-    ``call_already_answered`` once seated, timed out or cancelled."""
+    ``call_already_answered`` once seated, timed out or cancelled. A seat someone else
+    took meanwhile is no miss of the player's: the call is cancelled (CallCancelled,
+    :data:`SEAT_TAKEN_REASON`) and the player keeps the place."""
     return _timeout(actor, call_id, timezone.now())
 
 
@@ -301,6 +305,13 @@ def _timeout(actor: Actor, call_id: Any, now: datetime) -> Call:
         if now < call.deadline_at:
             raise ConflictError(f"the player has until {call.deadline_at.isoformat()} to come",
                                 code="call_not_due")
+        if Seat.objects.filter(table_id=call.table, seat=call.seat).exists():
+            # seated by the dealer meanwhile (a walk-in, a player back): no miss counted
+            _record(at, NewEvent("CallCancelled", {"call": str(call.pk),
+                                                   "entry": str(call.entry_id),
+                                                   "reason": SEAT_TAKEN_REASON}),
+                    table=call.table)
+            return Call.objects.get(pk=call.pk)
         rules = rules_of(at.list)
         entry = ListEntry.objects.get(pk=call.entry_id)
         miss = queue.missed_call(at.list.order, str(entry.pk),
