@@ -156,7 +156,9 @@ def lists_page(request: HttpRequest, actor: Actor) -> HttpResponse:
     url = reverse("console:poker_lists_results")
     html, _ = _results(request, actor, url)
     return render(request, "poker_floor/console/lists.html", {
-        "results": html, "personal": actor.has(*FLOOR)})
+        "results": html, "personal": actor.has(*FLOOR),
+        # a game's list is opened here (the game chosen on the form)
+        "open_list": offer(actor, "Open a list for a game", "waitlist_open")})
 
 
 @console_page(*selectors.LIST_READERS)

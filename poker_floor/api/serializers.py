@@ -12,6 +12,7 @@ from rest_framework import serializers
 from casino.api.fields import LocalDateTimeField
 from casino.api.table_field import TableField
 from poker_room.api.serializers import PaidWithField
+from tables.domain.catalogue import POKER_GAMES, get_table_game
 
 
 def list_game_tables(actor: Any, waitlist_id: Any) -> list[tuple[str, str]]:
@@ -38,8 +39,10 @@ def list_game_tables(actor: Any, waitlist_id: Any) -> list[tuple[str, str]]:
 
 
 class WaitlistOpenIn(serializers.Serializer):
-    game = serializers.CharField(help_text="a poker game of the catalogue: holdem, "
-                                           "omaha-high, stud-high ...")
+    # a choice, so the console's form offers the poker games by name
+    game = serializers.ChoiceField(
+        choices=[(g, get_table_game(g).name) for g in POKER_GAMES],
+        help_text="a poker game of the catalogue: holdem, omaha-high, stud-high ...")
     open_table_at = serializers.IntegerField(
         required=False, allow_null=True, default=None,
         help_text="suggest opening a table when this many are waiting (0 or left out: never)")
