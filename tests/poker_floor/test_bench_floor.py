@@ -19,6 +19,7 @@ TINY = ["--seconds", "9", "--calls-per-minute", "60", "--tables", "4", "--poker-
         "0.3", "--readers", "1", "--feed-interval", "0.05"]
 
 
+@pytest.mark.slow  # a gunicorn server and 9 s of commands: make test-fast leaves it out
 @pytest.mark.usefixtures("committed_db")  # the bench's server reads what it commits
 def test_a_tiny_run_reports_every_figure_with_its_target_after_running_the_commands(
         ) -> None:
