@@ -329,8 +329,9 @@ def _timeout(actor: Actor, call_id: Any, now: datetime) -> Call:
 
 
 def _offer_again(at: AtList, call: Call, missed_entry: str, now: datetime) -> None:
-    """The seat of a call that timed out, offered to the next eligible player (not the
-    one who just missed it) if it is still vacant at a table still open."""
+    """The seat of a call that timed out or was cancelled, offered to the next eligible
+    player (not the one whose call it was) if it is still vacant at a table still
+    open."""
     table = _with_seat(GameTable.objects.filter(pk=call.table), call.seat).first()
     if table is None or table.status != TableStatus.OPEN:
         return
@@ -350,13 +351,18 @@ def _offer_again(at: AtList, call: Call, missed_entry: str, now: datetime) -> No
 
 
 def call_cancel(*, actor: Actor, call_id: Any, reason: Any) -> Call:
-    """Withdraw an open call, saying why; the player keeps their place on the list."""
+    """Withdraw an open call, saying why; the player keeps their place on the list. The
+    seat is offered to the next eligible player — never the one whose call was withdrawn
+    — in the same transaction (with FLOOR_AUTO_CALL), as after a timeout, so the system's
+    offer does not call the same player to it again (review #5)."""
     why = reason_given(reason)
     with transaction.atomic():
         at, call = _open_call(actor, call_id, FLOOR)
         _record(at, NewEvent("CallCancelled", {"call": str(call.pk),
                                                "entry": str(call.entry_id), "reason": why}),
                 table=call.table)
+        if getattr(settings, "FLOOR_AUTO_CALL", True):
+            _offer_again(at, call, str(call.entry_id), timezone.now())
     return Call.objects.get(pk=call.pk)
 
 

@@ -85,7 +85,9 @@ def test_a_call_past_its_time_waits_for_the_floor_to_time_it_out(holdem, setting
     on_time = calls.call_next(actor=f["floor"], waitlist_id=holdem.waitlist.pk,
                               table_id=t1.pk, seat=9)
     assert waiting(f["floor"], PAST) == []
+    settings.FLOOR_AUTO_CALL = False  # the floor calls Ann again itself, not the system Bob
     calls.call_cancel(actor=f["floor"], call_id=on_time.pk, reason="wrong seat")
+    settings.FLOOR_AUTO_CALL = True
     settings.FLOOR_CALL_MINUTE_SECONDS = 0.001
     late = past(calls.call_next(actor=f["floor"], waitlist_id=holdem.waitlist.pk,
                                 table_id=t1.pk, seat=9))
