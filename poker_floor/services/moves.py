@@ -82,8 +82,13 @@ def player_move(*, actor: Actor, from_table_id: Any, from_seat: Any, to_table_id
     Refused, with nothing recorded: the player in the hand in progress (``seat_in_hand``,
     637a.8(b)(2): stakes are not removed during a round of play), a taken seat
     (``seat_taken``), a table of another game (``table_not_in_game``), a closed table
-    (``table_not_open``), a player with no stakes to carry (``no_table_stakes``)."""
-    actor.require(*roles)
+    (``table_not_open``), a player with no stakes to carry (``no_table_stakes``).
+
+    A system actor (the automatic must-move, :func:`must_move_offer`) holds no role: the
+    seat service records its steps under the role "system", a move being the one step
+    at a table it may take."""
+    if not actor.system:
+        actor.require(*roles)
     source_seat = _seat_number(from_seat, "from_seat")
     target_seat = _seat_number(to_seat, "to_seat")
     with transaction.atomic():
@@ -105,7 +110,8 @@ def player_move(*, actor: Actor, from_table_id: Any, from_seat: Any, to_table_id
                                 code="no_table_stakes")
         player = ({"name": moving.player_name, "phone": moving.player_phone}
                   if moving.player_name else None)
-        seat_service.seat_leave(actor=actor, table_id=source.pk, seat=source_seat)
+        seat_service.seat_leave(actor=actor, table_id=source.pk, seat=source_seat,
+                                moving=True)
         return seat_service.seat_player(
             actor=actor, table_id=target.pk, seat=target_seat, buy_in_cents=moving.stack_cents,
             paid_with="chips", player=player, personal_subject=moving.personal_subject,
@@ -238,16 +244,6 @@ IN_HAND_REASON = ("the players seated longer were in the hand in progress at the
                   "tables, or away from them")
 
 
-def _system_mover(waitlist: Waitlist) -> Actor:
-    """The actor of an automatic must-move (FLOOR_AUTO_CALL): the system, acting as a
-    floorperson would under the room's must-move procedure (the seat service asks every
-    mover for a role; the events name ``system:must-move`` as the actor)."""
-    plain = system_actor(waitlist.property, "must-move")
-    return Actor(username=plain.username, user_id=None,
-                 roles=frozenset({Role.FLOORPERSON.value}), property=waitlist.property,
-                 system=True)
-
-
 def must_move_offer(waitlist: Any, table_id: Any, seat: int) -> bool:
     """The system's offer of a seat opened at a must-move game's main table (the list's
     seat offer, ``poker_floor.services.calls.seats_offer``, asks this first): with
@@ -264,7 +260,7 @@ def must_move_offer(waitlist: Any, table_id: Any, seat: int) -> bool:
         pk=getattr(waitlist, "pk", waitlist)).first()
     if row is None or not isinstance(seat, int) or isinstance(seat, bool):
         return False
-    actor = _system_mover(row)
+    actor = system_actor(row.property, "must-move")
     with transaction.atomic():
         at = at_list(actor, row.pk)
         if at.list.main_table is None or str(at.list.main_table) != str(table_id):

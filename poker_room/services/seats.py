@@ -54,15 +54,17 @@ def table_rules(table: GameTable) -> TableRules:
 
 class AtTable:
     """A poker table locked for a seating command: the table, its poker row (None before
-    its first event) and its seats."""
+    its first event) and its seats. ``system``: a system actor may take the step (the
+    floor's automatic seat moves only), under the role "system"
+    (:func:`tables.services.common.act_at_table`)."""
 
     def __init__(self, actor: Actor, table_id: Any, roles: tuple[Role, ...], *,
-                 with_seats: bool = True):
+                 with_seats: bool = True, system: bool = False):
         self.table = locked(GameTable, table_id, actor, what="table")
         if not get_table_game(self.table.game).is_poker:
             raise ConflictError(f"table {self.table.name} is not a poker table",
                                 code="not_a_poker_table")
-        self.role = act_at_table(actor, self.table, *roles)
+        self.role = act_at_table(actor, self.table, *roles, system=system)
         self.poker = PokerTable.objects.select_for_update().filter(
             table_id=self.table.pk).first()
         # (settling a hand writes the seats through its event and need not read them)
@@ -169,6 +171,8 @@ def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
     player moves with the table stakes from another table of the same game (a must-move,
     a table change, a broken table). Those stakes are chips brought, not a buy-in, so the
     posted buy-in limits do not apply to them; the event records where they came from.
+    Such a move is the one seating a system actor may record (the floor's automatic
+    must-move, under the role "system"); any other seating needs a person's role.
 
     A named player's name and phone are sealed in the event (:func:`_sealed`);
     ``personal_subject`` (poker_floor's calls and moves, not an API field): the key they
@@ -178,7 +182,7 @@ def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
     amount = _cents(buy_in_cents, "buy_in_cents")
     how = _paid_with(paid_with)
     with transaction.atomic():
-        at = AtTable(actor, table_id, SEATING)
+        at = AtTable(actor, table_id, SEATING, system=carried_from is not None)
         rules = table_rules(at.table)
         limit = min(at.table.positions, rules.max_players or at.table.positions)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= limit:
@@ -299,11 +303,16 @@ def step_away(*, actor: Actor, table_id: Any, seat: Any, covered_cents: Any,
     return Seat.objects.get(pk=s.pk)
 
 
-def seat_leave(*, actor: Actor, table_id: Any, seat: Any) -> dict[str, Any]:
+def seat_leave(*, actor: Actor, table_id: Any, seat: Any,
+               moving: bool = False) -> dict[str, Any]:
     """The player leaves with the table stakes; not during a hand the player is in
-    (637a.8(b)(2): stakes are not removed during a round of play)."""
+    (637a.8(b)(2): stakes are not removed during a round of play).
+
+    ``moving`` (poker_floor's moves only, not an API field): the player leaves to be
+    seated at another table with the stakes, the one leaving a system actor may record
+    (the floor's automatic must-move, under the role "system")."""
     with transaction.atomic():
-        at = AtTable(actor, table_id, SEATING)
+        at = AtTable(actor, table_id, SEATING, system=moving is True)
         s = at.seat(seat)
         if at.hand_in_progress and _in_current_hand(at, s.seat):
             raise ConflictError("the player is in the hand in progress", code="seat_in_hand")

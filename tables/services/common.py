@@ -13,7 +13,7 @@ from django_fsm import can_proceed
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, DomainError, NotFoundError
 from casino.eventstore.store import NewEvent, RecordedEvent, Stream, append
-from casino.roles import Role
+from casino.roles import Role, RoleRequired
 from casino.scoping import property_row
 from tables.domain.catalogue import get_table_game
 from tables.domain.decks import DealingMethod, Shuffler, TableSetup
@@ -76,9 +76,22 @@ def setup_of(table: GameTable) -> TableSetup:
 def deck_limits() -> dict[str, int]:
     return dict(settings.DECK_LIMIT_SECONDS)
 
-def act_at_table(actor: Actor, table: GameTable, *roles: Role) -> str:
+#: the role a system actor (``casino.actors.system_actor``) acts under at a table, as the
+#: events' metadata records it: no person's role
+SYSTEM_ROLE = "system"
+
+
+def act_at_table(actor: Actor, table: GameTable, *roles: Role, system: bool = False) -> str:
     """The role the actor acts under at ``table``. Dealers act only at the table they are
-    assigned to; floorpersons and above at any table of the property."""
+    assigned to; floorpersons and above at any table of the property.
+
+    A system actor holds no role: it acts only where the step allows it (``system``: the
+    floor's automatic seat moves), under :data:`SYSTEM_ROLE`; any other step refuses it
+    (403 ``role_required``), as it refuses a person without one of ``roles``."""
+    if actor.system:
+        if not system:
+            raise RoleRequired(tuple(roles))
+        return SYSTEM_ROLE
     # Someone who holds a higher role as well acts under it, not as a dealer.
     others = [r for r in roles if r != Role.DEALER]
     role = (actor.require(*others) if actor.has(*others) else actor.require(*roles))
