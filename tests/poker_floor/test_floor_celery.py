@@ -5,12 +5,14 @@ to a second (FLOOR_CALL_MINUTE_SECONDS), as the product allows for demonstration
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
 from django.utils import timezone
 
 from casino.celery import app
@@ -95,15 +97,50 @@ def test_a_timeout_whose_message_was_lost_is_caught_by_the_sweep(room) -> None:
     assert offered[1].position == out.position + 1
 
 
-def test_a_timeout_delivered_twice_moves_the_player_once(one_waiting, worker) -> None:
+class TimeoutRuns:
+    """What the worker's runs of ``poker_floor.call_timeout`` returned, per call id (the
+    task_postrun signal: the in-process worker sends it in its own thread, each time the
+    task has run)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.results: dict[str, list[Any]] = {}
+
+    def __call__(self, sender: Any = None, args: Any = None, retval: Any = None,
+                 state: Any = None, **_: Any) -> None:
+        if getattr(sender, "name", None) == "poker_floor.call_timeout" and args \
+                and state == "SUCCESS":
+            with self.lock:
+                self.results.setdefault(str(args[0]), []).append(retval)
+
+    def of(self, call_id: Any) -> list[Any]:
+        """The outcomes of the runs for ``call_id`` that were not put back until the
+        deadline ("early": that message runs again)."""
+        with self.lock:
+            return [r for r in self.results.get(str(call_id), []) if r != "early"]
+
+
+@pytest.fixture
+def timeout_runs() -> Iterator[TimeoutRuns]:
+    runs = TimeoutRuns()
+    task_postrun.connect(runs, weak=False)
+    try:
+        yield runs
+    finally:
+        task_postrun.disconnect(runs)
+
+
+def test_a_timeout_delivered_twice_moves_the_player_once(one_waiting, timeout_runs,
+                                                         worker) -> None:
     floor, table, wl, (ann,) = one_waiting
     call = calls.call_next(actor=floor["floor"], waitlist_id=wl.pk, table_id=table.pk, seat=9)
     # the ETA message at the deadline, and the same timeout delivered twice more
     time.sleep(max(0.0, (call.deadline_at - timezone.now()).total_seconds()) + 0.1)
     call_timeout.delay(str(call.pk))
     call_timeout.delay(str(call.pk))
-    assert _wait_for(lambda: len(_timed_out(wl, call)) >= 1)
-    time.sleep(1.5)  # the solo worker has run the other deliveries by now
+    # the worker has run all three deliveries (each to its end) before anything is checked
+    assert _wait_for(lambda: len(timeout_runs.of(call.pk)) >= 3)
+    assert sorted(timeout_runs.of(call.pk)) == ["answered", "answered", "timed_out"]
     assert len(_timed_out(wl, call)) == 1
     ann = ListEntry.objects.get(pk=ann.pk)
     assert (ann.missed_calls, ann.status) == (1, "waiting")
