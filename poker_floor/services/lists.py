@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q
 
 from casino.actors import Actor
 from casino.domain.errors import ConflictError, NotFoundError
@@ -160,14 +161,20 @@ def player_email(value: Any) -> str:
 
 
 def _already_listed(waitlist: Waitlist, name: str, phone: str, email: str) -> bool:
-    """An active (waiting or called) entry of the list with the same name (any case) and
-    the same phone or e-mail — or, neither given on either, the same name alone."""
-    same = ListEntry.objects.filter(waitlist=waitlist, status__in=ACTIVE, erased=False,
-                                    name__iexact=name)
-    if not phone and not email:
-        return same.filter(phone="", email="").exists()
-    return any((phone and e.phone == phone) or (email and e.email.lower() == email.lower())
-               for e in same.only("phone", "email"))
+    """Whether the player is on the list already (an active entry: waiting or called):
+    an entry with the same phone, or the same e-mail (any case), whatever its name — or
+    with the same name (any case) when either entry has no phone or e-mail to tell two
+    players of one name apart (review #10)."""
+    same_name = Q(name__iexact=name)
+    if phone or email:
+        same_name &= Q(phone="", email="")
+    same = same_name
+    if phone:
+        same |= Q(phone=phone)
+    if email:
+        same |= Q(email__iexact=email)
+    return ListEntry.objects.filter(same, waitlist=waitlist, status__in=ACTIVE,
+                                    erased=False).exists()
 
 
 def player_list(*, actor: Actor, waitlist_id: Any, name: Any, phone: Any = "",

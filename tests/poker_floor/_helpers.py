@@ -146,9 +146,19 @@ class Floor:
                            phone=phone, email=email, **kw)
 
     def list_players(self, waitlist: Any, *names: str) -> list[Any]:
-        """Each name added in turn, each with a phone of :data:`PHONES` in turn."""
-        return [self.list_player(waitlist, n, phone=PHONES[i % len(PHONES)][0])
-                for i, n in enumerate(names)]
+        """Each name added in turn, each with the next phone no one on the list has: those
+        of :data:`PHONES` in turn, then +1 201 555 01NN (one phone is one player: a phone
+        on the list already is refused, ``already_listed``)."""
+        from poker_floor.domain.queue import ACTIVE
+        from poker_floor.models import ListEntry
+
+        used = set(ListEntry.objects.filter(waitlist_id=waitlist.pk, status__in=ACTIVE)
+                   .values_list("phone", flat=True))
+        numbers = dict(PHONES)  # typed -> stored
+        numbers.update((f"+1 201 555 01{n:02d}", f"+120155501{n:02d}") for n in range(100)
+                       if f"+120155501{n:02d}" not in numbers.values())
+        free = (typed for typed, stored in numbers.items() if stored not in used)
+        return [self.list_player(waitlist, n, phone=next(free)) for n in names]
 
     def reload(self, row: Any) -> Any:
         return type(row).objects.get(pk=row.pk)

@@ -211,10 +211,12 @@ def build_room(opts: dict[str, Any], run: str) -> Room:
 
 
 def _player(run: str, n: int) -> dict[str, str]:
-    """A bench player: a name, and a phone (valid for ``phonenumbers``) for two in three."""
+    """A bench player: a name, and an e-mail address of its own for two in three (one
+    contact is one player on a list: a phone or address given twice is refused as
+    ``already_listed``, and the fictional phone numbers are too few for thousands)."""
     out = {"name": f"Bench {run}-{n}"}
     if n % 3:
-        out["phone"] = f"+1201555{100 + n % 100:04d}"
+        out["email"] = f"bench-{run}-{n}@example.com"
     return out
 
 
