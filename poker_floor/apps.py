@@ -8,7 +8,6 @@ class PokerFloorConfig(AppConfig):
     def ready(self) -> None:
         from casino.eventstore.store import register_stream_type
         from poker_floor import projections  # noqa: F401  registers the read models
-        from poker_floor import projections_moves  # noqa: F401  the moves' events
 
         register_stream_type("waitlist")
         # a seat opened at a poker table (a player left, the table opened) is offered to

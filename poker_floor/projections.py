@@ -172,6 +172,21 @@ def player_delisted(e: RecordedEvent) -> dict[str, Any]:
     return {"order": _order_without(e, entry)}
 
 
+def must_move_set(e: RecordedEvent) -> dict[str, Any]:
+    return {"main_table": e.data["main_table"], "feeders": list(e.data["feeders"])}
+
+
+def must_move_cleared(e: RecordedEvent) -> dict[str, Any]:
+    return {"main_table": None, "feeders": []}
+
+
+def moved(e: RecordedEvent) -> None:
+    """A move, or a table opened or broken by lot: its players' seats are the poker
+    tables' own projection, its calls and entries the list events recorded with it; the
+    list's row takes only the stream's version."""
+    return None
+
+
 def page(outcome: str) -> Callable[[RecordedEvent], None]:
     def apply(e: RecordedEvent) -> None:
         if e.data.get("call"):
@@ -180,8 +195,9 @@ def page(outcome: str) -> Callable[[RecordedEvent], None]:
 
 
 #: each event's change to the rows; what it changes on the list's own row is returned and
-#: written with the stream's version in one UPDATE. The moves' events (must-move tables,
-#: moves, tables opened and broken by lot) are :mod:`poker_floor.projections_moves`'.
+#: written with the stream's version in one UPDATE. Every event of the list's stream is
+#: here, the moves' too (must-move tables, moves, tables opened and broken by lot): one
+#: projection owns the list's row, so rebuilding it alone gives the same rows (review #8).
 STEPS: dict[str, Callable[[RecordedEvent], Any]] = {
     "WaitlistOpened": waitlist_opened,
     "WaitlistConfigured": waitlist_configured,
@@ -191,6 +207,11 @@ STEPS: dict[str, Callable[[RecordedEvent], Any]] = {
     "CallCancelled": call_cancelled,
     "PlayerSeatedFromList": player_seated_from_list,
     "PlayerDelisted": player_delisted,
+    "MustMoveSet": must_move_set,
+    "MustMoveCleared": must_move_cleared,
+    "PlayerMoved": moved,
+    "TableOpenedByLot": moved,
+    "TableBrokenByLot": moved,
     "PageSent": page("sent"),
     "PageFailed": page("failed"),
 }
@@ -214,7 +235,9 @@ def entry_erased(e: RecordedEvent) -> None:
 
 @register
 class WaitlistProjection(Projection):
-    """The lists, their entries in calling order and the calls (issue 24)."""
+    """The lists (with their must-move tables), their entries in calling order and the
+    calls (issue 24): every event of a list's stream, so the row's version is the
+    stream's."""
 
     name = "poker_floor_lists"
     event_types = LIST_EVENTS | {ERASED}

@@ -238,21 +238,25 @@ def test_a_main_table_seat_takes_the_must_move_player_and_the_list_the_feeder_se
     assert (call.entry_id, call.table, call.seat) == (ann.pk, game.f2.pk, 7)
 
 
-def test_a_rebuild_gives_the_same_list_row(floor: Any, game: SimpleNamespace) -> None:
-    """The lists' projection makes the row, the moves' projection (replayed after it, by
-    name) sets the must-move tables and keeps the version at the stream's head."""
+def test_a_rebuild_of_the_lists_projection_alone_gives_the_same_list_row(
+        floor: Any, game: SimpleNamespace) -> None:
+    """One projection owns the list's row (review #8): after a must-move set and a move,
+    rebuilding ``poker_floor_lists`` by itself (rebuild_projections --name) gives the
+    live row back — the must-move tables, the order and the stream's version."""
     from casino.eventstore import projections
     from poker_floor.models import Waitlist
 
-    must_move(actor=floor["floor"], waitlist_id=game.waitlist.pk, to_seat=9)
-    fields = ("main_table", "feeders", "stream_version", "order")
+    with at_minute(game.start, 60):
+        must_move(actor=floor["floor"], waitlist_id=game.waitlist.pk, to_seat=9)
+    fields = ("main_table", "feeders", "stream_version", "order", "open_table_at")
     before = Waitlist.objects.values(*fields).get(pk=game.waitlist.pk)
+    # MustMoveSet and PlayerMoved are the list's last events: the version is the head
+    assert list_types(game.waitlist)[-2:] == ["MustMoveSet", "PlayerMoved"]
+    assert (before["main_table"], before["feeders"], before["stream_version"]) == (
+        game.main.pk, [str(game.f1.pk), str(game.f2.pk)], 3)
 
-    for name in projections.names(["poker_floor_lists", "waitlists_moves"]):
-        projections.rebuild(name)
+    projections.rebuild("poker_floor_lists")
 
     assert Waitlist.objects.values(*fields).get(pk=game.waitlist.pk) == before
-    assert before["stream_version"] == len(list_events(game.waitlist))
-    # rebuild_projections replays every projection in this order
-    every = projections.names()
-    assert every.index("poker_floor_lists") < every.index("waitlists_moves")
+    assert not [n for n, p in projections.registered().items()
+                if n != "poker_floor_lists" and "MustMoveSet" in (p.event_types or ())]
