@@ -35,7 +35,7 @@ from poker_floor import hooks
 from poker_floor.domain import queue
 from poker_floor.models import Call, CallState, EntryKind, ListEntry, Waitlist
 from poker_floor.services.common import FLOOR, SEATING, AtList, FloorError, list_rules
-from poker_floor.services.lists import active_entry, at_list, reason_given
+from poker_floor.services.lists import active_entry, at_list, holder_left, reason_given
 from poker_room.domain.rules import TableRules
 from poker_room.models import Seat
 from poker_room.services import seats as seat_service
@@ -88,15 +88,6 @@ def _holder_gone() -> Any:
     return ~Exists(Seat.objects.filter(table_id=OuterRef("from_table"),
                                        seat=OuterRef("from_seat"),
                                        seated_at__lte=OuterRef("listed_at")))
-
-
-def holder_left(entry: ListEntry) -> bool:
-    """Whether the player of a table change or a broken table's entry has left the seat
-    it was listed from (someone else may sit there now): such an entry moves nobody."""
-    if entry.kind not in MOVE_WHY:
-        return False
-    return not Seat.objects.filter(table_id=entry.from_table, seat=entry.from_seat,
-                                   seated_at__lte=entry.listed_at).exists()
 
 
 def delist_departed(at: AtList, entries: list[queue.Entry] | None = None
@@ -314,10 +305,18 @@ def _timeout(actor: Actor, call_id: Any, now: datetime) -> Call:
             return Call.objects.get(pk=call.pk)
         rules = rules_of(at.list)
         entry = ListEntry.objects.get(pk=call.entry_id)
+        allowed = rules["missed_calls_allowed"]
+        if entry.kind == EntryKind.BROKEN and entry.missed_calls + 1 >= allowed \
+                and not holder_left(entry):
+            # a broken table's player still holds the stakes at the closed table: taking
+            # the entry off would strand them (a cash-out is a person's step at a table,
+            # player_delist takes it): moved down as before the last miss, left to the
+            # floor (review #6)
+            allowed = entry.missed_calls + 2
         miss = queue.missed_call(at.list.order, str(entry.pk),
                                  missed_before=entry.missed_calls,
                                  move_down_places=rules["move_down_places"],
-                                 missed_calls_allowed=rules["missed_calls_allowed"])
+                                 missed_calls_allowed=allowed)
         _record(at, NewEvent("CallTimedOut", {"call": str(call.pk), "entry": str(entry.pk),
                                               "missed": miss.missed,
                                               "moved_to": miss.moved_to}),

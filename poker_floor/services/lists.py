@@ -30,6 +30,8 @@ from poker_floor.domain.queue import ACTIVE
 from poker_floor.models import EntryKind, EntryStatus, ListEntry, Waitlist
 from poker_floor.services.common import FLOOR, AtList, FloorError
 from poker_room.board.selectors import stakes
+from poker_room.models import Seat
+from poker_room.services.seats import seat_leave
 from tables.domain.catalogue import get_table_game
 from tables.selectors import rules_in_force
 
@@ -227,10 +229,25 @@ def active_entry(waitlist: Waitlist, entry_id: Any) -> ListEntry:
     return entry
 
 
+def holder_left(entry: ListEntry) -> bool:
+    """Whether the player of a table change or a broken table's entry has left the seat
+    it was listed from (someone else may sit there now): such an entry moves nobody."""
+    if entry.kind not in (EntryKind.CHANGE, EntryKind.BROKEN):
+        return False
+    return not Seat.objects.filter(table_id=entry.from_table, seat=entry.from_seat,
+                                   seated_at__lte=entry.listed_at).exists()
+
+
 def player_delist(*, actor: Actor, waitlist_id: Any, entry_id: Any,
                   reason: Any) -> ListEntry:
     """Take a player off the list, saying why (the player left, asked to be taken off,
-    ...). A player with an open call has it cancelled first (``call_cancel``)."""
+    ...). A player with an open call is refused (409 ``entry_called``): cancel the call
+    first (``call_cancel``).
+
+    A broken table's player still seated at the closed table leaves the game with the
+    table stakes: cashed out there (the poker room's ``seat_leave``, PlayerLeft) in the
+    same transaction, so no stakes stay on record at a closed table and the player may be
+    seated again (review #6)."""
     why = reason_given(reason)
     with transaction.atomic():
         at = AtList(actor, waitlist_id)
@@ -238,5 +255,7 @@ def player_delist(*, actor: Actor, waitlist_id: Any, entry_id: Any,
         if entry.status == EntryStatus.CALLED:
             raise ConflictError("the player has a call open: cancel it first",
                                 code="entry_called", field="entry_id")
+        if entry.kind == EntryKind.BROKEN and not holder_left(entry):
+            seat_leave(actor=actor, table_id=entry.from_table, seat=entry.from_seat)
         at.record(NewEvent("PlayerDelisted", {"entry": str(entry.pk), "reason": why}))
     return ListEntry.objects.get(pk=entry.pk)
