@@ -285,8 +285,9 @@ def _step(e: Event, order: _Order, person: Any, table_name: Any) -> list[Step]:
                      player=who_, reason=reason, call=str(d.get("call") or ""))]
     if t == "PlayerSeatedFromList":
         stays = bool(d.get("stays_listed"))
-        if not stays:
-            order.remove(entry)
+        order.remove(entry)
+        if stays:  # a table change from the seat taken now (as the projection moves it)
+            order.add(entry, "change")
         who_ = person(entry, order.position(entry) if stays else None)
         where = f"seat {d.get('seat')} at {table_name(d.get('table'))}"
         return [step("seated", f"{who_.initials} seated at {where}"

@@ -28,6 +28,7 @@ from poker_floor.domain import queue
 from poker_floor.models import (
     Call,
     CallState,
+    EntryKind,
     EntryStatus,
     ListEntry,
     Waitlist,
@@ -154,13 +155,30 @@ def call_cancelled(e: RecordedEvent) -> None:
         status=EntryStatus.WAITING)
 
 
+def stays_listed(order: list[str], kinds: dict[str, str], entry: str) -> list[str]:
+    """The order once a player seated from the list stays on it: the entry is a table
+    change from the seat just taken now, placed as one listed at the seating (after the
+    table changes and broken tables' players already listed, before the players) — the
+    fairness record (:mod:`poker_floor.fairness`) moves it the same way."""
+    return queue.listed(queue.moved_to(order, entry, None), {**kinds, entry: "change"},
+                        entry, "change")
+
+
 def player_seated_from_list(e: RecordedEvent) -> dict[str, Any] | None:
     d = e.data
     _answered(e, CallState.SEATED)
     entries = ListEntry.objects.filter(pk=d["entry"])
     if d.get("stays_listed"):
-        entries.update(status=EntryStatus.WAITING, stays_listed=True)
-        return None
+        # seated at a table of the game: a table change from that seat, listed when
+        # seated (so a seat taken there after it is another player's), never offered a
+        # seat at that table (review #3)
+        entries.update(status=EntryStatus.WAITING, stays_listed=True,
+                       kind=EntryKind.CHANGE, from_table=d["table"], from_seat=d["seat"],
+                       listed_at=e.recorded_at)
+        order = _order(e)
+        kinds = {str(k): v for k, v in ListEntry.objects.filter(pk__in=order)
+                 .values_list("id", "kind")}
+        return {"order": stays_listed(order, kinds, d["entry"])}
     entries.update(status=EntryStatus.SEATED, done_at=e.recorded_at)
     return {"order": _order_without(e, d["entry"])}
 

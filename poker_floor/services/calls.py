@@ -371,7 +371,9 @@ def call_seat(*, actor: Actor, call_id: Any, buy_in_cents: Any = None, paid_with
     (``seat_player``: the buy-in and how it was paid, as at any seat; the player's name
     and phone from the list), or — a table change, a broken table's player — moved there
     with the table stakes (``player_move``); then PlayerSeatedFromList, in the same
-    transaction. The player leaves the list unless ``stays_listed``."""
+    transaction. The player leaves the list unless ``stays_listed``: then the entry is a
+    table change from the seat just taken (listed at the seating, never offered a seat at
+    that table, moved with the stakes when called elsewhere; review #3)."""
     if not isinstance(stays_listed, bool):
         raise FloorError("stays_listed is true or false", code="invalid_choice",
                          field="stays_listed")
