@@ -73,6 +73,7 @@ def seeded(django_db_setup: None, django_db_blocker: Any,
                                                commands=("seed_demo",), deals=2) as seeded:
         prop, day, _printed = seeded
         _record_a_high_hand(prop, day)
+        _list_a_player(prop)
         yield {"day": day, "property": prop}
 
 
@@ -87,6 +88,19 @@ def _funds_followed(prop: Any) -> None:
     projections.rebuild("jackpot_funds")
     assert Fund.objects.filter(property=prop, name="high-hand").exists(), (
         "the demo has no high-hand fund after the jackpots follower was rebuilt")
+
+
+def _list_a_player(prop: Any) -> None:
+    """A Hold'em list with a player on it (issue 24): its fairness record answers today's
+    steps with their times."""
+    from django.contrib.auth import get_user_model
+
+    from casino.actors import actor_of
+    from poker_floor.services.lists import player_list, waitlist_open
+
+    floor = actor_of(get_user_model().objects.get(username="demo_floorperson"))
+    waitlist = waitlist_open(actor=floor, game="holdem")
+    player_list(actor=floor, waitlist_id=waitlist.pk, name="Pat Doe")
 
 
 def _record_a_high_hand(prop: Any, day: Any) -> None:
@@ -127,6 +141,7 @@ def _rows(day: Any) -> dict[str, Callable[[], list[dict[str, str]]]]:
     from casino.eventstore.models import Event
     from finance.models import TableDay
     from jackpots.models import Fund
+    from poker_floor.models import Waitlist
     from poker_room.models import PokerTable
     from tables.models import Deck, GameTable, Round, RulesSubmission
 
@@ -143,6 +158,7 @@ def _rows(day: Any) -> dict[str, Callable[[], list[dict[str, str]]]]:
     from finance import reports
     return {
         "/api/v1/decks/{id}/": lambda: ids(Deck.objects.all()),
+        "/api/v1/waitlists/{id}/fairness/": lambda: ids(Waitlist.objects.all()),
         "/api/v1/decks/{id}/events/": lambda: ids(Deck.objects.all()),
         "/api/v1/finance/gaming-days/{day}/": lambda: [{"day": day.isoformat()}],
         "/api/v1/finance/reports/{name}/": lambda: [{"name": n} for n in reports.names()],

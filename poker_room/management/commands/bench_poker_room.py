@@ -52,7 +52,7 @@ def bench_tables(n: int) -> list[Any]:
     from casino.models import Property
     from poker_room.models import Seat
     from poker_room.services import hands, seats
-    from tables.demo import _people, _rules_in_effect
+    from tables.demo import demo_people, example_rules_in_effect
     from tables.models import GameTable
     from tables.services import tables
 
@@ -61,10 +61,10 @@ def bench_tables(n: int) -> list[Any]:
         raise CommandError("no_property: run `manage.py seed_demo` first" if not props else
                            "ambiguous_property: bench_poker_room needs a single property")
     try:
-        people = _people(props[0])
+        people = demo_people(props[0])
     except Exception:  # noqa: BLE001
         raise CommandError("no_demo_staff: run `manage.py seed_demo` first") from None
-    _rules_in_effect(people, "holdem")
+    example_rules_in_effect(people, "holdem")
     out = []
     for i in range(1, n + 1):
         name = f"BENCH-POKER-{i}"
@@ -121,12 +121,12 @@ class Terminal:
 
         from casino.actors import actor_of
         from poker_room.models import Seat
-        from tables.demo import _people
+        from tables.demo import demo_people
         from tables.models import GameTable
 
         self.table = GameTable.objects.select_related("property").get(pk=table_id)
         self.dealer = actor_of(get_user_model().objects.get(pk=self.table.dealer_id))
-        self.floor = _people(self.table.property)["floor"]
+        self.floor = demo_people(self.table.property)["floor"]
         self.rng, self.batched = random.Random(seed), batched
         self.latencies: dict[str, list[float]] = {"start": [], "action": [], "last": []}
         self.commands = self.hands = self.rebuys = self.deck_changes = 0
