@@ -15,12 +15,14 @@ The event catalogue (``data`` of each event in ``waitlist-<id>``)::
     WaitlistOpened      {game, name, open_table_at}
     WaitlistConfigured  {open_table_at}
     PlayerListed        {entry, details: <sealed {name, phone, email}>, source: floor|kiosk,
-                         kind: player|change|broken, from_table, from_seat}
+                         kind: player|change|broken, from_table, from_seat,
+                         seated_at (change|broken: when the seat's player sat down)}
     SeatOffered         {call, entry, table, seat, deadline, reason, passed: [entry ...],
                          by_lot: bool}
     CallTimedOut        {call, entry, missed, moved_to: position | None (removed)}
     CallCancelled       {call, entry, reason}
-    PlayerSeatedFromList {call, entry, table, seat, stays_listed}
+    PlayerSeatedFromList {call, entry, table, seat, stays_listed (the entry stays as a
+                         table change from this seat)}
     PlayerDelisted      {entry, reason}
     MustMoveSet         {main_table, feeders: [table ...]}
     MustMoveCleared     {main_table}
