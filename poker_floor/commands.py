@@ -80,7 +80,8 @@ call_seat = _list(
     "Seat a called player at the seat offered.",
     "The called player takes the seat (637a.8(a)): seated through the seat service with the "
     "buy-in as at any seat, or, for a table change, moved with the table stakes. The "
-    "player leaves the list unless stays_listed.", roles=SEATING, id_arg="call_id")
+    "player leaves the list unless stays_listed: then the entry becomes a table change "
+    "from the seat just taken (never offered that table).", roles=SEATING, id_arg="call_id")
 call_timeout = _list(
     calls.call_timeout, s.CallTimeoutIn, s.FloorCallOut, C + "timeout/", "call-timeout",
     "Record that the player did not come",

@@ -88,7 +88,8 @@ class CallSeatIn(serializers.Serializer):
     paid_with = PaidWithField(required=False, allow_null=True, default=None)
     stays_listed = serializers.BooleanField(
         required=False, default=False,
-        help_text="the player stays on the list once seated (the player's choice)")
+        help_text="the player stays on the list once seated (the player's choice): "
+                  "as a table change from the seat just taken")
 
 
 class CallTimeoutIn(serializers.Serializer):
