@@ -153,6 +153,8 @@ _building = threading.Lock()
 def feed_body(licence: str) -> Body | None:
     """The feed of the property with ``licence`` (None: no such property), built at most
     every ``FEED_CACHE_SECONDS`` in this process unless a change forgot it sooner."""
+    if "\x00" in licence:  # no licence holds a NUL (PostgreSQL's text cannot): not found
+        return None
     ttl = settings.FEED_CACHE_SECONDS
     asked = time.monotonic()
     hit = _bodies.get(licence)

@@ -77,7 +77,9 @@ class KioskRefusal(DomainError):
 def _property(licence: str) -> Property:
     if not settings.FLOOR_KIOSK:
         raise Http404("the kiosk is not open")
-    prop = Property.objects.filter(licence_number=licence).first()
+    # no licence holds a NUL (PostgreSQL's text cannot: the query would fail)
+    prop = None if "\x00" in licence else Property.objects.filter(
+        licence_number=licence).first()
     if prop is None:
         raise Http404("no such property")
     return prop

@@ -200,3 +200,10 @@ def test_the_page_words_the_estimated_wait_of_a_newcomer() -> None:
                                                        "high_minutes": 31}}) == "12–31 min"
     assert feed.wait_words({"length": 0, "next_wait": None}) == "unknown"
     assert feed.wait_words(None) == "unknown"  # a game running without a list
+
+
+def test_a_licence_with_a_nul_is_not_found_not_a_server_error(room, settings) -> None:
+    settings.FLOOR_KIOSK = True
+    for url in ("/poker/live/PA%00X/feed.json", "/poker/live/PA%00X/",
+                "/poker/live/PA%00X/join/"):
+        assert Client().get(url).status_code == 404, url
