@@ -36,6 +36,7 @@ from poker_floor.domain import queue
 from poker_floor.models import Call, CallState, EntryKind, ListEntry, Waitlist
 from poker_floor.services.common import FLOOR, SEATING, AtList, FloorError, list_rules
 from poker_floor.services.lists import active_entry, at_list, holder_left, reason_given
+from poker_floor.services.pages import pages_sweep
 from poker_room.domain.rules import TableRules
 from poker_room.models import Seat
 from poker_room.services import seats as seat_service
@@ -451,10 +452,9 @@ def seats_offer(table_id: Any) -> list[Call]:
 
 
 def _must_move_offer(waitlist: Waitlist, table_id: Any, seat: int) -> bool:
-    try:
-        from poker_floor.services.moves import must_move_offer
-    except ImportError:
-        return False
+    # imported here: moves imports this module's call-making (a cycle at import time)
+    from poker_floor.services.moves import must_move_offer
+
     return bool(must_move_offer(waitlist, table_id, seat))
 
 
@@ -494,10 +494,5 @@ def floor_sweep(now: datetime | None = None) -> dict[str, int]:
     open table of a listed game offered, every call whose page was lost paged."""
     timed_out = calls_expire(now)
     offered = sum(len(seats_offer(t)) for t in tables_to_offer())
-    out = {"timed_out": timed_out, "offered": offered}
-    try:
-        from poker_floor.services.pages import pages_sweep
-    except ImportError:
-        return out
-    out["paged"] = sum(pages_sweep(now).values())
-    return out
+    return {"timed_out": timed_out, "offered": offered,
+            "paged": sum(pages_sweep(now).values())}
