@@ -259,7 +259,8 @@ def call_player(*, actor: Actor, waitlist_id: Any, entry_id: Any, table_id: Any,
         if entry.kind == EntryKind.CHANGE and str(entry.from_table) == str(table.pk):
             raise ConflictError("a table change is not offered a seat at the player's own "
                                 "table", code="entry_own_table", field="table_id")
-        passed = queue.passed_over(entries_in_order(at.list), str(table.pk), str(entry.pk))
+        # a table change whose player has left is taken off, not passed over
+        passed = queue.passed_over(delist_departed(at), str(table.pk), str(entry.pk))
         given = reason if isinstance(reason, str) and reason.strip() else ""
         why = reason_given(reason) if passed or given else ""
         call_id = _call(at, str(entry.pk), table, number, reason=why, passed=passed)

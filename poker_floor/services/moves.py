@@ -34,7 +34,7 @@ from poker_floor.models import Call, CallState, EntryKind, ListEntry, Waitlist
 from poker_floor.services.calls import (
     _call,
     _record,
-    entries_in_order,
+    delist_departed,
     game_table,
     seat_limit,
     vacant_seats,
@@ -362,7 +362,8 @@ def table_open_by_lot(*, actor: Actor, waitlist_id: Any, table_id: Any) -> dict[
             raise ConflictError(f"table {table.name} has players seated or called",
                                 code="table_not_empty", field="table_id")
         seats = list(range(1, seat_limit(table) + 1))
-        top = queue.eligible(entries_in_order(at.list), str(table.pk))[:len(seats)]
+        # a table change whose player has left is taken off, never drawn
+        top = queue.eligible(delist_departed(at), str(table.pk))[:len(seats)]
         if not top:
             raise ConflictError("nobody on the list is waiting for a seat", code="list_empty")
         lot = draw([e.id for e in top], seats)
