@@ -66,7 +66,7 @@ def offer_opened_seats(events: Sequence[RecordedEvent]) -> None:
     """After an append commits: queue the offer of each opened seat to its game's list,
     for the tables whose game has a list at their property (with FLOOR_AUTO_CALL)."""
     tables = opened_tables(events)
-    if not tables or not getattr(settings, "FLOOR_AUTO_CALL", True):
+    if not tables or not settings.FLOOR_AUTO_CALL:
         return
     from poker_floor.models import Waitlist
     from tables.models import GameTable

@@ -56,7 +56,7 @@ def call_text(entry: Any, call: Any) -> str:
     table = GameTable.objects.filter(pk=call.table).values_list("name", flat=True).first()
     # the Rules' minutes (FLOOR_CALL_MINUTE_SECONDS long: tests and demonstrations
     # shorten them)
-    minute = float(getattr(settings, "FLOOR_CALL_MINUTE_SECONDS", 60))
+    minute = float(settings.FLOOR_CALL_MINUTE_SECONDS)
     minutes = max(1, math.ceil((call.deadline_at - call.called_at).total_seconds() / minute
                                - 1e-9))
     ready = f"a seat is ready for you at table {table or 'the poker room'}"
@@ -72,14 +72,14 @@ def _field(contact: Any, name: str) -> str:
 
 
 def _timeout() -> float:
-    return float(getattr(settings, "PAGING_TIMEOUT_SECONDS", 5))
+    return float(settings.PAGING_TIMEOUT_SECONDS)
 
 
 def channel_for(contact: Any) -> str | None:
     """The channel a page to ``contact`` (a list entry, or a mapping with ``phone`` and
     ``email``) goes by: SMS for a phone when SMS is configured, else e-mail for an
     address, else None."""
-    if _field(contact, "phone") and getattr(settings, "PAGING_SMS_URL", ""):
+    if _field(contact, "phone") and settings.PAGING_SMS_URL:
         return SMS
     if _field(contact, "email"):
         return EMAIL
@@ -108,7 +108,7 @@ def _apprise(template: str, field: str, value: str, text: str, subject: str) -> 
 
 
 def _django_mail(email: str, text: str, subject: str) -> str | None:
-    sender = getattr(settings, "PAGING_FROM_EMAIL", "") or settings.DEFAULT_FROM_EMAIL
+    sender = settings.PAGING_FROM_EMAIL or settings.DEFAULT_FROM_EMAIL
     try:
         send_mail(subject, text, sender, [email],
                   connection=get_connection(timeout=_timeout()))
@@ -131,7 +131,7 @@ def send(contact: Any, text: str, *, subject: str = CALL_SUBJECT) -> tuple[str, 
         return SMS, _apprise(settings.PAGING_SMS_URL, "phone", _field(contact, "phone"),
                              text, "")
     email = _field(contact, "email")
-    template = getattr(settings, "PAGING_EMAIL_URL", "")
+    template = settings.PAGING_EMAIL_URL
     if template:
         return EMAIL, _apprise(template, "email", email, text, subject)
     return EMAIL, _django_mail(email, text, subject)

@@ -213,7 +213,7 @@ def _call(at: AtList, entry: str, table: GameTable, seat: int, *, reason: str = 
     """Record the call (SeatOffered) and queue its timeout and its page for the commit."""
     minutes = rules_of(at.list)["call_minutes"]
     deadline = (now or timezone.now()) + timedelta(
-        seconds=minutes * float(getattr(settings, "FLOOR_CALL_MINUTE_SECONDS", 60)))
+        seconds=minutes * float(settings.FLOOR_CALL_MINUTE_SECONDS))
     call_id = uuid.uuid4()
     _record(at, NewEvent("SeatOffered", {
         "call": str(call_id), "entry": entry, "table": str(table.pk), "seat": seat,
@@ -323,7 +323,7 @@ def _timeout(actor: Actor, call_id: Any, now: datetime) -> Call:
                                               "missed": miss.missed,
                                               "moved_to": miss.moved_to}),
                 table=call.table)
-        if getattr(settings, "FLOOR_AUTO_CALL", True):
+        if settings.FLOOR_AUTO_CALL:
             at.list.order = miss.order
             _offer_again(at, call, str(entry.pk), now)
     return Call.objects.get(pk=call.pk)
@@ -362,7 +362,7 @@ def call_cancel(*, actor: Actor, call_id: Any, reason: Any) -> Call:
         _record(at, NewEvent("CallCancelled", {"call": str(call.pk),
                                                "entry": str(call.entry_id), "reason": why}),
                 table=call.table)
-        if getattr(settings, "FLOOR_AUTO_CALL", True):
+        if settings.FLOOR_AUTO_CALL:
             _offer_again(at, call, str(call.entry_id), timezone.now())
     return Call.objects.get(pk=call.pk)
 
@@ -424,7 +424,7 @@ def seats_offer(table_id: Any) -> list[Call]:
     (``poker_floor.services.moves.must_move_offer``), then the list's first eligible
     player is called for each seat still vacant. Safe to run twice: a seat with an open
     call, or taken meanwhile, is left alone."""
-    if not getattr(settings, "FLOOR_AUTO_CALL", True):
+    if not settings.FLOOR_AUTO_CALL:
         return []
     table = GameTable.objects.select_related("property").filter(pk=table_id).first()
     if table is None or table.status != TableStatus.OPEN \

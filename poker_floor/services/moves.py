@@ -254,7 +254,7 @@ def must_move_offer(waitlist: Any, table_id: Any, seat: int) -> bool:
     not free, nobody to move, the offer not automatic): the list is offered the seat.
 
     The feeder seat left empty is offered to the list in turn (its ``PlayerLeft``)."""
-    if not getattr(settings, "FLOOR_AUTO_CALL", True):
+    if not settings.FLOOR_AUTO_CALL:
         return False
     row = Waitlist.objects.select_related("property").filter(
         pk=getattr(waitlist, "pk", waitlist)).first()
