@@ -68,11 +68,19 @@ class Aggregate(Generic[S]):
     select: str
     update: str
     stream_id: Callable[[Any], str]
-    rebuild: Callable[[list[RecordedEvent]], S]
-    to_snapshot: Callable[[S], dict[str, Any]]
-    from_snapshot: Callable[[dict[str, Any]], S | None]
+    rebuild: Callable[[list[RecordedEvent]], S] | None = None
+    to_snapshot: Callable[[S], dict[str, Any]] | None = None
+    from_snapshot: Callable[[dict[str, Any]], S | None] | None = None
     #: every row with its stream (for :func:`snapshots_rebuild`): SQL giving the key
     all_keys: str = ""
+
+    @property
+    def keeps_snapshot(self) -> bool:
+        """An aggregate without a snapshot (``update`` empty: a table starting a round)
+        decides on its locked read alone: every column of ``select`` is the row, the
+        state is None and the version 0; it appends to other streams only
+        (:attr:`Decision.others`)."""
+        return bool(self.update)
 
 
 @dataclass(frozen=True)
@@ -86,22 +94,50 @@ class Loaded(Generic[S]):
 
 
 @dataclass(frozen=True)
+class Also:
+    """An append to another stream that the same command decided, in the same transaction
+    (DESIGN §3 "one command, one transaction"): the hand's settlement in the table's
+    stream, a new round's stream and its deck's. ``expected_version`` is the version the
+    command's locked read saw; a stream that moved on since makes the whole command
+    conflict (and the runner decide once more on a fresh read)."""
+
+    stream: Stream
+    expected_version: int
+    events: Sequence[NewEvent]
+
+
+@dataclass(frozen=True)
 class Decision(Generic[S]):
-    """What the domain decided: the new state, the events, the role the actor acted
-    under and extra metadata (``table``...). No events: nothing is appended."""
+    """What the domain decided: the new state, the events of the aggregate's stream, the
+    role the actor acted under, extra metadata (``table``...) and the appends to other
+    streams (``others``, after the aggregate's own). No events anywhere: nothing is
+    appended."""
 
     state: S
     events: Sequence[NewEvent]
     role: str | None
     meta: dict[str, Any] = field(default_factory=dict)
+    others: Sequence[Also] = ()
+    #: snapshots of other aggregates written after the appends, in the same transaction:
+    #: (aggregate, key, state, version): a new hand's, in the round row its first event's
+    #: projection has just inserted
+    snapshots: Sequence[tuple[Aggregate[Any], Any, Any, int]] = ()
+
+    @property
+    def appends_nothing(self) -> bool:
+        return not self.events and not any(o.events for o in self.others)
 
 
 @dataclass(frozen=True)
 class Outcome(Generic[S]):
+    """``events``: the aggregate's own; ``others``: those of the other streams, by stream
+    id."""
+
     loaded: Loaded[S]
     state: S
     version: int
     events: list[RecordedEvent]
+    others: dict[str, list[RecordedEvent]] = field(default_factory=dict)
 
 
 _aggregates: dict[str, Aggregate[Any]] = {}
@@ -158,6 +194,8 @@ def _update_sql(agg: Aggregate[Any]) -> str:
 
 def _state_of(agg: Aggregate[S], key: Any, row: tuple[Any, ...], replay: bool
               ) -> Loaded[S]:
+    if not agg.keeps_snapshot:
+        return Loaded(tuple(row), None, 0)  # type: ignore[arg-type]
     snapshot, snapshot_version = _json(row[0]), row[1]
     state = None if replay or snapshot is None else agg.from_snapshot(snapshot)
     if state is None:  # no snapshot yet, another schema, or left behind: replay
@@ -193,6 +231,44 @@ def _not_found(agg: Aggregate[Any], key: Any) -> Exception:
     return NotFoundError(f"no {agg.what} {key}", code=f"{agg.what}_not_found")
 
 
+def _batches(agg: Aggregate[S], key: Any, loaded: Loaded[S], decision: Decision[S],
+             metadata: dict[str, Any]) -> list[Any]:
+    """The command's appends made ready (no database work): the aggregate's own first,
+    then the other streams', each with the command's metadata."""
+    out = []
+    if decision.events:
+        out.append(prepare(Stream(agg.stream_type, agg.stream_id(key)), loaded.version,
+                           decision.events, metadata))
+    out += [prepare(o.stream, o.expected_version, o.events, metadata)
+            for o in decision.others if o.events]
+    return out
+
+
+def _outcome(agg: Aggregate[S], key: Any, loaded: Loaded[S], decision: Decision[S],
+             rows: list[RecordedEvent]) -> Outcome[S]:
+    own_id = agg.stream_id(key) if decision.events else None
+    own = [r for r in rows if r.stream_id == own_id]
+    others: dict[str, list[RecordedEvent]] = {}
+    for r in rows:
+        if r.stream_id != own_id:
+            others.setdefault(r.stream_id, []).append(r)
+    version = own[-1].version if own else loaded.version
+    return Outcome(loaded, decision.state, version, own, others)
+
+
+def _snapshot_statements(agg: Aggregate[S], key: Any, decision: Decision[S],
+                         version: int) -> list[tuple[str, list[Any]]]:
+    """The aggregate's new snapshot (when it keeps one and its stream moved), then the
+    other aggregates' the decision names."""
+    out = []
+    if agg.keeps_snapshot and decision.events:
+        out.append((_update_sql(agg), [_snapshot_text(agg, decision.state), version,
+                                       version, _db_key(key)]))
+    out += [(_update_sql(other), [_snapshot_text(other, state), v, v, _db_key(k)])
+            for other, k, state, v in decision.snapshots]
+    return out
+
+
 def _run_pipelined(agg: Aggregate[S], key: Any, actor: Actor,
                    decide: Callable[[Loaded[S]], Decision[S]], replay: bool) -> Outcome[S]:
     import psycopg
@@ -205,20 +281,19 @@ def _run_pipelined(agg: Aggregate[S], key: Any, actor: Actor,
             control.execute("BEGIN")
             reader.execute(_select_sql(agg), [_db_key(key), actor.property.pk])
         loaded, decision = _decided(agg, key, reader.fetchone(), replay, decide)
-        if not decision.events:
+        if decision.appends_nothing:
             conn.execute("ROLLBACK")
             return Outcome(loaded, decision.state, loaded.version, [])
-        batch = prepare(Stream(agg.stream_type, agg.stream_id(key)), loaded.version,
-                        decision.events, actor.metadata(role=decision.role, **decision.meta))
+        batches = _batches(agg, key, loaded, decision,
+                           actor.metadata(role=decision.role, **decision.meta))
         version = loaded.version + len(decision.events)
-        snapshot = _snapshot_text(agg, decision.state)
+        also = _snapshot_statements(agg, key, decision, version)
     except BaseException:
         if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             conn.execute("ROLLBACK")
         raise
-    rows = append_in_own_transaction(
-        batch, also=[(_update_sql(agg), [snapshot, version, version, _db_key(key)])])
-    return Outcome(loaded, decision.state, version, rows)
+    rows = append_in_own_transaction(batches[0], also=also, more=batches[1:])
+    return _outcome(agg, key, loaded, decision, rows)
 
 
 def _run_in_transaction(agg: Aggregate[S], key: Any, actor: Actor,
@@ -229,15 +304,23 @@ def _run_in_transaction(agg: Aggregate[S], key: Any, actor: Actor,
             cur.execute(_select_sql(agg), [_db_key(key), actor.property.pk])
             row = cur.fetchone()
         loaded, decision = _decided(agg, key, row, replay, decide)
-        if not decision.events:
+        if decision.appends_nothing:
             return Outcome(loaded, decision.state, loaded.version, [])
+        meta = actor.metadata(role=decision.role, **decision.meta)
+        rows: list[RecordedEvent] = []
         # The runner's transaction fails as a whole on a refusal: no savepoint of its own.
-        rows = append(Stream(agg.stream_type, agg.stream_id(key)), loaded.version,
-                      list(decision.events),
-                      actor.metadata(role=decision.role, **decision.meta), savepoint=False)
-        version = rows[-1].version
-        snapshot_save(agg, key, decision.state, version)
-    return Outcome(loaded, decision.state, version, rows)
+        if decision.events:
+            rows += append(Stream(agg.stream_type, agg.stream_id(key)), loaded.version,
+                           list(decision.events), meta, savepoint=False)
+        for other in decision.others:
+            if other.events:
+                rows += append(other.stream, other.expected_version, list(other.events),
+                               meta, savepoint=False)
+        out = _outcome(agg, key, loaded, decision, rows)
+        for sql, params in _snapshot_statements(agg, key, decision, out.version):
+            with connection.cursor() as cur:
+                cur.execute(sql, params)
+    return out
 
 
 def snapshot_save(agg: Aggregate[S], key: Any, state: S, version: int) -> None:
@@ -262,6 +345,8 @@ def snapshots_rebuild(progress: Callable[[int], None] | None = None) -> int:
     ``rebuild_projections`` runs after the projections); returns how many."""
     done = 0
     for agg in _aggregates.values():
+        if not agg.keeps_snapshot:
+            continue
         for key in aggregate_keys(agg):
             with transaction.atomic():
                 recorded = read_stream(agg.stream_id(key))
@@ -273,5 +358,5 @@ def snapshots_rebuild(progress: Callable[[int], None] | None = None) -> int:
     return done
 
 
-__all__ = ["Aggregate", "Decision", "Loaded", "Outcome", "aggregate_keys", "aggregates",
+__all__ = ["Aggregate", "Also", "Decision", "Loaded", "Outcome", "aggregate_keys", "aggregates",
            "command_run", "register", "snapshot_save", "snapshots_rebuild"]

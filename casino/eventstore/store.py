@@ -363,14 +363,16 @@ def _function_params(b: _Batch) -> list[Any]:
             b.idempotency_key is not None]
 
 
-def append_in_own_transaction(b: _Batch, *, also: Sequence[tuple[str, Sequence[Any]]] = ()
-                              ) -> list[RecordedEvent]:
+def append_in_own_transaction(b: _Batch, *, also: Sequence[tuple[str, Sequence[Any]]] = (),
+                              more: Sequence[_Batch] = ()) -> list[RecordedEvent]:
     """PostgreSQL, for the command runner: ``b`` appended in the transaction the runner
-    began on the raw connection (BEGIN and its locked read already sent), with ``also``
-    (the snapshot) and COMMIT in the same round trip; the async projections woken after.
-    Raises the store's errors like :func:`append`; on any error the transaction is rolled
-    back."""
-    rows, fresh = _append_pg_own_transaction(b, begun=True, also=also)
+    began on the raw connection (BEGIN and its locked read already sent), with ``more``
+    (appends to other streams decided by the same command: a hand's settlement at the
+    table, a round's deck), ``also`` (the snapshot) and COMMIT in the same round trip;
+    the async projections woken after. Returns every batch's events, ``b``'s first.
+    Raises the store's errors like :func:`append`; on any error the transaction is
+    rolled back and nothing of the command is recorded."""
+    rows, fresh = _append_pg_own_transaction(b, begun=True, also=also, more=more)
     if fresh:
         _after_commit(rows)
     return rows
@@ -427,36 +429,57 @@ def _refused(b: _Batch, exc: BaseException) -> list[RecordedEvent]:
 
 
 def _append_pg_own_transaction(b: _Batch, *, begun: bool = False,
-                                also: Sequence[tuple[str, Sequence[Any]]] = ()
+                                also: Sequence[tuple[str, Sequence[Any]]] = (),
+                                more: Sequence[_Batch] = ()
                                 ) -> tuple[list[RecordedEvent], bool]:
     """No transaction open: BEGIN, the inline projections, the function and COMMIT go to
     the server in one pipelined round trip (psycopg pipeline mode). The server runs them
     in order. Django's connection stays in autocommit mode; the explicit transaction is
     ours. ``begun``: the command runner already sent BEGIN (and read its row under lock)
-    on this connection; ``also``: its statements (the snapshot) to run before COMMIT."""
+    on this connection; ``more``: further batches (other streams) appended in the same
+    transaction, each after its own inline projections; ``also``: the runner's statements
+    (the snapshot) to run before COMMIT."""
     import psycopg
 
     connection.ensure_connection()
     conn = connection.connection
-    pending = b.pending()
-    control, appended = psycopg.Cursor(conn), psycopg.Cursor(conn)
-    if not begun and not also and not _in_transaction_work(pending):
-        return _append_pg_one_statement(b, pending, appended)
+    batches = [b, *more]
+    pendings = [x.pending() for x in batches]
+    control = psycopg.Cursor(conn)
+    if not begun and not also and not more and not _in_transaction_work(pendings[0]):
+        return _append_pg_one_statement(b, pendings[0], psycopg.Cursor(conn))
+    cursors = [psycopg.Cursor(conn) for _ in batches]
     try:
         with conn.pipeline():
             if not begun:
                 control.execute("BEGIN")
-            _in_transaction(pending)
-            appended.execute(_APPEND_FUNCTION_SQL, _function_params(b))
+            for x, pending, cur in zip(batches, pendings, cursors):
+                _in_transaction(pending)
+                cur.execute(_APPEND_FUNCTION_SQL, _function_params(x))
             for sql, params in also:
                 control.execute(sql, params)
             control.execute("COMMIT")
-        links = appended.fetchall()
+        links = [cur.fetchall() for cur in cursors]
     except BaseException as exc:
         if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             conn.execute("ROLLBACK")
-        return _refused(b, exc), False
-    return _finish(b, pending, links), True
+        failed = _failed_batch(batches, cursors) if len(batches) > 1 else b
+        return _refused(failed, exc), False
+    return [ev for x, pending, link in zip(batches, pendings, links)
+            for ev in _finish(x, pending, link)], True
+
+
+def _failed_batch(batches: list[_Batch], cursors: list[Any]) -> _Batch:
+    """Which stream's append the server refused: the first whose cursor holds no rows (a
+    pipeline's statements after the failed one are not run), so the conflict answered
+    names the right stream and version."""
+    import psycopg
+
+    for x, cur in zip(batches, cursors):
+        result = getattr(cur, "pgresult", None)
+        if result is None or result.status != psycopg.pq.ExecStatus.TUPLES_OK:
+            return x
+    return batches[0]
 
 
 def _append_pg_one_statement(b: _Batch, pending: list[RecordedEvent], cur: Any
