@@ -21,7 +21,7 @@ from typing import Any
 
 from casino import command_runner
 from casino.actors import Actor
-from casino.command_runner import Aggregate, Decision, Loaded
+from casino.command_runner import Aggregate, Also, Decision, Loaded
 from casino.domain.cards import shuffled_deck
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent, RecordedEvent, Stream, append, read_stream
@@ -58,12 +58,16 @@ class HandError(DomainError):
 _POKER_IN = ", ".join(f"'{g}'" for g in POKER_GAMES)
 #: The hand aggregate: a poker round's row, scoped to the caller's property, keeps the
 #: snapshot. Columns after the snapshot: id, table id, number, state, the table's dealer,
-#: name and game.
+#: name and game, then the poker table's stream version and current hand: the command that
+#: ends the hand settles it in the table's stream at that version, in its own transaction
+#: (not locked: a seating command that moved the table's stream since makes the append
+#: conflict, and the runner decides again on a fresh read).
 HAND: Aggregate[Hand | None] = command_runner.register(Aggregate(
     name="poker_hand", stream_type="round", what="hand",
     select=("SELECT r.snapshot, r.snapshot_version, r.id, r.table_id, r.number, r.state, "
-            "t.dealer_id, t.name, t.game "
+            "t.dealer_id, t.name, t.game, p.stream_version, p.current_hand_id "
             "FROM tables_round r JOIN tables_gametable t ON t.id = r.table_id "
+            "LEFT JOIN poker_room_pokertable p ON p.table_id = t.id "
             "WHERE r.id = %%s AND t.property_id = %%s AND t.game IN (" + _POKER_IN + ")"
             "%(lock)s"),
     update=("UPDATE tables_round SET snapshot = %%s%(json)s, snapshot_version = %%s, "
@@ -160,8 +164,6 @@ def hand_start(*, actor: Actor, table_id: Any, deck_id: Any = None, straddle: An
     with transaction.atomic():
         at = AtTable(actor, table_id, DEALING)
         if at.hand_in_progress:
-            _settle_left_over(actor, at)
-        if at.hand_in_progress:
             raise ConflictError("the hand in progress must be completed first",
                                 code="hand_in_progress")
         stacks = {n: s.stack_cents for n, s in sorted(at.seats.items())
@@ -192,10 +194,23 @@ def hand_start(*, actor: Actor, table_id: Any, deck_id: Any = None, straddle: An
 
 # --- commands ---------------------------------------------------------------------------
 
-def _row_models(row: tuple[Any, ...]) -> tuple[TableSeen, uuid.UUID, int, str]:
-    round_id, table_id, number, state, dealer_id, name, game = row
+@dataclass(frozen=True)
+class _HandRow:
+    """The round's row as the hand aggregate reads it (:data:`HAND`)."""
+
+    table: TableSeen
+    round_id: uuid.UUID
+    number: int
+    state: str
+    table_version: int            # the poker table's stream version (0 before its first)
+    table_hand_id: str | None     # the hand the table has in progress
+
+
+def _row_models(row: tuple[Any, ...]) -> _HandRow:
+    round_id, table_id, number, state, dealer_id, name, game, table_version, hand_id = row
     table = TableSeen(uuid.UUID(str(table_id)), dealer_id, name, game)
-    return table, uuid.UUID(str(round_id)), number, state
+    return _HandRow(table, uuid.UUID(str(round_id)), number, state, table_version or 0,
+                    str(uuid.UUID(str(hand_id))) if hand_id else None)
 
 
 def _commands(value: Any) -> list[dict[str, Any]]:
@@ -228,10 +243,11 @@ def hand_command(*, actor: Actor, round_id: Any, commands: Any,
     seen: dict[str, Any] = {}
 
     def decide(loaded: Loaded[Hand | None]) -> Decision[Hand | None]:
-        table, rid, number, state = _row_models(loaded.row)
-        seen.update(table=table, number=number)
+        row = _row_models(loaded.row)
+        table = row.table
+        seen.update(table=table, number=row.number, closed=False)
         role = act_at_table(actor, table, *DEALING)
-        if state != RoundState.OPEN:
+        if row.state != RoundState.OPEN:
             raise ConflictError("the hand is over", code="hand_closed")
         hand = loaded.state
         if hand is None:
@@ -248,22 +264,41 @@ def hand_command(*, actor: Actor, round_id: Any, commands: Any,
                 if len(batch) > 1 and exc.field is not None:
                     exc.field = f"commands[{i}].{exc.field}"
                 raise
+        others: list[Also] = []
         if hand.is_complete:
             events += _contributed(events, table, actor, hand.hand_id)
             events += _bad_beat(hand, table, actor)
+            settled = _settlement(hand, row)
+            if settled is not None:
+                events.append({"type": "RoundClosed", "data": {}})
+                others.append(settled)
+                seen["closed"] = True
         return Decision(hand, [NewEvent(e["type"], e["data"]) for e in events], role,
-                        {"table": str(table.pk)})
+                        {"table": str(table.pk)}, others=others)
 
-    # The command commits on its own (the runner's two round trips); a command that ends
-    # the hand then settles it in a second transaction. Settling is idempotent, and a hand
-    # left unsettled by a crash in between is settled before the table's next hand starts.
+    # DESIGN §3 "one command, one transaction": the command that ends the hand records its
+    # settlement at the table and the round's close with it (:func:`_settlement`), so no
+    # crash can leave a hand over but unsettled.
     out = command_runner.command_run(HAND, key=round_id, actor=actor, decide=decide)
-    closed = False
-    if out.state is not None and out.state.is_complete and out.events:
-        with transaction.atomic():
-            closed = _settle(actor, out.state, seen["table"], round_id)
     return PokerHand(uuid.UUID(str(round_id)), seen["number"], seen["table"], out.state,
-                     out.version, closed, out.events)
+                     out.version, seen["closed"] and bool(out.events), out.events)
+
+
+def _settlement(hand: Hand, row: _HandRow) -> Also | None:
+    """The hand is over: the stacks back to the seats, the Kill carried to the next hand
+    (637a.12(n)), recorded in the table's stream at the version the command read (the
+    round's ``RoundClosed`` goes with it in the round's stream). None when the table has
+    another hand in progress (a hand dealt before the table's stream knew of hands):
+    nothing to settle at the table then."""
+    if row.table_hand_id != str(row.round_id):
+        return None
+    result = hand.result or {}
+    return Also(Stream("poker_table", f"poker_table-{row.table.pk}"), row.table_version, [
+        NewEvent("HandSettled", {
+            "round_id": str(row.round_id),
+            "stacks": {str(s): v for s, v in hand.stacks.items()},
+            "kill_next": bool(result.get("kill_next")), "voided": bool(result.get("voided")),
+            "rake_cents": result.get("rake", 0)})])
 
 
 def _contributed(events: list[dict[str, Any]], table: TableSeen, actor: Actor,
@@ -293,36 +328,6 @@ def _bad_beat(hand: Hand, table: TableSeen, actor: Actor) -> list[dict[str, Any]
         **judged, "fund": options["fund"], "table_id": str(table.pk),
         "gaming_day": actor.gaming_day().isoformat(), "hand_id": hand.hand_id,
         "payout_shares_bp": dict(options["payout_shares_bp"])}}]
-
-
-def _settle(actor: Actor, hand: Hand, table: TableSeen, round_id: Any) -> bool:
-    """The hand is over: the stacks back to the seats, the Kill carried to the next hand
-    (637a.12(n)), the round closed. Once: a hand already settled is left as it is."""
-    at = AtTable(actor, table.pk, DEALING, with_seats=False)
-    if at.poker is None or str(at.poker.current_hand_id) != str(round_id):
-        return False
-    result = hand.result or {}
-    at.record(NewEvent("HandSettled", {
-        "round_id": str(round_id), "stacks": {str(s): v for s, v in hand.stacks.items()},
-        "kill_next": bool(result.get("kill_next")), "voided": bool(result.get("voided")),
-        "rake_cents": result.get("rake", 0)}))
-    # the table is locked already (AtTable: the order round_open locks in), the round next
-    rnd = Round.objects.select_for_update().get(pk=round_id, table_id=at.table.pk)
-    closed = record(rnd, [NewEvent("RoundClosed", {})], actor, at.role, table=str(table.pk))
-    # the snapshot stands at the stream's last version (a snapshot is a projection)
-    command_runner.snapshot_save(HAND, rnd.pk, hand, closed[-1].version)
-    return True
-
-
-def _settle_left_over(actor: Actor, at: AtTable) -> None:
-    """A hand that ended without being settled (the process stopped between the command
-    and its settlement): settle it now."""
-    round_id = at.poker.current_hand_id
-    hand = _rebuild(read_stream(f"round-{round_id}"))
-    if hand is not None and hand.is_complete:
-        table = TableSeen(at.table.pk, at.table.dealer_id, at.table.name, at.table.game)
-        _settle(actor, hand, table, round_id)
-        at.poker.refresh_from_db()
 
 
 # --- reads ------------------------------------------------------------------------------
