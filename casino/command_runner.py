@@ -1,22 +1,30 @@
-"""The one command runner (DESIGN §2): every command on an aggregate stream — a banked
-round now; poker hands, jackpot funds, box counts and gaming days next — runs here.
+"""The one command runner (DESIGN §2): every command on an aggregate — a banked round, a
+poker hand, a table starting a round — runs here.
 
 One transaction: read the aggregate's row under lock with its **snapshot** (the domain
 state at ``snapshot_version``, kept with the read-model row, so the stream is not
 replayed on every command), let the domain decide, append the events at that version,
 run the inline projections and write the new snapshot, commit.
 
+A command may record in other streams too (:class:`Also`: the hand's settlement in the
+table's stream, a new round's stream and its deck's), each at the version its locked read
+saw, all in the same transaction (DESIGN §3 "one command, one transaction": no second
+transaction a crash could cut off). An aggregate that keeps no snapshot (``update``
+empty) decides on its locked read alone.
+
 On PostgreSQL, outside any transaction the caller holds, that is two round trips: BEGIN
-and the locked read in one pipeline; the inline projections, the append function, the
-snapshot UPDATE and COMMIT in the next (:func:`casino.eventstore.store.
-append_in_own_transaction`). Inside a caller's transaction (tests, a command within a
-larger one) and on SQLite it runs the same steps in that transaction.
+and the locked read in one pipeline; the inline projections, the append function (once a
+stream), the snapshots and COMMIT in the next (:func:`casino.eventstore.store.
+append_in_own_transaction`). Inside a caller's transaction (tests, an API request with an
+``Idempotency-Key``, a command within a larger one) and on SQLite it runs the same steps
+in that transaction.
 
 A snapshot is a projection of its stream: the append is made at the snapshot's version,
 so a snapshot left behind by some other writer makes the append conflict, and the runner
-then rebuilds the state from the stream and tries once more. ``rebuild_projections``
-rebuilds every snapshot (:func:`snapshots_rebuild`); tests check snapshot = rebuild for
-every aggregate registered here.
+then rebuilds the state from the stream and tries once more (as it does when another
+stream the command appends to moved on since its read). ``rebuild_projections`` rebuilds
+every snapshot (:func:`snapshots_rebuild`); tests check snapshot = rebuild for every
+aggregate registered here.
 """
 
 from __future__ import annotations
