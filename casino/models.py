@@ -10,7 +10,7 @@ from django.db import models
 
 from casino.eventstore.models import DailyEventCount, Event, ProjectionCheckpoint, StreamSummary
 
-__all__ = ["Property", "StaffProfile", "RoleGrant", "PersonalDataKey", "Event",
+__all__ = ["Property", "StaffProfile", "RoleGrant", "PersonalDataKey", "IdempotencyKey", "Event",
            "ProjectionCheckpoint", "StreamSummary", "DailyEventCount"]
 
 
@@ -123,3 +123,35 @@ class PersonalDataKey(models.Model):
         indexes = [models.Index(fields=["retain_until"],
                                 condition=models.Q(erased_at__isnull=True),
                                 name="personal_key_due")]
+
+
+class IdempotencyKey(models.Model):
+    """An API command's answer kept under the ``Idempotency-Key`` its login sent
+    (:mod:`casino.idempotency`, issue 25 item 3), so that a retry gets the same answer and
+    records nothing. Not an event-store record: a cache of answers, deleted once
+    ``expires_at`` has passed (the beat task ``casino.idempotency_keys_expire``); the
+    command's events are the record.
+
+    Written in the command's own transaction, so it exists exactly when the command's
+    events do; only successful (2xx) answers are kept. ``fingerprint``: SHA-256 of the
+    request's method, path and raw body; the same key with another fingerprint is
+    refused (422)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    body = models.BinaryField()
+    content_type = models.CharField(max_length=200)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "casino_idempotency_key"
+        constraints = [models.UniqueConstraint(fields=["user", "key"],
+                                               name="idempotency_key_per_login")]
+        indexes = [models.Index(fields=["expires_at"], name="idempotency_key_expires")]
+
+    def __str__(self) -> str:
+        return f"{self.key} of login {self.user_id} ({self.status})"

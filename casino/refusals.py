@@ -84,6 +84,10 @@ _SENTENCES: dict[str, str] = {
     "conflict": "This cannot be done in the state it is in now.",
     "idempotency_key_reused": "This form was already sent with different values; open it "
                               "again.",
+    "idempotency_key_in_flight": "The same request is still being recorded; wait a moment "
+                                 "and send it again.",
+    "invalid_idempotency_key": "The request's retry key is empty, too long or "
+                               "unreadable; nothing was recorded.",
     "digest_exists": "A digest was written at the same moment; try again.",
     "digest_store_unavailable": "The digest store cannot be reached just now; try again "
                                 "later.",

@@ -296,6 +296,15 @@ PERSONAL_DATA_RETENTION_DAYS = {
 PERSONAL_DATA_ERASE_SWEEP_SECONDS = env.env_int("PERSONAL_DATA_ERASE_SWEEP_SECONDS", 3600,
                                                 minimum=1, maximum=86400)
 
+# Idempotency keys (issue 25 item 3, casino.idempotency): an API command's answer is kept
+# this many hours under its Idempotency-Key, and the console's form keys as long; then the
+# beat task deletes them. At least 24: a terminal that lost an answer overnight still gets
+# it (the issue's minimum); at most 30 days.
+IDEMPOTENCY_KEY_HOURS = env.env_int("IDEMPOTENCY_KEY_HOURS", 24, minimum=24,
+                                    maximum=30 * 24)
+IDEMPOTENCY_KEYS_EXPIRE_SECONDS = env.env_int("IDEMPOTENCY_KEYS_EXPIRE_SECONDS", 3600,
+                                              minimum=60, maximum=86400)
+
 CELERY_BEAT_SCHEDULE: dict = {
     "async-projections-sweep": {"task": "casino.run_async_projections", "schedule": 60.0},
     # A periodic digest of the log's head, and each ended gaming day's close digest.
@@ -305,6 +314,9 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Personal data past its retention period erased, each erasure an event (issue 24).
     "personal-data-erase-due": {"task": "casino.personal_data_erase_due",
                                 "schedule": float(PERSONAL_DATA_ERASE_SWEEP_SECONDS)},
+    # Idempotency keys (the API's and the console's forms') past IDEMPOTENCY_KEY_HOURS.
+    "idempotency-keys-expire": {"task": "casino.idempotency_keys_expire",
+                                "schedule": float(IDEMPOTENCY_KEYS_EXPIRE_SECONDS)},
     # Deck-change deadlines and Rules Submissions due to take effect whose timer message
     # was lost are caught here.
     "tables-timer-sweep": {"task": "tables.timer_sweep",

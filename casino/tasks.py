@@ -66,3 +66,15 @@ def personal_data_erase_due(now: str | None = None) -> int:
     from casino import personal_data
 
     return personal_data.erase_due(datetime.fromisoformat(now) if now else None)
+
+
+@shared_task(name="casino.idempotency_keys_expire", acks_late=True,
+             autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+def idempotency_keys_expire(now: str | None = None) -> dict[str, int]:
+    """Delete the API's idempotency keys past their expiry and the console's form keys
+    older than ``IDEMPOTENCY_KEY_HOURS`` (:func:`casino.idempotency.keys_expire`). Safe to
+    run twice: a second run finds nothing. ``now``: ISO 8601 with offset (a test's
+    clock). Returns how many of each it deleted."""
+    from casino import idempotency
+
+    return idempotency.keys_expire(datetime.fromisoformat(now) if now else None)

@@ -15,3 +15,9 @@ class ConsoleConfig(AppConfig):
         from console import casino_history, event_log_pages, staff_pages  # noqa: F401  compliance's pages, the casino's sentences
 
         autodiscover_modules("console")
+
+        from casino.idempotency import expire_also
+        from console.models import FormSubmission
+
+        # the form keys expire with the API's idempotency keys (the casino app's beat task)
+        expire_also("console_forms", FormSubmission.delete_older_than)

@@ -3,6 +3,8 @@ the console needs to behave well in a browser."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 
 
@@ -17,7 +19,9 @@ class FormSubmission(models.Model):
     the same row (``row``, the URL's id, blank for a command on no row) and the same
     login; a key met with anything else is refused, never taken as "already recorded".
     A refusal rolls the row back with the command, so a corrected form can be sent again
-    with the same key. Rows older than a day may be deleted (no task does it yet)."""
+    with the same key. Rows older than ``IDEMPOTENCY_KEY_HOURS`` are deleted by the beat
+    task ``casino.idempotency_keys_expire`` with the API's keys (:meth:`delete_older_than`,
+    registered in console.apps)."""
 
     key = models.UUIDField(unique=True)
     username = models.CharField(max_length=150)
@@ -31,6 +35,11 @@ class FormSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.command} {self.row} by {self.username} ({self.key})".replace("  ", " ")
+
+    @classmethod
+    def delete_older_than(cls, cutoff: Any) -> int:
+        """Delete the keys recorded before ``cutoff``; how many."""
+        return cls.objects.filter(created_at__lt=cutoff).delete()[0]
 
     def is_for(self, *, command: str, row: str, username: str) -> bool:
         """Whether this key was recorded for this very form (command, row, login)."""

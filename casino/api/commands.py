@@ -5,7 +5,10 @@ app's command views are made here, so each names its roles the same way.
 
 ``api_paths(decls)`` gives an app's command routes; a read view whose POST or PATCH is a
 command's (``POST decks/``, ``PATCH tables/{id}/``) takes the declaration with
-:class:`CreateVia` and :func:`write_via`."""
+:class:`CreateVia` and :func:`write_via`.
+
+Every command, either way, passes through :meth:`Command.post`, which honours an
+``Idempotency-Key`` header (:mod:`casino.idempotency`, issue 25 item 3)."""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from rest_framework.views import APIView
 
 from casino.actors import actor_of
 from casino.declared import DeclaredCommand
+from casino.idempotency import idempotent_answer
 from casino.roles import roles_required
 
 
@@ -41,6 +45,13 @@ class Command(APIView):
         raise NotImplementedError
 
     def post(self, request: Request, pk: Any = None) -> Response:
+        # No docstring: drf-spectacular would inherit it as every command's description.
+        # With an Idempotency-Key, the first answer again on a retry (casino.idempotency:
+        # the key is read before the body is parsed, whose raw bytes it fingerprints).
+        return idempotent_answer(request, lambda: self.answer(request, pk),
+                                 render=lambda response: _rendered(self, request, response))
+
+    def answer(self, request: Request, pk: Any) -> Response:
         body = self.input(data=request.data)
         body.is_valid(raise_exception=True)
         result = self.run(actor_of(request.user), pk, dict(body.validated_data))
@@ -48,6 +59,17 @@ class Command(APIView):
         # clock (casino.api.fields) reads its zone
         return Response(self.output(result, context={"request": request}).data,
                         status=status.HTTP_201_CREATED if self.created else status.HTTP_200_OK)
+
+
+def _rendered(view: APIView, request: Request, response: Response) -> None:
+    """Render ``response`` now, as DRF would after the view returns (the renderer the
+    request negotiated): a kept idempotency key stores these very bytes. DRF's
+    ``finalize_response`` then finds it rendered and leaves its body as it is."""
+    response.accepted_renderer = request.accepted_renderer
+    response.accepted_media_type = request.accepted_media_type
+    response.renderer_context = {"view": view, "args": (), "kwargs": {},
+                                 "request": request}
+    response.render()
 
 
 _VIEWS: dict[str, type[Command]] = {}
@@ -74,6 +96,7 @@ def api_view(decl: DeclaredCommand) -> type[Command]:
         return Command.post(self, request, pk)
 
     # A function of its own per view: extend_schema annotates the function object.
+    post.takes_idempotency_key = True  # type: ignore[attr-defined]  (casino.api.schema)
     view.post = extend_schema(request=decl.input,  # type: ignore[attr-defined]
                               responses={201 if decl.created else 200: decl.output},
                               operation_id=decl.name)(post)
@@ -112,6 +135,7 @@ def write_via(decl: DeclaredCommand, *, method: str = "post") -> Callable[..., R
     ``<name>_<method>`` (``deck_receive_post``)."""
     def handler(self: Any, request: Request, pk: Any = None) -> Response:
         return Command.post(api_view(decl)(), request, pk)
+    handler.takes_idempotency_key = True  # type: ignore[attr-defined]  (casino.api.schema)
     return extend_schema(request=decl.input,
                          responses={201 if decl.created else 200: decl.output},
                          operation_id=f"{decl.name}_{method}")(handler)

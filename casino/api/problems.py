@@ -138,7 +138,9 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, DomainError):
         extra = {"field": exc.field} if exc.field else {}
         extra.update(getattr(exc, "extra", None) or {})  # more a refusal says (a dict)
-        return _problem_response(problem(exc.status, exc.code, exc.message, **extra))
+        # headers a refusal names (Retry-After of casino.idempotency's in-flight key)
+        return _problem_response(problem(exc.status, exc.code, exc.message, **extra),
+                                 getattr(exc, "headers", None))
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

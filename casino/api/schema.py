@@ -11,6 +11,9 @@ view, not a list of endpoints. A view may add what the rules cannot see, with it
 ``problem_codes = {409: ["no_rules_in_effect"]}`` (a read refused by the state), and the
 members a problem of a status carries beyond the common ones (a serializer, or a JSON
 schema): ``problem_members = {409: {"open_items": OpenItemOut(many=True)}}``.
+
+Every command operation (its handler marked by casino.api.commands) documents the
+optional ``Idempotency-Key`` header and the key's own refusals (casino.idempotency).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent, force_instance
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
@@ -54,8 +59,27 @@ STATUS_TEXT: dict[int, tuple[str, list[str]]] = {
     409: ("The current state refuses the command", ["conflict"]),
     413: ("The request body is too large", [REQUEST_TOO_LARGE]),
     415: ("The body's Content-Type is not accepted", ["unsupported_media_type"]),
+    422: ("The Idempotency-Key was already used by this login for another request", []),
     429: ("Too many attempts", ["throttled"]),
 }
+
+
+#: The optional header of every command, and the codes a key adds, by status.
+IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
+    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="Optional; at most 255 characters, kept per login for at least 24 hours. "
+                "Sent again with the same body, the first answer comes back (its status "
+                "and body, with `Idempotent-Replayed: true`) and nothing is recorded "
+                "twice; with another body: 422 `idempotency_key_reused`; while the first "
+                "is still running: 409 `idempotency_key_in_flight` with `Retry-After`.")
+IDEMPOTENCY_KEY_CODES: dict[int, list[str]] = {
+    400: ["invalid_idempotency_key"], 409: ["idempotency_key_in_flight"],
+    422: ["idempotency_key_reused"]}
+
+
+def takes_idempotency_key(handler: Any) -> bool:
+    """Whether a view's handler is a command's (casino.api.commands marks them)."""
+    return bool(getattr(handler, "takes_idempotency_key", False))
 
 
 def problem_component() -> ResolvedComponent:
@@ -136,7 +160,21 @@ class ProblemAutoSchema(AutoSchema):
             out[429] = []
         for status, codes in getattr(self.view, "problem_codes", {}).items():
             out[status] = out.get(status, []) + list(codes)
+        if self.is_command():
+            for status, codes in IDEMPOTENCY_KEY_CODES.items():
+                out[status] = out.get(status, []) + codes
         return out
+
+    def is_command(self) -> bool:
+        """Whether this operation runs a declared command (and so takes an
+        ``Idempotency-Key``)."""
+        return takes_idempotency_key(getattr(self.view, self.method.lower(), None))
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters = list(super().get_override_parameters())
+        if self.is_command():
+            parameters.append(IDEMPOTENCY_KEY_PARAMETER)
+        return parameters
 
     def _needs_login(self) -> bool:
         """Whether anything but AllowAny guards the view (DenyAll, a role, a login)."""
