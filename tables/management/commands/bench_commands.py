@@ -13,7 +13,16 @@ Rows:
 * ``banked_rounds``: whole rounds (open, the wagers with "no more bets" as one command,
   the deal, every decision with "lock" as one, close) at 8 tables at once, and their
   floor: the durable commits a round takes (counted from the log) at the rate as many
-  bare appenders reach in the same run.
+  bare appenders reach in the same run; ``round_cost_to_floor`` is how many times slower
+  than that floor a round is.
+
+``checks`` (what ``meets_targets`` is made of) are ratios to the floor of the same run,
+because this shared machine's speed varies threefold between runs: the in-round command
+within 2x of a bare append at the median in at most 3 round trips (issue 12), a banked
+round at most 3x its commits' floor (issue 25). The absolute figures (commands and rounds
+a second, p99) are ``quiet_run_targets``: reported with whether they hold, not in
+``meets_targets``. Every timed loop stops at its count or at ``--seconds``, whichever
+comes first.
 
 Run against the database in DATABASE_URL (PostgreSQL for the figures that count); it uses
 scratch tables ``BENCH-CMD-<n>`` of the (only) property, created on first use, and needs
@@ -35,8 +44,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, connections
 
-TARGETS = {"ratio_to_bare_append": 2.0, "round_trips": 3, "commands_per_second": 1500,
-           "p99_ms": 20.0, "rounds_per_second": 100}
+from tables.management.commands import _bench_commands_checks as checks
+
+#: the ratios to the same run's floor that decide meets_targets (issues 12 and 25)
+TARGETS = {"ratio_to_bare_append": 2.0, "round_trips": 3, "round_cost_to_floor": 3.0}
+#: the absolute figures on a quiet run (issues 12 and 25), not part of meets_targets
+QUIET_RUN = {"commands_per_second": 1500, "p99_ms": 20.0, "rounds_per_second": 150}
 GAME = "lunar-poker-589"
 
 
@@ -154,7 +167,7 @@ def _close(runner: Any, round_id: Any) -> None:
 def _terminal(args: tuple) -> dict[str, Any]:
     """One terminal: ``count`` in-round commands at its table (or, ``bare``, that many
     bare appends: the floor); latencies."""
-    table_id, count, barrier, bare = args
+    table_id, count, barrier, bare, seconds = args
     import django
 
     django.setup()
@@ -165,10 +178,12 @@ def _terminal(args: tuple) -> dict[str, Any]:
     barrier.wait()
     lat = []
     start = time.perf_counter()
-    for i in range(count):
+    for i in range(count):  # at least one, at most count, for at most about seconds
         t0 = time.perf_counter()
         command(i + 2)
         lat.append(time.perf_counter() - t0)
+        if time.perf_counter() - start >= seconds:
+            break
     elapsed = time.perf_counter() - start
     _close(runner, rnd.pk)
     connections.close_all()
@@ -176,7 +191,7 @@ def _terminal(args: tuple) -> dict[str, Any]:
 
 
 def _rounds_worker(args: tuple) -> dict[str, Any]:
-    table_id, count, barrier, seed = args
+    table_id, count, barrier, seed, seconds = args
     import django
 
     django.setup()
@@ -184,11 +199,15 @@ def _rounds_worker(args: tuple) -> dict[str, Any]:
     runner.play(batched=True)  # warm
     barrier.wait()
     start = time.perf_counter()
-    for _ in range(count):
+    played = 0
+    for _ in range(count):  # at least one, at most count, for at most about seconds
         runner.play(batched=True)
+        played += 1
+        if time.perf_counter() - start >= seconds:
+            break
     elapsed = time.perf_counter() - start
     connections.close_all()
-    return {"elapsed": elapsed, "rounds": count}
+    return {"elapsed": elapsed, "rounds": played}
 
 
 def _parallel(worker: Callable, jobs: list[tuple]) -> list[dict[str, Any]]:
@@ -231,7 +250,7 @@ def round_trips(fn: Callable[[], None]) -> int:
 
 # --- rows ------------------------------------------------------------------------------------
 
-def single_command(table_id: Any, n: int) -> dict[str, Any]:
+def single_command(table_id: Any, n: int, seconds: float) -> dict[str, Any]:
     runner = _runner(table_id, 1)
     rnd = _open_round(runner)
     command = _wager_toggle(runner, rnd.pk)
@@ -239,7 +258,10 @@ def single_command(table_id: Any, n: int) -> dict[str, Any]:
     for i in range(20):  # warm both
         command(i), bare(i)
     ours, floor = [], []
-    for i in range(20, 20 + n):
+    start = time.perf_counter()
+    for i in range(20, 20 + n):  # at least one, at most n, for at most about seconds
+        if ours and time.perf_counter() - start >= seconds:
+            break
         t0 = time.perf_counter()
         command(i)
         t1 = time.perf_counter()
@@ -247,19 +269,18 @@ def single_command(table_id: Any, n: int) -> dict[str, Any]:
         t2 = time.perf_counter()
         ours.append(t1 - t0)
         floor.append(t2 - t1)
-    trips_ours = round_trips(lambda: command(20 + n))
-    trips_floor = round_trips(lambda: bare(20 + n))
+    done = 20 + len(ours)  # the toggle's next turn
+    trips_ours = round_trips(lambda: command(done))
+    trips_floor = round_trips(lambda: bare(done))
     _close(runner, rnd.pk)
     ratio = statistics.median(ours) / statistics.median(floor)
     return {
-        "commands": n,
+        "commands": len(ours),
         "command": {"p50_ms": _ms(statistics.median(ours)), "p99_ms": _ms(_pct(ours, 0.99)),
                     "round_trips": trips_ours},
         "bare_append": {"p50_ms": _ms(statistics.median(floor)),
                         "p99_ms": _ms(_pct(floor, 0.99)), "round_trips": trips_floor},
         "ratio_of_medians": round(ratio, 2),
-        "meets_target": ratio <= TARGETS["ratio_to_bare_append"]
-        and 0 <= trips_ours <= TARGETS["round_trips"],
     }
 
 
@@ -271,15 +292,14 @@ def _rate(results: list[dict[str, Any]]) -> dict[str, Any]:
             "p99_ms": _ms(_pct(lat, 0.99))}
 
 
-def terminals(table_ids: list[Any], per_terminal: int) -> dict[str, Any]:
+def terminals(table_ids: list[Any], per_terminal: int, seconds: float) -> dict[str, Any]:
     """The services' commands, then the floor: as many bare appends from as many
     processes (one small event each, own transaction), in the same run."""
-    ours = _rate(_parallel(_terminal, [(t, per_terminal, False) for t in table_ids]))
-    floor = _rate(_parallel(_terminal, [(t, per_terminal, True) for t in table_ids]))
+    ours = _rate(_parallel(_terminal, [(t, per_terminal, False, seconds)
+                                       for t in table_ids]))
+    floor = _rate(_parallel(_terminal, [(t, per_terminal, True, seconds) for t in table_ids]))
     return {"terminals": len(table_ids), "commands": ours, "bare_appends": floor,
-            "ratio_to_floor": round(ours["per_second"] / floor["per_second"], 2),
-            "meets_target": ours["per_second"] >= TARGETS["commands_per_second"]
-            and ours["p99_ms"] <= TARGETS["p99_ms"]}
+            "ratio_to_floor": round(ours["per_second"] / floor["per_second"], 2)}
 
 
 def _max_position() -> int:
@@ -299,18 +319,21 @@ def _commits_since(position: int) -> tuple[int, int]:
     return int(events), int(commits)
 
 
-def banked_rounds(table_ids: list[Any], per_table: int) -> dict[str, Any]:
+def banked_rounds(table_ids: list[Any], per_table: int, seconds: float) -> dict[str, Any]:
     """Whole rounds with the batch commands at every table at once, and the floor they
     stand on: a round needs so many durable commits (counted from the log), and the same
-    number of processes make at most so many bare appends a second, in the same run."""
+    number of processes make at most so many bare appends a second, in the same run.
+    ``round_cost_to_floor``: the floor's rounds a second over the measured ones, how many
+    times slower than its commits' bare appends a round is."""
     start = _max_position()
-    results = _parallel(_rounds_worker, [(t, per_table, i) for i, t in enumerate(table_ids)])
+    results = _parallel(_rounds_worker, [(t, per_table, i, seconds)
+                                         for i, t in enumerate(table_ids)])
     wall = max(r["elapsed"] for r in results)
     total = sum(r["rounds"] for r in results)
     rate = total / wall
     events, commits = _commits_since(start)
     played = total + len(table_ids)  # each worker's warm-up round is in the log too
-    floor = _rate(_parallel(_terminal, [(t, max(200, per_table * 5), True)
+    floor = _rate(_parallel(_terminal, [(t, max(200, per_table * 5), True, seconds)
                                         for t in table_ids]))
     per_round = commits / played if connection.vendor == "postgresql" else None
     floor_rate = floor["per_second"] / per_round if per_round else None
@@ -321,12 +344,14 @@ def banked_rounds(table_ids: list[Any], per_table: int) -> dict[str, Any]:
             "bare_appends_per_second": floor["per_second"],
             "floor_rounds_per_second": round(floor_rate, 1) if floor_rate else None,
             "ratio_to_floor": round(rate / floor_rate, 2) if floor_rate else None,
-            "meets_target": rate >= TARGETS["rounds_per_second"]}
+            "round_cost_to_floor": round(floor_rate / rate, 2) if floor_rate and rate
+            else None}
 
 
 class Command(BaseCommand):
     help = ("The command path against a bare durable append, in the same run: one in-round "
-            "command, 8 terminals at once, whole banked rounds with batch commands; JSON.")
+            "command, 8 terminals at once, whole banked rounds with batch commands; JSON "
+            "with checks.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--commands", type=int, default=1000,
@@ -336,6 +361,9 @@ class Command(BaseCommand):
                             help="commands each terminal sends (default 1,000)")
         parser.add_argument("--rounds", type=int, default=40,
                             help="rounds per table with batch commands (default 40)")
+        parser.add_argument("--seconds", type=float, default=60.0,
+                            help="each timed loop stops after this long if its count is "
+                                 "not reached first (default 60)")
         parser.add_argument("--only", choices=("single", "terminals", "rounds"), default=None)
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -343,13 +371,22 @@ class Command(BaseCommand):
             if not 1 <= opts[name] <= 1_000_000:
                 raise CommandError(f"invalid_option: --{name.replace('_', '-')} must be "
                                    "1 to 1,000,000")
+        seconds = opts["seconds"]
+        if not 0 < seconds <= 3600:
+            raise CommandError("invalid_option: --seconds must be above 0 and at most 3,600")
         table_ids = bench_tables(opts["terminals"])
-        report: dict[str, Any] = {"database": connection.vendor, "targets": TARGETS}
+        report: dict[str, Any] = {"benchmark": "bench_commands", "database": connection.vendor,
+                                  "targets": TARGETS, "quiet_run": QUIET_RUN,
+                                  "seconds_per_row_at_most": seconds}
         only = opts["only"]
         if only in (None, "single"):
-            report["single_command"] = single_command(table_ids[0], opts["commands"])
+            report["single_command"] = single_command(table_ids[0], opts["commands"], seconds)
         if only in (None, "terminals"):
-            report["terminals"] = terminals(table_ids, opts["per_terminal"])
+            report["terminals"] = terminals(table_ids, opts["per_terminal"], seconds)
         if only in (None, "rounds"):
-            report["banked_rounds"] = banked_rounds(table_ids, opts["rounds"])
+            report["banked_rounds"] = banked_rounds(table_ids, opts["rounds"], seconds)
+        ok = checks.checks(report, TARGETS)
+        report.update({"quiet_run_targets": checks.quiet_run_targets(report, QUIET_RUN),
+                       "checks": ok, "meets_targets": bool(ok) and all(ok.values()),
+                       "note": checks.note(report, ok, QUIET_RUN)})
         self.stdout.write(json.dumps(report, indent=2))

@@ -1,0 +1,321 @@
+"""The HTTP row of ``bench_poker_room``: the same hands, one command per action, dealt by
+terminals through the API.
+
+gunicorn serves the product on a free loopback port (threaded workers, so a terminal's
+connection is kept alive between commands, as ``bin/run`` serves it otherwise), started
+here and always stopped here, Ctrl-C or SIGTERM included. Each terminal is a process with
+a ``requests.Session`` (keep-alive) and an API token of the demo dealer (``POST
+auth/token/`` with the password ``seed_demo`` kept; see :func:`dealer_tokens`); it sends
+every command with a fresh ``Idempotency-Key``, as a real terminal's retry-safe send, and
+logs out at the end.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import CommandError
+from django.db import connection, connections
+
+from poker_room.management.commands._bench_room import (
+    BUY_IN, DECK_DUE, KINDS, MAX_COMMANDS_PER_HAND, decide, max_hands, new_decks, parallel)
+
+API = "/api/v1"
+DEALER = "demo_dealer"
+TIMEOUT = 30  # seconds a request may take before the terminal gives up (the run fails)
+
+
+# --- the server -----------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database_url() -> str:
+    """This connection's database (under pytest, the test database) for the server."""
+    d = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{d['NAME']}"
+    auth = d["USER"] or ""
+    if d.get("PASSWORD"):
+        auth += f":{d['PASSWORD']}"
+    return (f"postgres://{auth}{'@' if auth else ''}{d['HOST'] or '127.0.0.1'}:"
+            f"{d['PORT'] or 5432}/{d['NAME']}")
+
+
+class Server:
+    """gunicorn on a free loopback port, in a session of its own (so its workers stop with
+    it and a Ctrl-C at the terminal reaches only the bench, which stops it)."""
+
+    def __init__(self, workers: int, threads: int):
+        import requests
+
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.TemporaryFile("w+")
+        env = dict(os.environ, DATABASE_URL=_database_url(),
+                   CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
+                   DJANGO_SETTINGS_MODULE="casino.settings",
+                   PYTHONPATH=str(settings.BASE_DIR))
+        gunicorn = Path(sys.executable).with_name("gunicorn")
+        self.proc = subprocess.Popen(
+            [str(gunicorn), "casino.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
+             "--workers", str(workers), "--worker-class", "gthread", "--threads",
+             str(threads), "--keep-alive", "30", "--log-level", "warning",
+             "--chdir", str(settings.BASE_DIR)],
+            env=env, stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True)
+        self._requests = requests
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            try:
+                if self._requests.get(self.base + "/health", timeout=5).status_code == 200:
+                    return
+            except self._requests.RequestException:
+                pass
+            time.sleep(0.2)
+        raise CommandError(f"server_not_ready: gunicorn did not answer /health within "
+                           f"{timeout:g} s: {self.tail()}")
+
+    def tail(self) -> str:
+        self.log.seek(0)
+        return self.log.read()[-2000:]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=15)
+            except ProcessLookupError:
+                pass
+        self.log.close()
+
+
+@contextmanager
+def served(workers: int, threads: int) -> Iterator[Server]:
+    """The server for the ``with`` block, stopped at its end however it ends: SIGTERM to
+    the bench is turned into the same unwinding as Ctrl-C (in the bench's own process; a
+    forked terminal that inherits the handler just dies of it)."""
+    main = os.getpid()
+
+    def on_term(signum: int, frame: Any) -> None:
+        if os.getpid() != main:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    server = Server(workers, threads)
+    try:
+        server.wait_ready()
+        yield server
+    except CommandError:
+        print(f"the server's log ends: {server.tail()}", file=sys.stderr)
+        raise
+    finally:
+        server.stop()
+        signal.signal(signal.SIGTERM, previous)
+
+
+# --- logging in -----------------------------------------------------------------------------
+
+def _saved_password(user: Any) -> str | None:
+    """The demo dealer's password ``seed_demo`` kept in the var directory, if it is this
+    database's."""
+    saved = Path(settings.VAR_DIR) / "demo_logins.txt"
+    if saved.exists():
+        for line in saved.read_text().splitlines():
+            name, _, password = line.partition(" ")
+            if name == DEALER and user.check_password(password):
+                return password
+    return None
+
+
+def dealer_tokens(base: str, n: int) -> tuple[list[str], str]:
+    """A token for each of ``n`` terminals, and how they were had: logged in through
+    ``auth/token/`` with the password ``seed_demo`` kept, or, when that file is not this
+    database's (or the server hashes passwords otherwise, as under the tests' settings),
+    issued here (``TokenIssued`` recorded, as the login records it). A wrong password is
+    never sent twice: it counts towards the login's lock-out."""
+    import requests
+    from django.contrib.auth import get_user_model
+
+    from casino.services import logins
+
+    user = get_user_model().objects.get(username=DEALER)
+    password = _saved_password(user)
+    tokens: list[str] = []
+    if password is not None:
+        with requests.Session() as session:
+            for _ in range(n):
+                r = session.post(base + API + "/auth/token/", timeout=TIMEOUT,
+                                 json={"username": DEALER, "password": password})
+                if r.status_code != 200:
+                    break
+                tokens.append(r.json()["token"])
+        if len(tokens) == n:
+            return tokens, "auth_token"
+    tokens += [logins.token_issue(user)[0] for _ in range(n - len(tokens))]
+    return tokens, "token_issued"
+
+
+# --- one terminal (child process) -----------------------------------------------------------
+
+class HttpTerminal:
+    """A dealer terminal at one table, through the API: starts a hand (the server
+    shuffles), sends one command per action from the ``legal_actions`` the last answer
+    gave, and buys the short stacks back up between hands (not timed)."""
+
+    def __init__(self, base: str, token: str, table_id: Any, seed: int):
+        import requests
+
+        self.base, self.table_id = base + API, str(table_id)
+        self.session = requests.Session()
+        self.rng = random.Random(seed)
+        self.session.headers["Authorization"] = f"Token {token}"
+        self.stacks: dict[int, int] = {}
+        self.reset()
+
+    def reset(self) -> None:
+        self.latencies: dict[str, list[float]] = {k: [] for k in KINDS}
+        self.commands = self.hands = self.rebuys = self.deck_changes = 0
+
+    def logout(self) -> None:
+        """The token revoked (``auth/logout/``), as a terminal signing off."""
+        self.session.post(self.base + "/auth/logout/", timeout=TIMEOUT)
+        self.session.close()
+
+    def _post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], float]:
+        headers = {"Idempotency-Key": str(uuid.uuid4())}
+        t0 = time.perf_counter()
+        r = self.session.post(self.base + path, json=body, headers=headers, timeout=TIMEOUT)
+        took = time.perf_counter() - t0
+        return r.status_code, r.json(), took
+
+    @staticmethod
+    def _refused(path: str, status: int, body: dict[str, Any]) -> CommandError:
+        return CommandError(f"http_{status}: {path} answered {body.get('code')}: "
+                            f"{body.get('detail')}")
+
+    def _rebuy(self) -> None:
+        for seat, stack in self.stacks.items():
+            if stack < BUY_IN // 4:
+                path = f"/poker-tables/{self.table_id}/seats/chips/"
+                status, body, _ = self._post(path, {"seat": seat, "paid_with": "chips",
+                                                    "amount_cents": BUY_IN - stack})
+                if status >= 300:
+                    raise self._refused(path, status, body)
+                self.stacks[seat] = BUY_IN
+                self.rebuys += 1
+
+    def _start(self) -> dict[str, Any]:
+        path = f"/poker-tables/{self.table_id}/hands/"
+        for _ in range(3):
+            status, body, took = self._post(path, {"shuffle": True})
+            if status < 300:
+                self.latencies["start"].append(took)
+                self.commands += 1
+                return body
+            if body.get("code") not in DECK_DUE:
+                raise self._refused(path, status, body)
+            new_decks(self.table_id)  # the floor's work, not the terminal's: in-process
+            self.deck_changes += 1
+        raise CommandError("decks_not_kept: the bench table's decks could not be kept in "
+                           "play")
+
+    def hand(self) -> None:
+        self._rebuy()
+        hand = self._start()
+        path = f"/hands/{hand['round_id']}/command/"
+        for _ in range(MAX_COMMANDS_PER_HAND):
+            if hand["over"]:
+                break
+            if not hand.get("legal_actions"):
+                raise CommandError(f"no_legal_action: the hand waits for a card: {hand}")
+            command = decide(hand["legal_actions"], self.rng)
+            status, hand, took = self._post(path, {"command": command,
+                                                   "expected_version": hand["version"]})
+            if status >= 300:
+                raise self._refused(path, status, hand)
+            # the command that ends the hand is known from its answer here
+            self.latencies["last" if hand["over"] else "action"].append(took)
+            self.commands += 1
+        else:
+            raise CommandError(f"hand_not_over: a hand took {MAX_COMMANDS_PER_HAND} commands")
+        self.stacks.update({s["seat"]: s["stack_cents"] for s in hand["seats"]})
+        self.hands += 1
+
+
+def run_http_terminal(args: tuple) -> dict[str, Any]:
+    table_id, seconds, barrier, base, token, seed = args
+    import django
+
+    django.setup()
+    term = HttpTerminal(base, token, table_id, seed)
+    try:
+        term.hand()  # warm: the connection opened, the server's workers loaded
+        term.reset()
+        gc.freeze()  # as run_terminal: the inherited imports out of the collector's walk
+        barrier.wait()
+        start = time.perf_counter()
+        for _ in range(max_hands(seconds)):
+            if time.perf_counter() - start >= seconds:
+                break
+            term.hand()
+        elapsed = time.perf_counter() - start
+    finally:
+        term.logout()
+        connections.close_all()
+    return {"elapsed": elapsed, "hands": term.hands, "commands": term.commands,
+            "latencies": term.latencies, "rebuys": term.rebuys,
+            "deck_changes": term.deck_changes}
+
+
+def server_size(terminals: int, workers: int | None) -> tuple[int, int]:
+    """gunicorn's workers (2 per core unless told) and threads each, enough threads that
+    every terminal's request can be in the server at once."""
+    workers = workers or 2 * (os.cpu_count() or 1)
+    return workers, max(1, math.ceil(terminals / workers))
+
+
+def http_results(table_ids: list[Any], seconds: float,
+                 workers: int | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The terminals' results and how the server was run."""
+    workers, threads = server_size(len(table_ids), workers)
+    with served(workers, threads) as server:
+        tokens, login = dealer_tokens(server.base, len(table_ids))
+        results = parallel(run_http_terminal, [(t, seconds, server.base, tokens[i], 200 + i)
+                                               for i, t in enumerate(table_ids)])
+    return results, {"workers": workers, "threads": threads, "worker_class": "gthread",
+                     "login": login}
+
+
+def overhead(http: dict[str, Any], single: dict[str, Any]) -> dict[str, float | None]:
+    """Per kind: the HTTP p50 minus the in-process p50 (one command per action) of the same
+    run -- what the API, the server and the loopback add to a command."""
+    out: dict[str, float | None] = {}
+    for kind in KINDS:
+        h, s = http["by_command"].get(kind), single["by_command"].get(kind)
+        out[kind] = round(h["p50_ms"] - s["p50_ms"], 2) if h and s else None
+    return out
