@@ -4,44 +4,53 @@ received → inspected (dealer) → verified (floorperson; a defect rejects it) 
 the first player(s) → washed → shuffled → cut → in play → counted … → removed →
 destroyed or cancelled. A deck received preinspected and preshuffled starts at
 "shuffled" (589.4(e), 637a.4(e)).
+
+Every command runs on the command runner (:mod:`casino.command_runner`, issue 25): one
+locked read of the deck with its table, the decision in the pure domain
+(:mod:`tables.domain.deck_steps`), the deck's events appended at the version that read
+saw, in one transaction (two round trips on PostgreSQL). The deck's answer is its row
+read back once after the command.
+
+Which row is locked: the deck's **table**, as opening a round and the equipment commands
+lock it, so every step of every deck at one table and the table's round start take turns
+(a second deck put in play counts the table's decks in play only once the first is in).
+The deck row itself needs no lock: its stream's version, read with it, refuses an append
+decided on a deck that changed since (the runner then reads and decides once more).
 """
 
 from __future__ import annotations
 
+import json
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
+from casino import command_runner
 from casino.actors import Actor
+from casino.command_runner import Aggregate, Also, Decision, Loaded
 from casino.domain.errors import ConflictError, DomainError, NotFoundError
-from casino.eventstore.store import NewEvent
+from casino.eventstore.store import NewEvent, Stream
 from casino.roles import Role
-from casino.scoping import property_row
 from tables import timers
+from tables.domain import deck_steps
+from tables.domain.catalogue import get_table_game
+from tables.domain.deck_steps import DeckSeen, Event, LastCount
 from tables.domain.decks import (
+    DealingMethod,
     RemovalReason,
     ShuffleMethod,
-    check_cut,
-    check_shuffle,
-    check_spread,
+    Shuffler,
+    TableSetup,
     count_is_right,
     cut_required,
-    deadline,
-    time_limit,
 )
-from tables.models import Deck, DeckState, DeckStep, GameTable
-from tables.services.common import (
-    act_at_table,
-    allowed,
-    deck_limits,
-    found,
-    locked,
-    record,
-    record_new,
-    setup_of,
-)
+from tables.models import Deck
+from tables.services.common import act_at_table, deck_limits
 
 
 def _text(value: Any, field: str, *, limit: int = 60, required: bool = True) -> str:
@@ -54,56 +63,184 @@ def _text(value: Any, field: str, *, limit: int = 60, required: bool = True) -> 
     return value.strip()
 
 
-def _deck_and_table(deck_id: Any, actor: Actor) -> tuple[Deck, GameTable]:
-    """Lock the deck's table, then the deck: the same order as opening a round, so the
-    two never wait on each other."""
-    try:  # the deck's table, found through the deck at the actor's property, locked
-        table = property_row(GameTable.objects.select_for_update(of=("self",)), actor,
-                             deck_id, what="deck", field="decks__pk")
-    except NotFoundError:
-        found(Deck, deck_id, actor, what="deck")  # 404 unless the deck is at no table
-        raise ConflictError("the deck is not at a table", code="deck_not_at_table") from None
-    deck = Deck.objects.select_for_update().get(pk=deck_id, table=table)
-    return deck, table
+# --- what a command reads: one statement ------------------------------------------------
+
+#: the table's columns every deck command reads (``r``: the table row, the one locked)
+_TABLE_COLUMNS = ("r.id, r.name, r.dealer_id, r.game, r.dealing_method, r.shuffler, "
+                  "r.shuffler_out_of_order, r.shoe_out_of_order")
+
+#: A deck at its table (the command's key is the deck's id): the table row locked, the
+#: deck's row, the deck dealing the table's round in progress, who inspected the deck and
+#: its last count or count verification (from the card inventory log, for the four-eyes
+#: checks of 589.4(a) and 637a.7(e)(4)).
+DECK: Aggregate[None] = Aggregate(
+    name="deck", stream_type="deck", what="deck",
+    select=(
+        f"SELECT {_TABLE_COLUMNS}, "
+        "d.id, d.state, d.cut_required, d.defects, d.entered_play_at, d.change_due, "
+        "d.stream_version, "
+        "(SELECT cr.deck_id FROM tables_round cr WHERE cr.id = r.current_round_id), "
+        "(SELECT s.actor FROM tables_deckstep s WHERE s.deck_id = d.id "
+        " AND s.step = 'inspected' ORDER BY s.stream_version DESC LIMIT 1), "
+        "lc.step, lc.actor, lc.stream_version, lc.details "
+        "FROM tables_gametable r JOIN tables_deck d ON d.table_id = r.id "
+        "LEFT JOIN tables_deckstep lc ON lc.id = ("
+        " SELECT s.id FROM tables_deckstep s WHERE s.deck_id = d.id"
+        " AND s.step IN ('counted', 'count-verified') ORDER BY s.stream_version DESC LIMIT 1) "
+        "WHERE d.id = %%s AND r.property_id = %%s%(lock)s"),
+    update="", stream_id=lambda key: f"deck-{key}")
+
+#: A deck on its own, locked (the command's key is the deck's id): destroyed or cancelled
+#: after its removal, wherever it is kept (603a.16); it needs nothing of a table.
+DECK_ALONE: Aggregate[None] = Aggregate(
+    name="deck_alone", stream_type="deck", what="deck",
+    select=("SELECT r.id, r.state, r.table_id, r.stream_version FROM tables_deck r "
+            "WHERE r.id = %%s AND r.property_id = %%s%(lock)s"),
+    update="", stream_id=lambda key: f"deck-{key}")
+
+#: The table a deck is received at (the command's key is the table's id), locked.
+RECEIVING_TABLE: Aggregate[None] = Aggregate(
+    name="deck_receiving_table", stream_type="table", what="table",
+    select=(f"SELECT {_TABLE_COLUMNS} FROM tables_gametable r "
+            "WHERE r.id = %%s AND r.property_id = %%s%(lock)s"),
+    update="", stream_id=lambda key: f"table-{key}")
+
+# The three keep no snapshot, so they are not registered with the runner (its registry
+# lists the aggregates whose snapshots ``rebuild_projections`` rebuilds).
 
 
-def _step(deck: Deck, transition: Any, what: str) -> None:
-    allowed(deck, transition, code="deck_wrong_state",
-            message=f"the deck is {deck.state.replace('_', ' ')}; it cannot be {what} now")
+@dataclass(frozen=True)
+class DeckTable:
+    """The deck's table as a deck command sees it: what :func:`act_at_table` needs (the
+    dealer assigned, the name) and its equipment now."""
+
+    pk: uuid.UUID
+    name: str
+    dealer_id: int | None
+    game: str
+    setup: TableSetup
 
 
-def _not_dealing(table: GameTable, deck: Deck) -> None:
-    """A deck dealing the round in progress is counted, spread or removed after it."""
-    if table.current_round_id and table.current_round.deck_id == deck.pk:
-        raise ConflictError("the deck is dealing the round in progress; close the round first",
-                            code="round_in_progress")
+def _uuid(value: Any) -> uuid.UUID | None:
+    """A key as the row gives it (32 hex characters on SQLite), as one value."""
+    return None if value is None else uuid.UUID(str(value))
 
 
-def _done(deck: Deck) -> Deck:
-    return Deck.objects.get(pk=deck.pk)
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
 
+
+def _when(value: Any) -> datetime | None:
+    """A timestamp as the row gives it: aware on PostgreSQL; text or naive UTC on SQLite
+    (Django stores UTC there)."""
+    if value is None:
+        return None
+    when = parse_datetime(value) if isinstance(value, str) else value
+    return when.replace(tzinfo=UTC) if timezone.is_naive(when) else when
+
+
+def _table_of(row: tuple[Any, ...]) -> DeckTable:
+    pk, name, dealer_id, game, dealing, shuffler, shuffler_off, shoe_off = row[:8]
+    setup = TableSetup(game=get_table_game(game), dealing_method=DealingMethod(dealing),
+                       shuffler=Shuffler(shuffler), shuffler_out_of_order=bool(shuffler_off),
+                       shoe_out_of_order=bool(shoe_off))
+    return DeckTable(_uuid(pk), name, dealer_id, game, setup)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class AtTable:
+    """What :data:`DECK`'s read gives a command: the deck, its table, its stream's
+    version and whether it deals the round in progress."""
+
+    deck: DeckSeen
+    table: DeckTable
+    version: int
+    dealing: bool
+
+
+def _at_table(row: tuple[Any, ...]) -> AtTable:
+    (deck_id, state, needs_cut, defects, entered, change_due, version, round_deck,
+     inspector, count_step, count_actor, count_version, count_details) = row[8:]
+    deck_id = _uuid(deck_id)
+    last = None if count_step is None else LastCount(
+        count_step, count_actor, count_version, (_json(count_details) or {}).get("cards"))
+    deck = DeckSeen(str(deck_id), state, bool(needs_cut), list(_json(defects) or []),
+                    _when(entered), bool(change_due), inspector, last)
+    return AtTable(deck, _table_of(row), version, _uuid(round_deck) == deck_id)
+
+
+def _new_events(events: list[Event]) -> list[NewEvent]:
+    return [NewEvent(e["type"], e["data"]) for e in events]
+
+
+def _deck_run(actor: Actor, deck_id: Any, roles: tuple[Role, ...],
+              decide: Callable[[AtTable], list[Event]]) -> AtTable:
+    """Run one command on the deck at its table: the table and the deck read in the
+    runner's one locked statement, the role checked at the table (a dealer only at the
+    table assigned), ``decide`` (the domain) gives the deck's events. Returns what the
+    command decided on."""
+    holder: dict[str, AtTable] = {}
+
+    def decision(loaded: Loaded[None]) -> Decision[None]:
+        seen = holder["seen"] = _at_table(loaded.row)
+        role = act_at_table(actor, seen.table, *roles)  # type: ignore[arg-type]
+        events = decide(seen)
+        return Decision(None, [], role, {"table": str(seen.table.pk)}, others=[
+            Also(Stream("deck", f"deck-{seen.deck.id}"), seen.version, _new_events(events))])
+
+    try:
+        command_runner.command_run(DECK, key=deck_id, actor=actor, decide=decision)
+    except NotFoundError as exc:
+        if exc.code == "deck_not_found" and _at_no_table(deck_id, actor):
+            raise ConflictError("the deck is not at a table",
+                                code="deck_not_at_table") from None
+        raise
+    return holder["seen"]
+
+
+def _at_no_table(deck_id: Any, actor: Actor) -> bool:
+    """A deck of the actor's property that is at no table (read only when the locked read
+    found none: the answer is then 409, not 404)."""
+    try:
+        key = uuid.UUID(str(deck_id))
+    except (TypeError, ValueError):
+        return False
+    return Deck.objects.filter(pk=key, property=actor.property, table__isnull=True).exists()
+
+
+def _done(deck_id: Any) -> Deck:
+    return Deck.objects.get(pk=deck_id)
+
+
+# --- the commands -----------------------------------------------------------------------
 
 def deck_receive(*, actor: Actor, table_id: Any, back_colour: str, batch: str,
                  preinspected_preshuffled: bool = False) -> Deck:
     """A deck received at a table (589.4(a), 637a.4(a)), or received preinspected and
-    preshuffled under 603a.16(u)/(v) (589.4(e), 637a.4(e))."""
+    preshuffled under 603a.16(u)/(v) (589.4(e), 637a.4(e)): a new deck stream, appended
+    with the table locked."""
     back_colour = _text(back_colour, "back_colour", limit=30)
     batch = _text(batch, "batch")
     if not isinstance(preinspected_preshuffled, bool):
         raise DomainError("preinspected_preshuffled must be true or false", code="invalid_input",
                           field="preinspected_preshuffled")
-    with transaction.atomic():
-        table = locked(GameTable, table_id, actor, what="table")
-        role = act_at_table(actor, table, Role.FLOORPERSON, Role.SECURITY, Role.DEALER)
-        needs_cut = cut_required(setup_of(table), ShuffleMethod.PRESHUFFLED)
-        deck_id = uuid.uuid4()
-        record_new("deck", f"deck-{deck_id}", [NewEvent("DeckReceived", {
+    deck_id = uuid.uuid4()
+
+    def decision(loaded: Loaded[None]) -> Decision[None]:
+        table = _table_of(loaded.row)
+        role = act_at_table(actor, table, Role.FLOORPERSON, Role.SECURITY,  # type: ignore[arg-type]
+                            Role.DEALER)
+        needs_cut = cut_required(table.setup, ShuffleMethod.PRESHUFFLED)
+        received = NewEvent("DeckReceived", {
             "property": actor.property.licence_number, "table_id": str(table.pk),
             "back_colour": back_colour, "batch": batch,
             "preinspected_preshuffled": preinspected_preshuffled,
-            "cut_required": needs_cut if preinspected_preshuffled else True})],
-            actor, role, table=table.pk)
-    return Deck.objects.get(pk=deck_id)
+            "cut_required": needs_cut if preinspected_preshuffled else True})
+        return Decision(None, [], role, {"table": str(table.pk)},
+                        others=[Also(Stream("deck", f"deck-{deck_id}"), 0, [received])])
+
+    command_runner.command_run(RECEIVING_TABLE, key=table_id, actor=actor, decide=decision)
+    return _done(deck_id)
 
 
 def deck_inspect(*, actor: Actor, deck_id: Any, defects: list[str] | None = None) -> Deck:
@@ -113,13 +250,9 @@ def deck_inspect(*, actor: Actor, deck_id: Any, defects: list[str] | None = None
             isinstance(d, str) and 0 < len(d.strip()) <= 200 for d in defects):
         raise DomainError("defects must be a list of short descriptions", code="invalid_input",
                           field="defects")
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.DEALER)
-        _step(deck, deck.inspect, "inspected")
-        record(deck, [NewEvent("DeckInspected", {"defects": [d.strip() for d in defects]})],
-               actor, role, table=table.pk)
-    return _done(deck)
+    found = [d.strip() for d in defects]
+    _deck_run(actor, deck_id, (Role.DEALER,), lambda s: deck_steps.inspect(s.deck, found))
+    return _done(deck_id)
 
 
 def deck_inspection_verify(*, actor: Actor, deck_id: Any, accepted: bool,
@@ -130,25 +263,9 @@ def deck_inspection_verify(*, actor: Actor, deck_id: Any, accepted: bool,
         raise DomainError("accepted must be true or false", code="invalid_input",
                           field="accepted")
     note = _text(note, "note", limit=500, required=False)
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.FLOORPERSON)
-        if deck.state != DeckState.INSPECTED:
-            raise ConflictError(f"the deck is {deck.state}; only an inspected deck is verified",
-                                code="deck_wrong_state")
-        inspector = DeckStep.objects.filter(deck=deck, step="inspected").order_by("-at").first()
-        if inspector is not None and inspector.actor == actor.username:
-            raise ConflictError("the inspection is verified by someone other than the dealer "
-                                "who made it", code="verifier_is_inspector")
-        if accepted and deck.defects:
-            raise ConflictError("the dealer found defects: the deck cannot be accepted",
-                                code="deck_defective")
-        events = [NewEvent("DeckInspectionVerified", {"accepted": accepted, "note": note})]
-        if not accepted:
-            events.append(NewEvent("DeckRemoved", {"reason": RemovalReason.DEFECT.value,
-                                                   "note": note or "; ".join(deck.defects)}))
-        record(deck, events, actor, role, table=table.pk)
-    return _done(deck)
+    _deck_run(actor, deck_id, (Role.FLOORPERSON,), lambda s: deck_steps.inspection_verify(
+        s.deck, accepted=accepted, note=note, verifier=actor.username))
+    return _done(deck_id)
 
 
 def deck_spread(*, actor: Actor, deck_id: Any, players: int) -> Deck:
@@ -157,24 +274,15 @@ def deck_spread(*, actor: Actor, deck_id: Any, players: int) -> Deck:
     A deck already prepared or in play is spread again when the table had no gaming
     activity (589.5(f), 637a.5(d)); it is then washed, shuffled and cut again before it
     deals, and keeps the time limit it started when it first entered play."""
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.DEALER)
-        _step(deck, deck.spread, "spread")
-        _not_dealing(table, deck)
-        count = check_spread(setup_of(table), players)
-        record(deck, [NewEvent("DeckSpread", {"players": count})], actor, role, table=table.pk)
-    return _done(deck)
+    _deck_run(actor, deck_id, (Role.DEALER,), lambda s: deck_steps.spread(
+        s.deck, s.table.setup, players, dealing=s.dealing))
+    return _done(deck_id)
 
 
 def deck_wash(*, actor: Actor, deck_id: Any) -> Deck:
     """589.4(c), 637a.4(c): turned face down, washed and stacked."""
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.DEALER)
-        _step(deck, deck.wash, "washed")
-        record(deck, [NewEvent("DeckWashed", {})], actor, role, table=table.pk)
-    return _done(deck)
+    _deck_run(actor, deck_id, (Role.DEALER,), lambda s: deck_steps.wash(s.deck))
+    return _done(deck_id)
 
 
 def deck_shuffle(*, actor: Actor, deck_id: Any, method: str) -> Deck:
@@ -185,128 +293,75 @@ def deck_shuffle(*, actor: Actor, deck_id: Any, method: str) -> Deck:
     except ValueError:
         raise DomainError("method must be manual or automated", code="invalid_shuffle_method",
                           field="method") from None
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.DEALER)
-        _step(deck, deck.shuffle, "shuffled")
-        setup = setup_of(table)
-        check_shuffle(setup, how)
-        record(deck, [NewEvent("DeckShuffled", {"method": how.value,
-                                                "cut_required": cut_required(setup, how)})],
-               actor, role, table=table.pk)
-    return _done(deck)
+    _deck_run(actor, deck_id, (Role.DEALER,),
+              lambda s: deck_steps.shuffle(s.deck, s.table.setup, how))
+    return _done(deck_id)
 
 
 def deck_cut(*, actor: Actor, deck_id: Any, depth: int) -> Deck:
     """589.5(d), 671a.5(d), 579.5(d), 637a.5(b)(2): the cover card at least 10 deep."""
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.DEALER)
-        if deck.state != DeckState.SHUFFLED or not deck.cut_required:
-            raise ConflictError(f"the deck is {deck.state}; only a shuffled stack that needs a "
-                                "cut is cut", code="deck_wrong_state")
-        record(deck, [NewEvent("DeckCut", {"depth": check_cut(depth)})], actor, role,
-               table=table.pk)
-    return _done(deck)
+    _deck_run(actor, deck_id, (Role.DEALER,), lambda s: deck_steps.cut(s.deck, depth))
+    return _done(deck_id)
 
 
 def deck_recut(*, actor: Actor, deck_id: Any, reason: str) -> Deck:
     """589.5(e), 671a.5(e), 579.5(e), 637a.5(c): after the cut and before any card is
     dealt, a floorperson may have the cards cut again."""
     reason = _text(reason, "reason", limit=500)
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.FLOORPERSON)
-        if deck.state != DeckState.READY or not deck.cut_required:
-            raise ConflictError("only a cut deck not yet dealt from can be recut",
-                                code="deck_wrong_state")
-        record(deck, [NewEvent("DeckRecutOrdered", {"reason": reason})], actor, role,
-               table=table.pk)
-    return _done(deck)
+    _deck_run(actor, deck_id, (Role.FLOORPERSON,), lambda s: deck_steps.recut(s.deck, reason))
+    return _done(deck_id)
+
+
+def _decks_in_play(table_id: uuid.UUID) -> int:
+    """The table's decks in play, read once the table's lock is held. Not part of the
+    locked read: a statement that waited for the lock sees the other rows as they were
+    when it began, before the deck put in play by the command it waited for."""
+    return Deck.objects.filter(table_id=table_id, state=deck_steps.DeckState.IN_PLAY).count()
 
 
 def deck_put_in_play(*, actor: Actor, deck_id: Any) -> Deck:
     """The deck enters play (or stands by as the second deck of the pair); its
     change-due timer starts: 4 h by hand, 8 h from a shoe, 12 h at poker. A deck that
     was in play before (spread again after a quiet spell) keeps its original deadline."""
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.FLOORPERSON, Role.DEALER)
-        _step(deck, deck.put_in_play, "put in play")
-        setup = setup_of(table)
-        in_play = Deck.objects.filter(table=table, state=DeckState.IN_PLAY).count()
-        if in_play >= setup.decks_in_play_allowed:
-            raise ConflictError(
-                f"this table already has {in_play} deck(s) in play; it may have "
-                f"{setup.decks_in_play_allowed} (589.3, 637a.3)", code="too_many_decks_in_play")
-        basis, seconds = time_limit(setup, deck_limits())
-        started = deck.entered_play_at or timezone.now()
-        due = deadline(started, seconds)
-        record(deck, [NewEvent("DeckPutInPlay", {
-            "table_id": str(table.pk), "entered_play_at": started.isoformat(),
-            "deadline_at": due.isoformat(), "limit_basis": basis, "limit_seconds": seconds,
-            "returning": deck.entered_play_at is not None})],
-            actor, role, table=table.pk)
-        if not deck.change_due:
-            timers.schedule_deck_timers(deck.pk, due)
-    return _done(deck)
+    decided: list[Event] = []
+
+    def decide(seen: AtTable) -> list[Event]:
+        decided[:] = deck_steps.put_in_play(
+            seen.deck, seen.table.setup, table_id=str(seen.table.pk),
+            in_play=_decks_in_play(seen.table.pk), limits=deck_limits(), now=timezone.now())
+        return decided
+
+    seen = _deck_run(actor, deck_id, (Role.FLOORPERSON, Role.DEALER), decide)
+    if not seen.deck.change_due:
+        # after the commit (inside a caller's transaction, at its commit): a command
+        # refused or retried sends no timer
+        timers.schedule_deck_timers(seen.deck.id, datetime.fromisoformat(
+            decided[0]["data"]["deadline_at"]))
+    return _done(deck_id)
 
 
 def deck_count(*, actor: Actor, deck_id: Any, cards: int) -> Deck:
     """637a.7(e)(4)-(5): the dealer counts the deck; anything but 52 removes it."""
     correct = count_is_right(cards)
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.DEALER, Role.FLOORPERSON)
-        if deck.state != DeckState.IN_PLAY:
-            raise ConflictError(f"the deck is {deck.state}; only a deck in play is counted",
-                                code="deck_not_in_play")
-        _not_dealing(table, deck)
-        events = [NewEvent("DeckCounted", {"cards": cards, "correct": correct})]
-        if not correct:
-            events.append(NewEvent("DeckRemoved", {"reason": RemovalReason.COUNT_WRONG.value,
-                                                   "note": f"counted {cards} cards"}))
-        record(deck, events, actor, role, table=table.pk)
-    return _done(deck)
+    _deck_run(actor, deck_id, (Role.DEALER, Role.FLOORPERSON), lambda s: deck_steps.count(
+        s.deck, cards, correct, dealing=s.dealing))
+    return _done(deck_id)
 
 
 def deck_count_verify(*, actor: Actor, deck_id: Any) -> Deck:
     """A floorperson signs the dealer's last count."""
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.FLOORPERSON)
-        last = DeckStep.objects.filter(deck=deck, step__in=("counted", "count-verified")
-                                       ).order_by("-stream_version").first()
-        if last is None or last.step != "counted":
-            raise ConflictError("there is no count awaiting verification",
-                                code="no_count_to_verify")
-        if last.actor == actor.username:
-            raise ConflictError("a count is verified by someone other than who counted",
-                                code="verifier_is_counter")
-        record(deck, [NewEvent("DeckCountVerified", {"count_version": last.stream_version,
-                                                     "cards": last.details.get("cards")})],
-               actor, role, table=table.pk)
-    return _done(deck)
+    _deck_run(actor, deck_id, (Role.FLOORPERSON,),
+              lambda s: deck_steps.count_verify(s.deck, actor.username))
+    return _done(deck_id)
 
 
 def deck_shuffler_count(*, actor: Actor, deck_id: Any, cards: int) -> Deck:
     """589.5(b), 671a.5(b), 579.5(b): a counting shuffler reports a wrong number of cards →
     the deck is removed."""
     correct = count_is_right(cards)
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.DEALER, Role.FLOORPERSON)
-        if not setup_of(table).counting_shuffler:
-            raise ConflictError("this table has no working counting shuffler",
-                                code="no_counting_shuffler")
-        if deck.state != DeckState.IN_PLAY:
-            raise ConflictError(f"the deck is {deck.state}, not in play", code="deck_not_in_play")
-        events = [NewEvent("DeckShufflerCounted", {"cards": cards, "correct": correct})]
-        if not correct:
-            events.append(NewEvent("DeckRemoved", {"reason": RemovalReason.SHUFFLER_COUNT.value,
-                                                   "note": f"shuffler counted {cards} cards"}))
-        record(deck, events, actor, role, table=table.pk)
-    return _done(deck)
+    _deck_run(actor, deck_id, (Role.DEALER, Role.FLOORPERSON), lambda s: (
+        deck_steps.shuffler_count(s.deck, s.table.setup, cards, correct)))
+    return _done(deck_id)
 
 
 def deck_remove(*, actor: Actor, deck_id: Any, reason: str, note: str = "") -> Deck:
@@ -316,32 +371,32 @@ def deck_remove(*, actor: Actor, deck_id: Any, reason: str, note: str = "") -> D
         raise DomainError(f"reason must be one of {', '.join(r.value for r in RemovalReason)}",
                           code="invalid_removal_reason", field="reason") from None
     note = _text(note, "note", limit=500, required=why is RemovalReason.OTHER)
-    with transaction.atomic():
-        deck, table = _deck_and_table(deck_id, actor)
-        role = act_at_table(actor, table, Role.FLOORPERSON, Role.DEALER)
-        _step(deck, deck.remove, "removed")
-        _not_dealing(table, deck)
-        record(deck, [NewEvent("DeckRemoved", {"reason": why.value, "note": note})], actor, role,
-               table=table.pk)
-    return _done(deck)
+    _deck_run(actor, deck_id, (Role.FLOORPERSON, Role.DEALER), lambda s: deck_steps.remove(
+        s.deck, why, note, dealing=s.dealing))
+    return _done(deck_id)
 
 
-def _dispose(actor: Actor, deck_id: Any, event: str, note: str) -> Deck:
+def _dispose(actor: Actor, deck_id: Any, step: str, note: str) -> Deck:
+    """603a.16: security or a floorperson disposes of a removed deck, at a table or not."""
     note = _text(note, "note", limit=500, required=False)
-    with transaction.atomic():
-        deck = locked(Deck, deck_id, actor, what="deck")
+
+    def decision(loaded: Loaded[None]) -> Decision[None]:
+        key, state, table_id, version = loaded.row
         role = actor.require(Role.SECURITY, Role.FLOORPERSON)
-        _step(deck, deck.destroy if event == "DeckDestroyed" else deck.cancel,
-              "destroyed" if event == "DeckDestroyed" else "cancelled")
-        record(deck, [NewEvent(event, {"note": note})], actor, role, table=deck.table_id)
-    return _done(deck)
+        events = deck_steps.dispose(state, step, note)
+        table = _uuid(table_id)
+        return Decision(None, [], role, {"table": str(table) if table else None}, others=[
+            Also(Stream("deck", f"deck-{_uuid(key)}"), version, _new_events(events))])
+
+    command_runner.command_run(DECK_ALONE, key=deck_id, actor=actor, decide=decision)
+    return _done(deck_id)
 
 
 def deck_destroy(*, actor: Actor, deck_id: Any, note: str = "") -> Deck:
     """A removed deck destroyed (603a.16)."""
-    return _dispose(actor, deck_id, "DeckDestroyed", note)
+    return _dispose(actor, deck_id, "destroy", note)
 
 
 def deck_cancel(*, actor: Actor, deck_id: Any, note: str = "") -> Deck:
     """A removed deck cancelled (marked so it can never be used again, 603a.16)."""
-    return _dispose(actor, deck_id, "DeckCancelled", note)
+    return _dispose(actor, deck_id, "cancel", note)
