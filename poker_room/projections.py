@@ -76,8 +76,10 @@ def player_seated(e: RecordedEvent) -> None:
     d = e.data
     # sealed (casino.personal_data): nothing once its key is erased, an anonymous seat
     player = unseal(d.get("player")) or {}
-    table = GameTable.objects.only("property_id").get(pk=_table_id(e))
-    Seat.objects.create(property_id=table.property_id, table_id=table.pk, seat=d["seat"],
+    # the property from this process's cache: a read here would stop the seating
+    # command's pipeline for its answer (poker_room.services.seats)
+    table_id = _table_id(e)
+    Seat.objects.create(property_id=_property_of(table_id), table_id=table_id, seat=d["seat"],
                         player_name=player.get("name", ""),
                         player_phone=player.get("phone", ""),
                         personal_subject=subject_of(d.get("player")),
@@ -99,7 +101,10 @@ def seat_status(status: str) -> Any:
 
 
 def player_left(e: RecordedEvent) -> None:
-    _seat(e).delete()
+    # One DELETE without Django's collector: QuerySet.delete() opens an atomic block of
+    # its own, which cannot begin inside the transaction a command runner's pipeline has
+    # begun on the raw connection (poker_room.services.seats); a seat has no dependants.
+    _seat(e)._raw_delete(connection.alias)
 
 
 def minimum_bet_raised(e: RecordedEvent) -> dict[str, Any]:

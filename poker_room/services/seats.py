@@ -1,33 +1,57 @@
-"""Players and seats at a poker table (637a.8(a)-(b), (k); 637a.16(f)(1)).
+"""Players and seats at a poker table (637a.8(a)-(b), (k); 637a.16(f)(1); 637a.18(b)-(c)).
 
-Every change is an event in the table's ``poker_table-<table id>`` stream, appended at
-the version the table's row was read at (a stale decision is refused); the seats are a
+Every change is an event in the table's ``poker_table-<table id>`` stream; the seats are a
 projection of it (:mod:`poker_room.projections`). The players seated and playing when a
 hand starts are the hand's players (:mod:`poker_room.services.hands`).
+
+Each seating command runs on the command runner (:mod:`casino.command_runner`, issue 25):
+one statement reads the table under lock with everything the checks need
+(:data:`_SELECT`: the poker row's stream version and hand in progress, the seats, the
+Rules Submission versions that may be in force, the hand's snapshot), the pure domain
+decides (:mod:`poker_room.domain.seating`), and the event is appended at the stream
+version that read saw (a stream that moved on since: the runner reads and decides once
+more). On PostgreSQL outside a caller's transaction that is two round trips.
+
+Two things a command may do besides its event need the database inside its transaction,
+so those commands run the runner's steps in a transaction of their own
+(:func:`_own_transaction`): a cash buy-in or add-on's chip sale (finance's record,
+:func:`poker_room.chip_sales.record_cash_sale`, which reads the table day it appends to),
+and a named player's details sealed (:func:`_sealed`: a key made for the seating, or
+the list entry's key read FOR SHARE). The floor's offer of an opened seat follows the
+``PlayerLeft``/``PlayerRemoved`` commit as before (the event store's after-commit hook,
+:mod:`poker_floor.hooks`).
 """
 
 from __future__ import annotations
 
+import json
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from datetime import datetime, timezone as dt_timezone
 from typing import Any
 
+from django.db import connection, transaction
+from django.utils import timezone
+
+from casino import command_runner
 from casino.actors import Actor
-from casino.domain.errors import ConflictError, DomainError
-from casino.domain.money import format_money
+from casino.command_runner import Aggregate, Also, Decision, Loaded
+from casino.domain.errors import ConflictError
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.personal_data import key_create, retention_end, seal
 from casino.roles import Role
-from django.db import transaction
-from poker_room.chip_sales import CASH, CHIPS, PAID_WITH, record_cash_sale
+from poker_room.chip_sales import CASH, record_cash_sale
+from poker_room.domain import seating
+from poker_room.domain.hand import Hand
 from poker_room.domain.rules import TableRules
+from poker_room.domain.seating import SeatError, SeatSeen, TableSeen
 from poker_room.models import PokerTable, Seat, SeatStatus
-from poker_room.services.hand_state import seat_in_play, seats_in_hand
+from poker_room.services.hand_state import _from_snapshot
 from tables.domain.catalogue import get_table_game
-from tables.models import GameTable
+from tables.models import GameTable, RulesState
 from tables.selectors import rules_in_force
 from tables.services.common import act_at_table, locked
-
-
 
 #: who seats players, sells chips and moves them between tables: the dealer at the table,
 #: a floorperson or the poker shift supervisor
@@ -37,9 +61,9 @@ FLOOR = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
 #: the personal data of a named player seated without a list entry (casino.personal_data)
 SEATED_PLAYER = "seated_player"
 
-
-class SeatError(DomainError):
-    code = "invalid_seat"
+__all__ = ["FLOOR", "SEATED_PLAYER", "SEATING", "AtTable", "SeatError", "chips_add",
+           "minimum_bet_raise", "player_remove", "player_return", "seat_leave",
+           "seat_player", "sit_in", "sit_out", "step_away", "table_rules"]
 
 
 def table_rules(table: GameTable) -> TableRules:
@@ -53,10 +77,10 @@ def table_rules(table: GameTable) -> TableRules:
 
 
 class AtTable:
-    """A poker table locked for a seating command: the table, its poker row (None before
-    its first event) and its seats. ``system``: a system actor may take the step (the
-    floor's automatic seat moves only), under the role "system"
-    (:func:`tables.services.common.act_at_table`)."""
+    """A poker table locked through the ORM (the hands' and time charges' commands; the
+    seating commands read it in one statement, :data:`POKER_TABLE`): the table, its poker
+    row (None before its first event) and its seats. ``system``: a system actor may take
+    the step, under the role "system" (:func:`tables.services.common.act_at_table`)."""
 
     def __init__(self, actor: Actor, table_id: Any, roles: tuple[Role, ...], *,
                  with_seats: bool = True, system: bool = False):
@@ -92,71 +116,171 @@ class AtTable:
                savepoint=False)
 
 
-def _cents(value: Any, field: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise SeatError(f"{field} must be a positive whole number of cents",
-                        code="invalid_amount", field=field)
-    return value
+# --- the table's one locked read ----------------------------------------------------------
+
+#: The table (alias r, locked), its poker row, and as JSON: the seats [seat, status,
+#: stakes]; the Rules Submission versions of its game that may be in force (in effect, or
+#: approved: [version number, state, effective time, options]; which one is, is decided
+#: as :func:`tables.selectors.rules_in_force` decides it, :func:`_rules_options`); the
+#: hand in progress's snapshot (who was dealt in, who still contends). Vendor SQL:
+#: :data:`_JSON`.
+_SELECT = (
+    "SELECT r.id, r.name, r.game, r.positions, r.dealer_id, p.stream_version, "
+    "p.current_hand_id, "
+    "(SELECT <array>(<row>(s.seat, s.status, s.stack_cents)) FROM poker_room_seat s "
+    "WHERE s.table_id = r.id), "
+    "(SELECT <array>(<row>(v.version_number, v.state, v.effective_at, <options>)) "
+    "FROM tables_rulessubmission v WHERE v.property_id = r.property_id AND v.game = r.game "
+    f"AND v.state IN ('{RulesState.IN_EFFECT.value}', '{RulesState.APPROVED.value}')), "
+    "(SELECT h.snapshot FROM tables_round h WHERE h.id = p.current_hand_id) "
+    "FROM tables_gametable r LEFT JOIN poker_room_pokertable p ON p.table_id = r.id "
+    "WHERE r.id = %%s AND r.property_id = %%s%(lock)s")
+
+#: the one place the two databases' JSON functions differ
+_JSON = {
+    "postgresql": {"<array>": "json_agg", "<row>": "json_build_array",
+                   "<options>": "v.options"},
+    "sqlite": {"<array>": "json_group_array", "<row>": "json_array",
+               "<options>": "json(v.options)"},
+}
 
 
-def _whole_chips(amount: int, rules: TableRules, field: str) -> None:
-    if amount % rules.chip_unit_cents:
-        raise SeatError(f"{field} must be whole chips of {format_money(rules.chip_unit_cents)}",
-                        code="not_whole_chips", field=field)
+def _select_for(vendor: str) -> str:
+    sql = _SELECT
+    for placeholder, function in _JSON[vendor].items():
+        sql = sql.replace(placeholder, function)
+    return sql
 
 
-def _player(value: Any) -> dict[str, str] | None:
-    """None: an anonymous seat. Otherwise the name and telephone number a High Hand
-    Tracking Slip records (637a.16(f)(1))."""
+def _aggregate(vendor: str) -> Aggregate[None]:
+    """The poker table aggregate: no snapshot of its own (its seats are its read model),
+    the locked read alone; its command appends to the table's stream (Decision.others).
+    Not registered: there is no snapshot to rebuild."""
+    return Aggregate(name="poker_table", stream_type="poker_table", what="table",
+                     select=_select_for(vendor), update="",
+                     stream_id=lambda key: f"poker_table-{key}")
+
+
+POKER_TABLE: dict[str, Aggregate[None]] = {v: _aggregate(v) for v in _JSON}
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _uuid(value: Any) -> uuid.UUID | None:
+    # SQLite returns a UUID column as 32 hex characters
+    return None if value is None else uuid.UUID(str(value))
+
+
+def _when(value: Any) -> datetime | None:
     if value is None:
         return None
-    if not isinstance(value, dict) or set(value) - {"name", "phone"}:
-        raise SeatError("player is null (anonymous) or {name, phone}", code="invalid_player",
-                        field="player")
-    name, phone = value.get("name"), value.get("phone", "")
-    if not isinstance(name, str) or not name.strip() or len(name) > 120:
-        raise SeatError("a named player needs a name of 1 to 120 characters",
-                        code="invalid_player", field="player.name")
-    if not isinstance(phone, str) or len(phone) > 40:
-        raise SeatError("the phone number is text of at most 40 characters",
-                        code="invalid_player", field="player.phone")
-    return {"name": name.strip(), "phone": phone.strip()}
+    at = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return at if at.tzinfo else at.replace(tzinfo=dt_timezone.utc)
 
 
-def _paid_with(value: Any) -> str:
-    """How table stakes were paid (:mod:`poker_room.chip_sales`): cash at the table or
-    chips brought to it; 400 ``invalid_paid_with`` otherwise — left out too, since there
-    is no default (:mod:`poker_room.chip_sales`) — before anything is recorded."""
-    if value is None:
-        raise SeatError(f"paid_with is required: {' or '.join(PAID_WITH)} (cash at the table "
-                        f"is a chip sale; chips brought to it are none)",
-                        code="invalid_paid_with", field="paid_with")
-    if value not in PAID_WITH:
-        raise SeatError(f"paid_with is {' or '.join(PAID_WITH)}, not {value!r}",
-                        code="invalid_paid_with", field="paid_with")
-    return value
+def _rules_options(versions: list[list[Any]] | None, now: datetime) -> Any:
+    """The options of the version in force as of ``now``: the newest of the one in effect
+    and the approved ones whose effective time has come (the rule of
+    :func:`tables.selectors.rules_in_force`); None when none is."""
+    in_force = [(number, options) for number, state, effective_at, options in versions or ()
+                if state == RulesState.IN_EFFECT
+                or (state == RulesState.APPROVED and effective_at is not None
+                    and _when(effective_at) <= now)]
+    return max(in_force, key=lambda v: v[0])[1] if in_force else None
 
 
-def _paid(at: AtTable, seat: int, amount: int, paid_with: str, paid_for: str) -> None:
+def _table_seen(row: tuple[Any, ...]) -> tuple[TableSeen, Any]:
+    """The table as the locked read shows it, and the hand in progress's snapshot."""
+    (table_id, name, game, positions, dealer_id, version, hand_id, seats, versions,
+     snapshot) = row
+    snapshot = _json(snapshot) if hand_id is not None else None
+    events = (snapshot or {}).get("events") or []
+    table = TableSeen(
+        pk=_uuid(table_id), name=name, game=game, positions=positions, dealer_id=dealer_id,
+        version=version or 0, current_hand=str(_uuid(hand_id)) if hand_id else None,
+        seats={n: SeatSeen(n, status, stack) for n, status, stack in _json(seats) or ()},
+        rules_options=_rules_options(_json(versions), timezone.now()),
+        dealt=[s for s, _ in events[0]["data"]["seats"]] if events else ())
+    return table, snapshot
+
+
+Decide = Callable[[TableSeen, Any], list[seating.Event]]
+
+
+def _gate(actor: Actor, table: TableSeen, roles: tuple[Role, ...], system: bool) -> str:
+    """A poker table, and the role the actor acts under there (as :class:`AtTable`)."""
+    if not get_table_game(table.game).is_poker:
+        raise ConflictError(f"table {table.name} is not a poker table",
+                            code="not_a_poker_table")
+    return act_at_table(actor, table, *roles, system=system)  # type: ignore[arg-type]
+
+
+def _command(actor: Actor, table_id: Any, roles: tuple[Role, ...], decide: Decide, *,
+             system: bool = False) -> tuple[TableSeen, str]:
+    """Run a seating command on the runner: the table read under lock (404
+    ``table_not_found`` for another property's), the gate, ``decide`` given the table and
+    the hand's snapshot, its events appended to the table's stream at the version read.
+    Returns the table as decided on and the role acted under."""
+    seen: dict[str, Any] = {}
+
+    def decision(loaded: Loaded[None]) -> Decision[None]:
+        table, snapshot = _table_seen(loaded.row)
+        role = _gate(actor, table, roles, system)
+        events = [NewEvent(t, d) for t, d in decide(table, snapshot)]
+        seen.update(table=table, role=role)
+        stream = Stream("poker_table", f"poker_table-{table.pk}")
+        return Decision(None, [], role, {"table": str(table.pk)},
+                        others=[Also(stream, table.version, events)])
+
+    command_runner.command_run(POKER_TABLE[connection.vendor], key=table_id, actor=actor,
+                               decide=decision)
+    return seen["table"], seen["role"]
+
+
+@contextmanager
+def _own_transaction(needed: bool) -> Iterator[None]:
+    """The command's transaction when it does more than append (a chip sale, a key
+    sealed): the runner then runs its steps inside it; otherwise the runner's own."""
+    with transaction.atomic() if needed else nullcontext():
+        yield
+
+
+# --- the commands ------------------------------------------------------------------------
+
+def _paid(actor: Actor, table: TableSeen, role: str, seat: int, amount: int, paid_with: str,
+          paid_for: str) -> None:
     """A cash buy-in or add-on is a chip sale (the cash into the drop box), recorded by
     the same command in the same transaction; chips brought to the table are none."""
     if paid_with == CASH:
-        record_cash_sale(actor=at.actor, table_id=at.table.pk, amount_cents=amount,
-                         seat=seat, paid_for=paid_for, role=at.role)
+        record_cash_sale(actor=actor, table_id=table.pk, amount_cents=amount, seat=seat,
+                         paid_for=paid_for, role=role)
 
 
-def _sealed(at: AtTable, person: dict[str, str] | None, subject: Any) -> Any:
+def _sealed(actor: Actor, person: dict[str, str] | None, subject: Any) -> Any:
     """A named player's name and phone as the event holds them: sealed under the key of
     ``subject`` (a list entry's, the player's own on the floor's lists) or, without one,
     under a key of the seating's own, kept for the seated player's retention from now
-    (:mod:`casino.personal_data`); erasing the key erases them from the log's reads."""
+    (:mod:`casino.personal_data`); erasing the key erases them from the log's reads.
+    Runs inside the command's transaction (:func:`_own_transaction`)."""
     if person is None:
         return None
+    assert connection.in_atomic_block, "a named seating runs in its own transaction"
     if subject is None:
         subject = uuid.uuid4()
-        key_create(subject=subject, property_id=at.table.property_id, kind=SEATED_PLAYER,
-                   retain_until=retention_end(SEATED_PLAYER))
+        key = key_create(subject=subject, property_id=actor.property.pk, kind=SEATED_PLAYER,
+                         retain_until=retention_end(SEATED_PLAYER))
+        return seal(subject, person, key=key)
     return seal(subject, person)
+
+
+def _seated_in_room(actor: Actor, person: dict[str, str] | None) -> bool:
+    """Whether a named player is seated at any table of the property (asked before the
+    table's read; the decision refuses it in its place among the checks)."""
+    return person is not None and Seat.objects.filter(
+        property_id=actor.property.pk, player_name__iexact=person["name"],
+        player_phone=person["phone"]).exists()
 
 
 def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
@@ -178,72 +302,34 @@ def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
     ``personal_subject`` (poker_floor's calls and moves, not an API field): the key they
     are sealed under, a list entry's or the seat's own, so that erasing it erases them
     here too."""
-    person = _player(player)
-    amount = _cents(buy_in_cents, "buy_in_cents")
-    how = _paid_with(paid_with)
-    with transaction.atomic():
-        at = AtTable(actor, table_id, SEATING, system=carried_from is not None)
-        rules = table_rules(at.table)
-        limit = min(at.table.positions, rules.max_players or at.table.positions)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= limit:
-            raise SeatError(f"seats are numbered 1 to {limit} at this table",
-                            code="invalid_seat", field="seat")
-        if seat in at.seats:
-            raise ConflictError(f"seat {seat} is taken", code="seat_taken")
-        if person is not None and Seat.objects.filter(
-                property_id=at.table.property_id, player_name__iexact=person["name"],
-                player_phone=person["phone"]).exists():
-            raise ConflictError(f"{person['name']} is already seated in the room",
-                                code="player_already_seated")
-        seated = {"seat": seat, "player": _sealed(at, person, personal_subject),
-                  "buy_in_cents": amount, "paid_with": how}
-        if carried_from is None:
-            _buy_in_limits(amount, rules)
-        elif how != CHIPS:
-            raise SeatError("table stakes carried from another table are chips",
-                            code="invalid_paid_with", field="paid_with")
-        else:
-            seated["carried_from"] = carried_from
-        at.record(NewEvent("PlayerSeated", seated))
-        _paid(at, seat, amount, how, "buy_in")
-    return Seat.objects.get(table_id=at.table.pk, seat=seat)
+    person = seating.player(player)
+    amount = seating.cents(buy_in_cents, "buy_in_cents")
+    how = seating.paid_with(paid_with)
 
+    def decide(table: TableSeen, _hand: Any) -> list[seating.Event]:
+        rules = seating.seat_free(table, seat, person, seated_elsewhere=elsewhere)
+        return [seating.player_seated(rules, seat, _sealed(actor, person, personal_subject),
+                                      amount, how, carried_from)]
 
-def _buy_in_limits(stack_after: int, rules: TableRules, *, adding: bool = False) -> None:
-    options = rules.shared_dict()
-    low, high = options["buy_in_minimum_cents"], options["buy_in_maximum_cents"]
-    field = "amount_cents" if adding else "buy_in_cents"
-    if not adding and stack_after < low:
-        raise SeatError(f"the minimum buy-in is {format_money(low)}",
-                        code="buy_in_below_minimum", field=field)
-    if stack_after > high:
-        raise SeatError(f"the table stakes may not exceed the maximum buy-in of "
-                        f"{format_money(high)}",
-                        code="buy_in_above_maximum", field=field)
-    _whole_chips(stack_after, rules, field)
+    with _own_transaction(person is not None or how == CASH):
+        elsewhere = _seated_in_room(actor, person)
+        table, role = _command(actor, table_id, SEATING, decide,
+                               system=carried_from is not None)
+        _paid(actor, table, role, seat, amount, how, "buy_in")
+    return Seat.objects.get(table_id=table.pk, seat=seat)
 
 
 def chips_add(*, actor: Actor, table_id: Any, seat: Any, amount_cents: Any,
               paid_with: Any) -> Seat:
     """Add to a player's table stakes, only between rounds of play (637a.8(b)(2)); paid
     with cash at the table (a chip sale, recorded with it) or chips brought to it."""
-    amount = _cents(amount_cents, "amount_cents")
-    how = _paid_with(paid_with)
-    with transaction.atomic():
-        at = AtTable(actor, table_id, SEATING)
-        s = at.seat(seat)
-        if at.hand_in_progress and _in_current_hand(at, s.seat):
-            raise ConflictError("table stakes are added only between rounds of play "
-                                "(637a.8(b)(2))", code="chips_mid_hand")
-        _buy_in_limits(s.stack_cents + amount, table_rules(at.table), adding=True)
-        at.record(NewEvent("ChipsAdded", {"seat": s.seat, "amount_cents": amount,
-                                          "paid_with": how}))
-        _paid(at, s.seat, amount, how, "add_on")
-    return Seat.objects.get(pk=s.pk)
-
-
-def _in_current_hand(at: AtTable, seat: int) -> bool:
-    return seat in seats_in_hand(at.poker.current_hand_id)
+    amount = seating.cents(amount_cents, "amount_cents")
+    how = seating.paid_with(paid_with)
+    with _own_transaction(how == CASH):
+        table, role = _command(actor, table_id, SEATING, lambda table, _hand: [
+            seating.chips_added(table, seat, amount, how)])
+        _paid(actor, table, role, seat, amount, how, "add_on")
+    return Seat.objects.get(table_id=table.pk, seat=seat)
 
 
 def sit_out(*, actor: Actor, table_id: Any, seat: Any) -> Seat:
@@ -261,46 +347,27 @@ def sit_in(*, actor: Actor, table_id: Any, seat: Any) -> Seat:
 def player_return(*, actor: Actor, table_id: Any, seat: Any, stakes_verified: Any) -> Seat:
     """637a.8(b)(6)(i): on the player's return the floorperson verifies the table stakes
     were not changed while away."""
-    if stakes_verified is not True:
-        raise SeatError("the floorperson confirms the stakes are as recorded "
-                        "(stakes_verified: true) before the player returns (637a.8(b)(6))",
-                        code="stakes_not_verified", field="stakes_verified")
+    seating.stakes_verified(stakes_verified)
     return _status(actor, table_id, seat, "PlayerReturned", (SeatStatus.AWAY,),
                    "the player has not stepped away", "seat_not_away", roles=FLOOR)
 
 
 def _status(actor: Actor, table_id: Any, seat: Any, event: str, source: tuple[str, ...],
             message: str, code: str, roles: tuple[Role, ...] = SEATING) -> Seat:
-    with transaction.atomic():
-        at = AtTable(actor, table_id, roles)
-        s = at.seat(seat)
-        if s.status not in source:
-            raise ConflictError(message, code=code)
-        at.record(NewEvent(event, {"seat": s.seat}))
-    return Seat.objects.get(pk=s.pk)
+    table, _ = _command(actor, table_id, roles, lambda table, _hand: [
+        seating.status_changed(table, seat, event, tuple(str(s) for s in source), message,
+                               code)])
+    return Seat.objects.get(table_id=table.pk, seat=seat)
 
 
 def step_away(*, actor: Actor, table_id: Any, seat: Any, covered_cents: Any,
               method: Any = "stakes-counted") -> Seat:
     """637a.8(b)(6): a player leaves the table for a while without giving up the seat; a
     floorperson or above records the table stakes (counted, or kept under a cover)."""
-    covered = covered_cents if covered_cents == 0 else _cents(covered_cents, "covered_cents")
-    if method not in ("stakes-counted", "stakes-covered"):
-        raise SeatError("method is stakes-counted or stakes-covered (637a.8(b)(6)(i)-(ii))",
-                        code="invalid_choice", field="method")
-    with transaction.atomic():
-        at = AtTable(actor, table_id, FLOOR)
-        s = at.seat(seat)
-        if s.status == SeatStatus.AWAY:
-            raise ConflictError("the player has already stepped away", code="seat_away")
-        if covered != s.stack_cents and not at.hand_in_progress:
-            raise SeatError(f"the table stakes at seat {s.seat} are "
-                            f"{format_money(s.stack_cents)}",
-                            code="stakes_mismatch", field="covered_cents")
-        at.record(NewEvent("PlayerSteppedAway", {
-            "seat": s.seat, "covered_cents": covered, "method": method,
-            "during_hand": str(at.poker.current_hand_id) if at.hand_in_progress else None}))
-    return Seat.objects.get(pk=s.pk)
+    covered = seating.away_covered(covered_cents, method)
+    table, _ = _command(actor, table_id, FLOOR, lambda table, _hand: [
+        seating.stepped_away(table, seat, covered, method)])
+    return Seat.objects.get(table_id=table.pk, seat=seat)
 
 
 def seat_leave(*, actor: Actor, table_id: Any, seat: Any,
@@ -311,46 +378,31 @@ def seat_leave(*, actor: Actor, table_id: Any, seat: Any,
     ``moving`` (poker_floor's moves only, not an API field): the player leaves to be
     seated at another table with the stakes, the one leaving a system actor may record
     (the floor's automatic must-move, under the role "system")."""
-    with transaction.atomic():
-        at = AtTable(actor, table_id, SEATING, system=moving is True)
-        s = at.seat(seat)
-        if at.hand_in_progress and _in_current_hand(at, s.seat):
-            raise ConflictError("the player is in the hand in progress", code="seat_in_hand")
-        at.record(NewEvent("PlayerLeft", {"seat": s.seat, "cashed_out_cents": s.stack_cents}))
-    return {"seat": s.seat, "cashed_out_cents": s.stack_cents}
+    left: list[dict[str, Any]] = []
+
+    def decide(table: TableSeen, _hand: Any) -> list[seating.Event]:
+        event = seating.player_left(table, seat)
+        left[:] = [event[1]]
+        return [event]
+
+    _command(actor, table_id, SEATING, decide, system=moving is True)
+    return dict(left[0])
 
 
 def minimum_bet_raise(*, actor: Actor, table_id: Any, amount_cents: Any,
                       all_players_agreed: Any) -> PokerTable:
     """637a.8(k): with every player's agreement, established as the Rules Submission
     says, the minimum bet is raised by no more than the submission allows."""
-    amount = _cents(amount_cents, "amount_cents")
-    if all_players_agreed is not True:
-        raise SeatError("the minimum bet is raised only when every player agrees "
-                        "(637a.8(k))", code="agreement_required", field="all_players_agreed")
-    with transaction.atomic():
-        at = AtTable(actor, table_id, SEATING)
-        rules = table_rules(at.table)
-        increase = rules.shared_dict()["minimum_bet_increase"]
-        posted = rules.opening_bet_cents
-        if amount <= posted:
-            raise SeatError(f"the posted minimum bet is {format_money(posted)}: raise it above "
-                            "that",
-                            code="invalid_amount", field="amount_cents")
-        if amount - posted > increase["maximum_increase_cents"]:
-            raise ConflictError(
-                "the Rules Submission allows the minimum bet to be raised by at most "
-                f"{format_money(increase['maximum_increase_cents'])}",
-                code="increase_above_maximum")
-        _whole_chips(amount, rules, "amount_cents")
-        if at.hand_in_progress:
-            raise ConflictError("the minimum bet changes between hands",
-                                code="hand_in_progress")
-        at.record(NewEvent("MinimumBetRaised", {
-            "amount_cents": amount, "agreement_method": increase["agreement_method"],
-            "players": sorted(n for n, s in at.seats.items()
-                              if s.status == SeatStatus.PLAYING)}))
-    return PokerTable.objects.get(pk=at.table.pk)
+    amount = seating.cents(amount_cents, "amount_cents")
+    seating.agreed(all_players_agreed)
+    table, _ = _command(actor, table_id, SEATING, lambda table, _hand: [
+        seating.minimum_bet_raised(table, amount)])
+    return PokerTable.objects.get(pk=table.pk)
+
+
+def _hand(snapshot: Any) -> Hand | None:
+    """The hand in progress from its snapshot (this process's copy when it is current)."""
+    return _from_snapshot(snapshot) if snapshot else None
 
 
 def player_remove(*, actor: Actor, table_id: Any, seat: Any, reason: Any) -> dict[str, Any]:
@@ -359,20 +411,14 @@ def player_remove(*, actor: Actor, table_id: Any, seat: Any, reason: Any) -> dic
     player to leave the game. The event is also the notice to compliance, whose event log
     lists it (``GET events/?type=PlayerRemoved``). Between hands, or once the player's
     hand is folded: the player leaves with the table stakes."""
-    if not isinstance(reason, str) or not reason.strip() or len(reason) > 2000:
-        raise SeatError("say why the player is removed (text of 1 to 2000 characters)",
-                        code="reason_required", field="reason")
-    with transaction.atomic():
-        at = AtTable(actor, table_id, FLOOR)
-        s = at.seat(seat)
-        stakes = s.stack_cents
-        if at.hand_in_progress:
-            live, in_hand = seat_in_play(at.poker.current_hand_id, s.seat)
-            if live:
-                raise ConflictError("fold the player's hand first", code="seat_in_hand")
-            stakes = stakes if in_hand is None else in_hand
-        at.record(NewEvent("PlayerRemoved", {
-            "seat": s.seat, "reason": reason.strip(), "cashed_out_cents": stakes,
-            "compliance_notified": True}))
-    return {"seat": s.seat, "cashed_out_cents": stakes}
+    why = seating.removal_reason(reason)
+    removed: list[dict[str, Any]] = []
 
+    def decide(table: TableSeen, snapshot: Any) -> list[seating.Event]:
+        hand = _hand(snapshot) if table.hand_in_progress else None
+        event = seating.player_removed(table, seat, why, hand)
+        removed[:] = [event[1]]
+        return [event]
+
+    _command(actor, table_id, FLOOR, decide)
+    return {"seat": removed[0]["seat"], "cashed_out_cents": removed[0]["cashed_out_cents"]}

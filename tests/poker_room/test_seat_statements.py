@@ -1,0 +1,116 @@
+"""The seat commands' statements, pinned (issue 25 item 2: the seat commands run on the
+command runner, one locked read, the decision in the pure domain, the appends in one
+pipeline; "the ORM gate of ~17 statements goes").
+
+Each command is counted at the wire (PostgreSQL): libpq's trace of Django's connection
+gives every statement the client sent (a ``Query`` or an ``Execute`` message), the event
+store's own cursors included, which Django's CaptureQueriesContext does not see, and the
+points where the client waits for the server (a round trip). Outside any transaction the
+command is its own; inside a caller's (pytest's, as a floor move's) the runner's steps
+run in it.
+
+Before this change (commit ee745e4: the ORM gate, ``AtTable``, each read its own round
+trip), measured the same way: seat_player 12 statements in 12 round trips outside a
+transaction, 12 inside one; seat_leave 10 in 10 (2 of them the floor's after-commit look-up
+of the table's list, :mod:`poker_floor.hooks`), 8 inside one.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from poker_room.models import Seat
+from poker_room.services import seats
+from tests.poker_room._committed import poker_room
+
+pytestmark = [pytest.mark.postgres]
+
+#: per command: (statements, round trips) outside a transaction, statements inside one
+EXPECTED = {"seat_player": (7, 4, 7), "seat_leave": (8, 4, 6)}
+
+
+@contextmanager
+def wire() -> Iterator[dict[str, Any]]:
+    """What the client sends to PostgreSQL on Django's connection while the block runs:
+    ``statements`` (Query or Execute messages), ``round_trips`` and the statements'
+    text (for a failing count's message)."""
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    from psycopg import pq
+
+    out: dict[str, Any] = {}
+    with tempfile.NamedTemporaryFile("w+", suffix=".trace", delete=False) as f:
+        path = f.name
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        pgconn.trace(os.dup(fd))
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        yield out
+    finally:
+        pgconn.untrace()
+        os.close(fd)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        sent = [line.split("\t") for line in f if line.startswith("F\t")]
+    os.unlink(path)
+    out["statements"] = sum(1 for m in sent if len(m) > 2 and m[2].split(" ")[0]
+                            in ("Query", "Execute"))
+    kinds = [m[2].split(" ")[0].strip() for m in sent if len(m) > 2]
+    # the client waits for the server after a Sync, after a Flush (a result read in a
+    # pipeline) unless it follows a Sync, and after each simple Query
+    out["round_trips"] = sum(1 for i, k in enumerate(kinds)
+                             if k in ("Sync", "Query")
+                             or (k == "Flush" and (i == 0 or kinds[i - 1] != "Sync")))
+    out["text"] = [" ".join(m[2:])[:160] for m in sent
+                   if len(m) > 2 and m[2].split(" ")[0] in ("Query", "Parse")]
+
+
+@pytest.mark.usefixtures("committed_db")
+def test_seat_player_and_seat_leave_outside_a_transaction() -> None:
+    """§ 637a.8(a)-(b): a player seated with chips brought and leaving with the stakes,
+    each a command of its own transaction."""
+    people, table = poker_room("SEAT-WIRE", "sw")
+    dealer = people["dealer"]
+    seats.seat_player(actor=dealer, table_id=table.pk, seat=1, buy_in_cents=10_000,
+                      paid_with="chips")  # the table's first event: its row is made
+    with wire() as seated:
+        seats.seat_player(actor=dealer, table_id=table.pk, seat=2, buy_in_cents=10_000,
+                          paid_with="chips")
+    with wire() as left:
+        out = seats.seat_leave(actor=dealer, table_id=table.pk, seat=2)
+    assert out == {"seat": 2, "cashed_out_cents": 10_000}
+    assert list(Seat.objects.filter(table_id=table.pk).values_list("seat", flat=True)) == [1]
+    # seat_player: BEGIN and the table's locked read (one round trip); the seat's INSERT
+    # (its id returned: a round trip), the poker row's UPDATE, the append and COMMIT (one);
+    # the seat read back for the answer
+    assert (seated["statements"], seated["round_trips"]) == EXPECTED["seat_player"][:2], \
+        seated["text"]
+    # seat_leave: BEGIN and the read; the DELETE, the UPDATE, the append and COMMIT; after
+    # the commit the floor's hook asks whether the table's game has a list (two reads)
+    assert (left["statements"], left["round_trips"]) == EXPECTED["seat_leave"][:2], \
+        left["text"]
+
+
+@pytest.mark.django_db
+def test_seat_player_and_seat_leave_inside_a_transaction(crew, poker_table) -> None:  # noqa: ANN001
+    """The same commands inside a caller's transaction (a floor move's): the runner's
+    steps in that transaction."""
+    table = poker_table("holdem")["table"]
+    dealer = crew["dealer"]
+    seats.seat_player(actor=dealer, table_id=table.pk, seat=1, buy_in_cents=10_000,
+                      paid_with="chips")
+    with wire() as seated:
+        seats.seat_player(actor=dealer, table_id=table.pk, seat=2, buy_in_cents=10_000,
+                          paid_with="chips")
+    with wire() as left:
+        seats.seat_leave(actor=dealer, table_id=table.pk, seat=2)
+    # the savepoint, the locked read, the projection's writes, the append, the release
+    # (and the seat read back for seat_player's answer)
+    assert seated["statements"] == EXPECTED["seat_player"][2], seated["text"]
+    assert left["statements"] == EXPECTED["seat_leave"][2], left["text"]
