@@ -14,7 +14,7 @@ from casino.eventstore.models import Event
 from tables import selectors
 from tables.domain.rules_options import example_options
 from tables.models import RulesState, RulesSubmission
-from tables.services import rounds, rules, tables
+from tables.services import round_start, rounds, rules, tables
 from tables.services.timers import timers_sweep
 from tests.tables._api import ok
 
@@ -46,6 +46,7 @@ def due(crew, open_table, deck_in_play, monkeypatch) -> dict[str, Any]:  # noqa:
             return later
 
     monkeypatch.setattr(selectors, "timezone", Clock)
+    monkeypatch.setattr(round_start, "timezone", Clock)  # a round's gate decides as of now
     return {"table": table, "deck": deck, "v1": v1, "v2": v2, "later": later}
 
 
