@@ -3,7 +3,9 @@
 A hand is a round of play at a poker table: :func:`hand_start` opens the round through
 tables' gate (rules in effect, the table open, its two decks in play and alternating,
 nothing due: ``deck_change_due``, ``second_deck_missing``...), deals the seated players in
-and records the engine's first events in the round's stream. Every later dealer action is
+and records the engine's first events in the round's stream, the deck's and the table's
+in one command on the runner (one locked read of the table:
+:mod:`poker_room.services.hand_opening`). Every later dealer action is
 one command (:func:`hand_command`) or several in one batch (the forced bets; a whole
 betting round from a terminal that buffers), each an event in the round's stream, run by
 :mod:`casino.command_runner` on the round's row with its snapshot (the hand's events:
@@ -16,7 +18,7 @@ per fund per pot, 637a.15(c), 637a.16(c)), settles the stacks at the table
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from casino import command_runner
@@ -24,21 +26,18 @@ from casino.actors import Actor
 from casino.command_runner import Aggregate, Also, Decision, Loaded
 from casino.domain.cards import shuffled_deck
 from casino.domain.errors import ConflictError, DomainError
-from casino.eventstore.store import NewEvent, RecordedEvent, Stream, append, read_stream
+from casino.eventstore.store import NewEvent, RecordedEvent, Stream, read_stream
 from casino.roles import Role
 from django.db import transaction
 from poker_room.domain import bad_beat
-from poker_room.domain.games import STUD
 from poker_room.domain.hand import Hand
-from poker_room.domain.rules import NO_LIMIT, POT_LIMIT, TableRules
-from poker_room.domain.table import initial_button, next_button
 from poker_room.domain.visibility import AUDIT, event_data
-from poker_room.models import Seat, SeatStatus
+from poker_room.models import Seat
+from poker_room.services import hand_opening
 from poker_room.services.hand_state import _from_snapshot, _rebuild, _to_snapshot
-from poker_room.services.seats import AtTable
 from tables.domain.catalogue import POKER_GAMES
-from tables.models import Round, RoundState, RulesSubmission
-from tables.services import banked, rounds
+from tables.models import Round, RoundState
+from tables.services import banked, round_start
 from tables.services.common import act_at_table, record
 
 
@@ -106,29 +105,6 @@ class PokerHand:
 
 # --- starting a hand -------------------------------------------------------------------
 
-def _rules_for_hand(rs: RulesSubmission, agreed_minimum: int) -> TableRules:
-    """The rules of the version the round opened under, with the minimum bet the players
-    agreed to raise (637a.8(k)) where the structure has one."""
-    rules = TableRules.from_options(rs.game, rs.options)
-    if agreed_minimum and rules.structure in (NO_LIMIT, POT_LIMIT):
-        raised = replace(rules, min_bet_cents=agreed_minimum)
-        object.__setattr__(raised, "_as_dict", {**rules.shared_dict(),
-                                                "minimum_bet_cents": agreed_minimum})
-        return raised
-    return rules
-
-
-def _button(at: AtTable, seats: list[int], spec_family: str) -> int | None:
-    """637a.11(c): at the start of play the first player to the dealer's right, then
-    clockwise after each round of play (a seat left empty is passed over)."""
-    if spec_family == STUD:
-        return None
-    previous = at.poker.button_seat if at.poker else None
-    if previous is None:
-        return initial_button(seats)
-    return next_button(seats, previous)
-
-
 def _deck_order(value: Any) -> list[int] | None:
     if value is None:
         return None
@@ -161,35 +137,37 @@ def hand_start(*, actor: Actor, table_id: Any, deck_id: Any = None, straddle: An
         raise HandError("send a deck order or ask for a shuffle, not both",
                         code="invalid_deck", field="deck")
     order = shuffled_deck()[0] if shuffle else _deck_order(deck)
-    with transaction.atomic():
-        at = AtTable(actor, table_id, DEALING)
-        if at.hand_in_progress:
-            raise ConflictError("the hand in progress must be completed first",
-                                code="hand_in_progress")
-        stacks = {n: s.stack_cents for n, s in sorted(at.seats.items())
-                  if s.status == SeatStatus.PLAYING and s.stack_cents > 0}
-        if len(stacks) < 2:
-            raise ConflictError("a hand needs at least two players seated and playing "
-                                "(637a.7(b))", code="too_few_players")
-        rnd = rounds.round_open(actor=actor, table_id=table_id, deck_id=deck_id)
-        rs = rnd.rules
-        rules = _rules_for_hand(rs, at.poker.agreed_minimum_bet_cents if at.poker else 0)
-        button = _button(at, sorted(stacks), rules.spec.family)
-        hand = Hand.start(rules, stacks, button=button, deck=order, straddle=straddle,
-                          kill_active=bool(at.poker and at.poker.kill_active),
-                          hand_id=str(rnd.pk))
-        meta = actor.metadata(role=at.role, table=str(at.table.pk))
-        recorded = append(
-            Stream("round", f"round-{rnd.pk}"), 1,
-            [NewEvent(e["type"], e["data"]) for e in hand.events], meta, savepoint=False)
-        at.record(NewEvent("HandDealtAtTable", {
-            "round_id": str(rnd.pk), "number": rnd.number, "button_seat": button,
-            "seats": sorted(stacks), "rules_submission_id": str(rs.pk),
-            "rules_version_number": rs.version_number}))
-        version = recorded[-1].version
-        command_runner.snapshot_save(HAND, rnd.pk, hand, version)
-    table = TableSeen(at.table.pk, at.table.dealer_id, at.table.name, at.table.game)
-    return PokerHand(rnd.pk, rnd.number, table, hand, version, False, recorded)
+    seen: dict[str, Any] = {}
+
+    def decide(loaded: Loaded[None]) -> Decision[None]:
+        # the checks in the order the dealer is told: the table, the hand, the round's gate
+        at = hand_opening.poker_table_at_start(loaded.row)
+        table = at.table
+        hand_opening.poker_table_required(table)
+        role = act_at_table(actor, table, *DEALING)
+        stacks = hand_opening.check_hand_may_start(at)
+        opening, others = round_start.opening(actor, table, deck_id)
+        rules = hand_opening.rules_for_hand(table.game, opening.rules,
+                                            at.agreed_minimum_bet_cents)
+        button = hand_opening.button(at.button_seat, sorted(stacks), rules.spec.family)
+        hand = Hand.start(rules, stacks, button=button,
+                          deck=list(order) if order is not None else None,
+                          straddle=straddle, kill_active=at.kill_active,
+                          hand_id=opening.round_id)
+        others, version = hand_opening.hand_dealt(at, opening, others, hand, list(stacks),
+                                                  button)
+        seen.update(opening=opening, hand=hand, version=version,
+                    table=TableSeen(uuid.UUID(table.id), table.dealer_id, table.name,
+                                    table.game))
+        return Decision(None, [], role, {"table": table.id}, others=others,
+                        snapshots=[(HAND, uuid.UUID(opening.round_id), hand, version)])
+
+    out = command_runner.command_run(hand_opening.TABLE_HAND_START, key=table_id,
+                                     actor=actor, decide=decide)
+    opening = seen["opening"]
+    recorded = round_start.opened_event(out, opening)[1:]  # the hand's, after RoundOpened
+    return PokerHand(uuid.UUID(opening.round_id), opening.number, seen["table"],
+                     seen["hand"], seen["version"], False, recorded)
 
 
 # --- commands ---------------------------------------------------------------------------
