@@ -92,11 +92,12 @@ STEPS: Mapping[str, Step] = {
 
 
 def step_allowed(state: str, step: str) -> DeckState:
-    """The state ``step`` leads to from ``state``, or 409 ``deck_wrong_state``."""
+    """The state ``step`` leads to from ``state``, or 409 ``deck_wrong_state`` (a
+    :class:`DeckConflict`, as every refusal of a step from the wrong state)."""
     rule = STEPS[step]
     if state not in rule.sources:
         raise DeckConflict(f"the deck is {state.replace('_', ' ')}; it cannot be "
-                           f"{rule.done} now", code="deck_wrong_state")
+                           f"{rule.done} now")
     return rule.target
 
 
@@ -147,8 +148,7 @@ def inspection_verify(deck: DeckSeen, *, accepted: bool, note: str, verifier: st
     """589.4(a), 637a.4(a): a floorperson other than the dealer who inspected verifies the
     inspection; a defect, found by either, rejects the deck (it is removed)."""
     if deck.state != S.INSPECTED:
-        raise ConflictError(f"the deck is {deck.state}; only an inspected deck is verified",
-                            code="deck_wrong_state")
+        raise DeckConflict(f"the deck is {deck.state}; only an inspected deck is verified")
     if deck.inspector is not None and deck.inspector == verifier:
         raise ConflictError("the inspection is verified by someone other than the dealer "
                             "who made it", code="verifier_is_inspector")
@@ -189,16 +189,15 @@ def cut(deck: DeckSeen, depth: object) -> list[Event]:
     """589.5(d), 671a.5(d), 579.5(d), 637a.5(b)(2): a shuffled stack that needs a cut, the
     cover card at least 10 deep."""
     if deck.state != S.SHUFFLED or not deck.cut_required:
-        raise ConflictError(f"the deck is {deck.state}; only a shuffled stack that needs a "
-                            "cut is cut", code="deck_wrong_state")
+        raise DeckConflict(f"the deck is {deck.state}; only a shuffled stack that needs a "
+                           "cut is cut")
     return [_event("DeckCut", depth=check_cut(depth))]
 
 
 def recut(deck: DeckSeen, reason: str) -> list[Event]:
     """589.5(e), 671a.5(e), 579.5(e), 637a.5(c): a cut deck not yet dealt from."""
     if deck.state != S.READY or not deck.cut_required:
-        raise ConflictError("only a cut deck not yet dealt from can be recut",
-                            code="deck_wrong_state")
+        raise DeckConflict("only a cut deck not yet dealt from can be recut")
     return [_event("DeckRecutOrdered", reason=reason)]
 
 

@@ -159,7 +159,7 @@ def test_the_scan_finds_known_codes_in_each_shape() -> None:
     class-level code, the same person signing twice (a jackpot count, finance's slips) and a
     helper taking the code by position (``conflict(code, message)``)."""
     codes, _ = scan()
-    assert codes["verifier_is_inspector"].startswith("tables/services/decks.py:")
+    assert codes["verifier_is_inspector"].startswith("tables/domain/deck_steps.py:")
     assert codes["deck_wrong_state"].startswith("tables/domain/decks.py:")
     assert codes["deck_wrong_state"].endswith("(DeckConflict)")  # the class's own code
     assert codes["same_person"].split(":")[0].endswith(".py")  # the two-person rules
