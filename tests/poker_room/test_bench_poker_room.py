@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -103,7 +104,9 @@ def test_bad_options_and_a_database_that_does_not_count_are_refused() -> None:
 @pytest.mark.slow  # a gunicorn server and five short rows: make test-fast leaves it out
 @pytest.mark.postgres
 @pytest.mark.usefixtures("committed_db")  # the terminals' processes and the server read it
-def test_a_tiny_run_deals_through_the_services_and_the_api_and_reports_its_checks() -> None:
+def test_a_tiny_run_deals_through_the_services_and_the_api_and_reports_its_checks(
+        settings: Any, tmp_path: Path) -> None:
+    settings.VAR_DIR = tmp_path  # seed_demo's logins file: not the developer's
     call_command("seed_demo", stdout=io.StringIO())
     out = io.StringIO()
     call_command("bench_poker_room", "--tables", "1", "--seconds", "0.5",
@@ -113,6 +116,9 @@ def test_a_tiny_run_deals_through_the_services_and_the_api_and_reports_its_check
         assert report[row]["hands"] >= 1, row
         assert set(report[row]["by_command"]) == {"start", "action", "last"}, row
     assert report["http"]["server"]["worker_class"] == "gthread"
+    # the server hashes passwords otherwise than the tests' settings: one refused login,
+    # then tokens issued directly
+    assert report["http"]["server"]["login"] in ("auth_token", "token_issued")
     assert set(report["http_overhead_ms"]) == {"start", "action", "last"}
     assert report["floor_bare_appends"]["commands"] > 0
     assert not report["checks"]["tables"]  # one table of the eight the target names

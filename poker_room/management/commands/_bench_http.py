@@ -100,15 +100,18 @@ class Server:
         return self.log.read()[-2000:]
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
+        """A quick shutdown (SIGINT: gunicorn's workers stop without finishing their
+        requests, nothing of the bench's is left to answer), then SIGKILL to whatever of
+        the server's session is still there."""
+        for sig, wait in ((signal.SIGINT, 15), (signal.SIGKILL, 5)):
             try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=15)
+                os.killpg(self.proc.pid, sig)
             except ProcessLookupError:
-                pass
+                break  # the whole session is gone
+            try:
+                self.proc.wait(timeout=wait)
+            except subprocess.TimeoutExpired:
+                continue
         self.log.close()
 
 
@@ -199,7 +202,7 @@ class HttpTerminal:
 
     def reset(self) -> None:
         self.latencies: dict[str, list[float]] = {k: [] for k in KINDS}
-        self.commands = self.hands = self.rebuys = self.deck_changes = 0
+        self.commands = self.hands = self.rebuys = self.deck_changes = self.resends = 0
 
     def logout(self) -> None:
         """The token revoked (``auth/logout/``), as a terminal signing off."""
@@ -207,11 +210,27 @@ class HttpTerminal:
         self.session.close()
 
     def _post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], float]:
+        """The command sent with a fresh ``Idempotency-Key``; a connection lost before the
+        answer (a kept-alive connection the server had closed) sends it once more with
+        the same key and body, as a terminal that lost the answer does. The time is the
+        whole exchange, the resend included."""
+        import requests
+
         headers = {"Idempotency-Key": str(uuid.uuid4())}
         t0 = time.perf_counter()
-        r = self.session.post(self.base + path, json=body, headers=headers, timeout=TIMEOUT)
+        try:
+            r = self.session.post(self.base + path, json=body, headers=headers,
+                                  timeout=TIMEOUT)
+        except requests.ConnectionError:
+            self.resends += 1
+            r = self.session.post(self.base + path, json=body, headers=headers,
+                                  timeout=TIMEOUT)
         took = time.perf_counter() - t0
-        return r.status_code, r.json(), took
+        try:
+            answer = r.json()
+        except ValueError:
+            answer = {"code": "not_json", "detail": r.text[:200]}
+        return r.status_code, answer, took
 
     @staticmethod
     def _refused(path: str, status: int, body: dict[str, Any]) -> CommandError:
@@ -289,7 +308,7 @@ def run_http_terminal(args: tuple) -> dict[str, Any]:
         connections.close_all()
     return {"elapsed": elapsed, "hands": term.hands, "commands": term.commands,
             "latencies": term.latencies, "rebuys": term.rebuys,
-            "deck_changes": term.deck_changes}
+            "deck_changes": term.deck_changes, "resends": term.resends}
 
 
 def server_size(terminals: int, workers: int | None) -> tuple[int, int]:
@@ -308,7 +327,7 @@ def http_results(table_ids: list[Any], seconds: float,
         results = parallel(run_http_terminal, [(t, seconds, server.base, tokens[i], 200 + i)
                                                for i, t in enumerate(table_ids)])
     return results, {"workers": workers, "threads": threads, "worker_class": "gthread",
-                     "login": login}
+                     "login": login, "resends": sum(r["resends"] for r in results)}
 
 
 def overhead(http: dict[str, Any], single: dict[str, Any]) -> dict[str, float | None]:
