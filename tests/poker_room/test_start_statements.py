@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -34,7 +35,8 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from casino.eventstore.store import read_stream
+from casino.domain.errors import DomainError
+from casino.eventstore.store import head, read_stream
 from poker_room.services import hands, seats
 from tables.demo import deck_ready
 from tables.domain.rules_options import example_options
@@ -109,6 +111,19 @@ def _poker_table(people: dict[str, Any], table: Any) -> None:
                           buy_in_cents=10_000, paid_with="chips")
 
 
+def _refused_outside_a_transaction(dealer: Any, table_id: Any, last_deck: Any) -> None:
+    """§ 589.3(b)(3), § 637a.3(a): the deck that dealt last is refused (409 wrong_deck), a
+    deck the property does not have is not found (404, looked up only then); each rolled
+    back with nothing appended, the connection left usable."""
+    before = head()
+    for deck_id, code in ((last_deck, "wrong_deck"), (uuid.uuid4(), "deck_not_found")):
+        with wire() as out, pytest.raises(DomainError) as err:
+            rounds.round_open(actor=dealer, table_id=table_id, deck_id=deck_id)
+        assert err.value.code == code
+        assert out["text"][-1].endswith('"ROLLBACK"'), out["text"]
+    assert head() == before
+
+
 @pytest.mark.usefixtures("committed_db")
 def test_round_open_is_one_locked_read_and_one_pipeline() -> None:
     """§ 589.3(b)(3): a banked round opened with the deck due (none named): the table,
@@ -127,6 +142,7 @@ def test_round_open_is_one_locked_read_and_one_pipeline() -> None:
     assert rnd.rules.version_number == stored.rules_version_number == 1
     assert [e.type for e in read_stream(f"deck-{rnd.deck_id}")][-1] == "DeckDealtRound"
     rounds.round_close(actor=dealer, round_id=rnd.pk)
+    _refused_outside_a_transaction(dealer, table.pk, rnd.deck_id)
     # inside a caller's transaction: the same steps, one statement at a time
     with wire() as out, transaction.atomic():
         second = rounds.round_open(actor=dealer, table_id=table.pk)
