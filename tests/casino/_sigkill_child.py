@@ -3,15 +3,18 @@
 Run by the test as ``python tests/casino/_sigkill_child.py`` with ``DATABASE_URL`` naming
 the test's database. It sets Django up once, then reads one job a line from stdin
 (``{"command": "hand" | "lock" | "close", "user": <pk>, "round": "<uuid>", "commands":
-[...], "kill_at": N | null}``) and runs each in a forked process of its own, so a job costs
-a fork, not a Python start. The forked process connects, loads the actor, then counts
-every statement psycopg sends while the command runs and SIGKILLs itself right after
-the ``kill_at``-th returns (between statement N and N+1). This instruments the database
-library, not our code: the command runs exactly as in production.
+[...], "kill_at": N | null, "kill_at_sync": K | null}``) and runs each in a forked
+process of its own, so a job costs a fork, not a Python start. The forked process
+connects, loads the actor, then counts every statement psycopg sends while the command
+runs and SIGKILLs itself right after the ``kill_at``-th returns (between statement N and
+N+1), or right after the ``kill_at_sync``-th pipeline has ended (its Sync sent, its
+answers read). This instruments the database library, not our code: the command runs
+exactly as in production.
 
 Each job answers one JSON line on stdout: ``signal`` (9 when killed), ``exit``, the
 backend's pid (the test waits for the server to have seen the process die), the
-statements sent (their first words) and any error.
+statements sent (their first words), after how many statements each pipeline ended, and
+any error.
 """
 
 from __future__ import annotations
@@ -38,14 +41,16 @@ class _KillAfter:
     been sent. In pipeline mode ``execute`` returns once the statement is flushed to the
     socket, before its answer is read: a kill right after COMMIT is "sent, not answered"."""
 
-    def __init__(self, kill_at: int | None, report: int) -> None:
-        self.kill_at, self.report, self.sent = kill_at, report, 0
+    def __init__(self, kill_at: int | None, kill_at_sync: int | None, report: int) -> None:
+        self.kill_at, self.kill_at_sync, self.report = kill_at, kill_at_sync, report
+        self.sent = self.synced = 0
 
     def __enter__(self) -> None:
         import psycopg
 
-        self._saved = psycopg.Cursor.execute, psycopg.Cursor.executemany
-        execute, executemany = self._saved
+        self._saved = (psycopg.Cursor.execute, psycopg.Cursor.executemany,
+                       psycopg.Pipeline.__exit__)
+        execute, executemany, pipeline_exit = self._saved
 
         def counted(original: Any) -> Any:
             def run(cur: Any, query: Any, *args: Any, **kw: Any) -> Any:
@@ -54,8 +59,14 @@ class _KillAfter:
                 return out
             return run
 
+        def synced(pipeline: Any, *exc: Any) -> Any:
+            out = pipeline_exit(pipeline, *exc)
+            self._synced()
+            return out
+
         psycopg.Cursor.execute = counted(execute)          # type: ignore[method-assign]
         psycopg.Cursor.executemany = counted(executemany)  # type: ignore[method-assign]
+        psycopg.Pipeline.__exit__ = synced                 # type: ignore[method-assign]
 
     def _sent(self, query: Any) -> None:
         self.sent += 1
@@ -64,10 +75,19 @@ class _KillAfter:
         if self.sent == self.kill_at:
             os.kill(os.getpid(), signal.SIGKILL)
 
+    def _synced(self) -> None:
+        """A pipeline ended: its Sync sent and every answer read (the runner's locked
+        read; its appends and COMMIT)."""
+        self.synced += 1
+        _send(self.report, {"sync": self.sent})
+        if self.synced == self.kill_at_sync:
+            os.kill(os.getpid(), signal.SIGKILL)
+
     def __exit__(self, *exc: object) -> None:
         import psycopg
 
-        psycopg.Cursor.execute, psycopg.Cursor.executemany = self._saved
+        (psycopg.Cursor.execute, psycopg.Cursor.executemany,
+         psycopg.Pipeline.__exit__) = self._saved
 
 
 def _command(job: dict[str, Any]) -> Any:
@@ -95,7 +115,7 @@ def _run(job: dict[str, Any], report: int) -> None:
     _send(report, {"backend_pid": connection.connection.info.backend_pid})
     actor = actor_of(get_user_model().objects.get(pk=job["user"]))
     command = _command(job)
-    with _KillAfter(job.get("kill_at"), report):
+    with _KillAfter(job.get("kill_at"), job.get("kill_at_sync"), report):
         command(actor)
     _send(report, {"done": True})
 
@@ -124,6 +144,7 @@ def _job(job: dict[str, Any]) -> dict[str, Any]:
         "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
         "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         "statements": [m["statement"] for m in messages if "statement" in m],
+        "syncs": [m["sync"] for m in messages if "sync" in m],
         "done": any(m.get("done") for m in messages)}
     for m in messages:
         answer.update({k: v for k, v in m.items() if k in ("backend_pid", "error")})
@@ -134,11 +155,15 @@ def main() -> None:
     import django
 
     django.setup()
-    # imported once here, not in every forked child
+    # imported once here, not in every forked child, and the showdown's hand tables
+    # built (seconds, on first use) for every child to inherit
     import poker_room.services.hands  # noqa: F401
     import tables.services.banked  # noqa: F401
     from django.db import connections
 
+    from poker_room.domain import evaluate
+
+    evaluate.tables()
     connections.close_all()  # no connection may cross a fork
     for line in sys.stdin:
         if line.strip():

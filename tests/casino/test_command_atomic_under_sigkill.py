@@ -6,12 +6,15 @@ contributions (§ 637a.15(c)), the round's ``RoundClosed`` and the table's ``Han
 transaction; a banked round's settlement (``round_lock_decisions``, then
 ``round_close_banked``, § 589.11(f)) is one command each. Here a process running such a
 command kills itself (SIGKILL, no clean-up of any kind) right after its N-th statement
-reached the server, for every N from the first statement of the command to its last,
-and the store is then exactly as before the whole command or exactly as after it: every
-event of the command in every stream and every read model as the command leaves them,
-or none of it. ``verify_events`` passes after every kill, the round's snapshot is what
-its stream rebuilds to, and the command can simply be sent again: there is no repair
-step (the poker room's ``_settle_left_over`` is gone).
+reached the server, for every N from the first statement of the command to its last
+(the last, COMMIT, sent and its answer not yet read), and right after each of its
+pipelines ended (Sync sent, answers read); the store is then exactly as before the whole
+command or exactly as after it: every event of the command in every stream and every
+read model as the command leaves them, or none of it. ``verify_events`` passes after
+every kill, the round's snapshot is what its stream rebuilds to, and the command can
+simply be sent again: there is no repair step (the poker room's ``_settle_left_over`` is
+gone). Measured: the hand's last command is 14 statements in 2 pipelines, the lock 5,
+the close 8; only the kills after COMMIT (and after the second Sync) are "after".
 
 The killed process is forked from a helper started once (tests/casino/_sigkill_child.py)
 on this test's database, whose data is committed (``committed_db``). "Exactly after" is
@@ -23,8 +26,10 @@ table but for the columns a second run cannot repeat (times, positions, hashes).
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -45,11 +50,20 @@ from casino.actors import Actor
 from casino.eventstore.store import read_stream
 from poker_room.models import PokerTable, Seat
 from poker_room.services import hands, seats
+from tables import selectors
 from tables.demo import deck_ready
-from tables.models import Round
+from tables.domain.banked.commands import PlaceWager
+from tables.domain.decks import count_due
+from tables.domain.rules_options import example_options
+from tables.management.commands.simulate_banked import TableRunner
+from tables.models import GameTable, Round
+from tables.services import banked, decks, rounds, rules, tables
+from tables.services.common import setup_of
 from tests.poker_room._committed import poker_room
 
-pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+# The sweeps take some 12 s each on a quiet 2-core machine (a fork per kill), the file
+# about a minute with its committed set-ups: make test-fast leaves the sweeps out.
+pytestmark = [pytest.mark.postgres]
 
 CHILD = Path(__file__).with_name("_sigkill_child.py")
 #: rows a second run of the same command cannot repeat: when, where in the log, chained how
@@ -64,7 +78,8 @@ _NOT_READ_MODELS = ("casino_event", "casino_event_seal", "django_session", "djan
 
 class KillableCommands:
     """The helper process: each :meth:`run` forks a process that runs one command and
-    kills itself after ``kill_at`` statements (never, with None)."""
+    kills itself after ``kill_at`` statements or ``kill_at_sync`` pipelines (neither:
+    runs it to the end)."""
 
     def __init__(self) -> None:
         s = connection.settings_dict
@@ -133,23 +148,34 @@ def _repeatable(column: str, kind: str) -> bool:
         n in column for n in _UNREPEATABLE_NAMES)
 
 
-def store_state(*, exact: bool) -> dict[str, Any]:
-    """Every event (stream, version, type, data) and every row of every other table;
-    ``exact`` False leaves out the columns a second run cannot repeat."""
-    state: dict[str, Any] = {}
-    with connection.cursor() as cur:
-        cur.execute("SELECT stream_id, version, type, data::text"
-                    + (", position, hash, recorded_at" if exact else "")
-                    + " FROM casino_event ORDER BY stream_id, version")
-        state["casino_event"] = cur.fetchall()
+_queries: dict[bool, str] = {}
+
+
+def _state_query(exact: bool) -> str:
+    """One statement reading every event and every row of every other table (as text),
+    built once: the sweep reads the whole store several times per kill."""
+    if exact not in _queries:
+        parts = ["SELECT 'casino_event', ROW(stream_id, version, type, data"
+                 + (", position, hash, recorded_at, metadata" if exact else "")
+                 + ")::text FROM casino_event"]
         for table, columns in _read_model_tables().items():
             names = [c for c, kind in columns if exact or _repeatable(c, kind)]
-            if not names:
-                continue
-            row = "ROW(" + ", ".join(f'"{c}"' for c in names) + ")::text"
-            cur.execute(f'SELECT {row} FROM "{table}" ORDER BY 1')
-            state[table] = [r[0] for r in cur.fetchall()]
-    return state
+            if names:
+                row = "ROW(" + ", ".join(f'"{c}"' for c in names) + ")::text"
+                parts.append(f"SELECT '{table}', {row} FROM \"{table}\"")
+        _queries[exact] = " UNION ALL ".join(parts)
+    return _queries[exact]
+
+
+def store_state(*, exact: bool) -> dict[str, Any]:
+    """Every event (stream, version, type, data) and every row of every other table, by
+    table; ``exact`` False leaves out the columns a second run cannot repeat."""
+    state: dict[str, list[str]] = {}
+    with connection.cursor() as cur:
+        cur.execute(_state_query(exact))
+        for table, row in cur.fetchall():
+            state.setdefault(table, []).append(row)
+    return {table: sorted(rows) for table, rows in state.items()}
 
 
 def difference(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -176,7 +202,8 @@ def snapshot_is_its_stream_rebuilt(agg: command_runner.Aggregate[Any], round_id:
 
 
 def verify_events_passes() -> None:
-    call_command("verify_events", "--no-progress", stdout=open(os.devnull, "w"))
+    """Every stream's chain intact (the command exits 1 otherwise)."""
+    call_command("verify_events", "--no-progress", stdout=io.StringIO())
 
 
 # --- a poker table with hands one action from their end -------------------------------
@@ -208,12 +235,6 @@ def _policy(hand: Any) -> dict[str, Any]:
 def _between_hands(table: Any, crew: dict[str, Actor]) -> None:
     """What the floor does between hands of a long session: the decks counted when due
     (§ 637a.7(e)(4), every 5 rounds) and a short stack topped up (§ 637a.8(b)(2))."""
-    from tables import selectors
-    from tables.domain.decks import count_due
-    from tables.models import GameTable
-    from tables.services import decks
-    from tables.services.common import setup_of
-
     dealer = crew["dealer"]
     table = selectors.with_decks_in_play(GameTable.objects.filter(pk=table.pk)).get()
     for deck in selectors.decks_in_play(table):
@@ -230,8 +251,6 @@ def hand_at_its_last_action(table: Any, crew: dict[str, Actor], seed: int
                             ) -> tuple[Any, dict]:
     """A hand dealt from a recorded deck and played (one batch) up to its last action:
     (the round's id, that action)."""
-    import random
-
     _between_hands(table, crew)
     dealer = crew["dealer"]
     deck = list(range(52))
@@ -258,12 +277,6 @@ LUNAR = "lunar-poker-589"
 def lunar(poker: dict[str, Any]) -> dict[str, Any]:
     """A Lunar Poker (chapter 589) table of the same property, its decks kept in play by
     the simulator's runner (589.3)."""
-    import random
-
-    from tables.domain.rules_options import example_options
-    from tables.management.commands.simulate_banked import TableRunner
-    from tables.services import rules, tables
-
     crew = poker["crew"]
     rs = rules.rules_draft(actor=crew["comp"], game=LUNAR, options=example_options(LUNAR))
     rules.rules_submit(actor=crew["comp"], rules_id=rs.pk)
@@ -284,9 +297,6 @@ LUNAR_DEAL = {"hands": {"1": ["Kh", "Kd", "9c", "8s", "2h"], "2": ["Qc", "Js", "
 
 def round_at_its_lock(runner: Any) -> Any:
     """A round with its wagers placed, dealt and every decision made: the lock is next."""
-    from tables.domain.banked.commands import PlaceWager
-    from tables.services import banked, rounds
-
     d = runner.dealer
     deck = runner.next_deck()
     rnd = rounds.round_open(actor=d, table_id=runner.table.pk, deck_id=deck.pk)
@@ -313,10 +323,24 @@ class Ready:
 @dataclass
 class Sweep:
     """What the sweep saw: the command's statements (their first words, from a run not
-    killed) and, for each N, the store after the kill that followed statement N."""
+    killed), after how many of them each pipeline ended, and the store after each kill,
+    by where it cut ("statement 3", "sync 2")."""
 
     statements: list[str]
-    outcomes: dict[int, str] = field(default_factory=dict)
+    syncs: list[int]
+    outcomes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def points(self) -> list[tuple[str, dict[str, int]]]:
+        """Every place to cut: after each statement, after each pipeline's Sync."""
+        return ([(f"statement {n}", {"kill_at": n})
+                 for n in range(1, len(self.statements) + 1)]
+                + [(f"sync {k}", {"kill_at_sync": k}) for k in range(1, len(self.syncs) + 1)])
+
+    def sent_before(self, kill: dict[str, int]) -> list[str]:
+        """The statements sent when the process dies at ``kill``."""
+        n = kill.get("kill_at") or self.syncs[kill["kill_at_sync"] - 1]
+        return self.statements[:n]
 
     @property
     def tally(self) -> dict[str, int]:
@@ -337,30 +361,31 @@ def kill_after_every_statement(killable: KillableCommands, ready: Callable[[], R
                                agg: command_runner.Aggregate[Any],
                                done: Callable[[Any], None],
                                between: Callable[[Any], None] = lambda key: None) -> Sweep:
-    """Run the command once to the end to learn its T statements; then, for every N in
-    1..T, on a fresh round, kill the process right after statement N and check the store
-    is before or after the whole command (and the command, sent again when it was
-    before, completes: no repair step). ``done`` checks a round the command completed;
-    ``between`` finishes a round before the table's next (closes it)."""
+    """Run the command once to the end to learn its T statements and its pipelines; then,
+    for every N in 1..T (and after each pipeline's Sync), on a fresh round, kill the
+    process right there and check the store is before or after the whole command (and
+    the command, sent again when it was before, completes: no repair step). ``done``
+    checks a round the command completed; ``between`` finishes a round before the
+    table's next (closes it)."""
     first = ready()
     expected = dry_run(first.here)
-    answer = killable.run({**first.job, "kill_at": None})
+    answer = killable.run(first.job)
     assert answer["done"] and answer["signal"] is None, answer
     assert difference(store_state(exact=False), expected) == []
     done(first.round_id)
     between(first.round_id)
-    sweep = Sweep(answer["statements"])
+    sweep = Sweep(answer["statements"], answer["syncs"])
     assert len(sweep.statements) >= 2 and "COMMIT" in sweep.statements, sweep.statements
-    for n in range(1, len(sweep.statements) + 1):
+    for where, kill in sweep.points:
         r = ready()
         before = store_state(exact=True)
         expected = dry_run(r.here)
         assert store_state(exact=True) == before, "the dry run left something behind"
-        answer = killable.run({**r.job, "kill_at": n})
+        answer = killable.run({**r.job, **kill})
         assert answer["signal"] == signal.SIGKILL, answer
-        assert answer["statements"] == sweep.statements[:n], "another path than the first run"
-        sweep.outcomes[n] = _outcome(before, expected)
-        if sweep.outcomes[n] == "before":
+        assert answer["statements"] == sweep.sent_before(kill), "not the first run's path"
+        sweep.outcomes[where] = _outcome(before, expected)
+        if sweep.outcomes[where] == "before":
             r.here()  # the terminal sends it again, as after a lost answer: it completes
             assert difference(store_state(exact=False), expected) == []
         verify_events_passes()
@@ -372,9 +397,12 @@ def kill_after_every_statement(killable: KillableCommands, ready: Callable[[], R
 
 
 def _report(name: str, sweep: Sweep) -> None:
-    print(f"\n{name}: T = {len(sweep.statements)} statements "
-          f"({' | '.join(s.split(' (')[0][:40] for s in sweep.statements)}); "
-          f"killed after each: {sweep.tally}")
+    """The statements and the tally, for the run's log (``-s``). The kill after the last
+    statement (COMMIT sent, its answer unread) is an "after": the server commits a
+    transaction-control statement when it executes it, not at the pipeline's Sync."""
+    print(f"\n{name}: T = {len(sweep.statements)} statements in {len(sweep.syncs)} "
+          f"pipelines ({' | '.join(s[:40] for s in sweep.statements)}); killed after "
+          f"each statement and each Sync: {sweep.tally} ({sweep.outcomes})")
 
 
 # --- the poker hand's last command ------------------------------------------------------
@@ -395,6 +423,7 @@ def _hand_settled(round_id: Any) -> None:
     assert stacks == settled.data["stacks"]
 
 
+@pytest.mark.slow
 def test_the_hands_last_command_is_all_or_nothing_under_sigkill(poker, killable) -> None:
     """DESIGN §3, § 637a.15(c), § 637a.12(n): the hand's last action killed after each of
     its statements leaves the hand either one action from its end (and that action, sent
@@ -418,8 +447,6 @@ def test_the_hands_last_command_is_all_or_nothing_under_sigkill(poker, killable)
 
 def _round_settled(round_id: Any) -> None:
     """§ 589.11(f): locking the decisions settled every wager; the round awaits its close."""
-    from tables.services import banked
-
     rnd = Round.objects.get(pk=round_id)
     state = banked.load(rnd)[0]
     assert banked.awaiting_close(state) and rnd.state == "open"
@@ -432,13 +459,12 @@ def _round_closed(round_id: Any) -> None:
     assert read_stream(f"round-{round_id}")[-1].type == "RoundClosed"
 
 
+@pytest.mark.slow
 def test_a_banked_rounds_settlement_is_all_or_nothing_under_sigkill(lunar, killable) -> None:
     """DESIGN §3, § 589.11(f): ``round_lock_decisions`` (every wager settled) and
     ``round_close_banked`` (the RoundClosed with the totals, the table results), each
     killed after each of its statements, leave the round before or after the command,
     and the command sent again completes it."""
-    from tables.services import banked
-
     runner, dealer = lunar["runner"], lunar["crew"]["dealer"]
 
     def job(command: str, round_id: Any) -> dict[str, Any]:
