@@ -28,7 +28,9 @@ from casino.idempotency import lock_id
 from casino.models import Event, IdempotencyKey
 from tables.domain.rules_options import example_options
 
-pytestmark = pytest.mark.django_db
+# No module-wide django_db: the tests reach the database through their logins (``api_as``
+# asks for ``db``), and the race needs real commits (``committed_db``), which a test
+# transaction around it would forbid.
 V1 = "/api/v1"
 GAME = "five-card-hi-lo"
 DRAFTS = f"{V1}/rules-submissions/"
@@ -198,6 +200,71 @@ def test_a_retry_while_the_first_runs_is_409_with_retry_after(compliance: Any) -
     finally:
         other.close()  # the session's lock goes with it
     assert post(compliance, DRAFTS, draft_body(), key="racing").status_code == 201
+
+
+@pytest.mark.postgres
+def test_a_retry_racing_a_running_first_request_is_409_then_gets_its_answer(
+        committed_db: None) -> None:
+    """A real race (PostgreSQL): the first request is held inside its transaction (a
+    second connection holds the event store's append lock exclusively, as a projection
+    rebuild does, so the first's append waits); the retry meanwhile is 409
+    ``idempotency_key_in_flight`` with ``Retry-After`` and records nothing; once the first
+    commits, the retry is its answer, replayed."""
+    import threading
+
+    from casino.eventstore.store import APPEND_LOCK_KEY
+    from casino.services import property_register, staff_bootstrap
+    from tests.conftest import token_client
+
+    prop = property_register(licence_number="PA-TEST-1", name="Test Casino", system="test")
+    user = staff_bootstrap(property=prop, username="racer", password="test-pass-123",
+                           credential_number="T-99001", roles=["compliance"],
+                           system="test").user
+    holder = connections.create_connection("default")
+    first: dict[str, Any] = {}
+
+    def send_first() -> None:
+        try:
+            first["response"] = post(token_client(user), DRAFTS, draft_body(), key="race")
+        finally:
+            connections.close_all()  # this thread's own connection
+
+    try:
+        with holder.cursor() as cur:
+            cur.execute("SELECT pg_advisory_lock(%s)", [APPEND_LOCK_KEY])
+        before = events()
+        thread = threading.Thread(target=send_first)
+        thread.start()
+        _wait_for_a_waiting_advisory_lock(holder)
+        retry = post(token_client(user), DRAFTS, draft_body(), key="race")
+        problem(retry, 409, "idempotency_key_in_flight")
+        assert retry["Retry-After"] == "1"
+        assert events() == before
+    finally:
+        holder.close()  # the append lock goes with the session: the first goes on
+    thread.join(timeout=30)
+    assert first["response"].status_code == 201, first["response"].content
+    after_first = events()
+    assert after_first > before
+    again = post(token_client(user), DRAFTS, draft_body(), key="race")
+    assert (again.status_code, again.content) == (201, first["response"].content)
+    assert again["Idempotent-Replayed"] == "true"
+    assert events() == after_first
+
+
+def _wait_for_a_waiting_advisory_lock(holder: Any, seconds: float = 20.0) -> None:
+    """Until some session waits for an advisory lock (the first request, at its append)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with holder.cursor() as cur:
+            cur.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                        "AND NOT granted")
+            if cur.fetchone()[0]:
+                return
+        time.sleep(0.05)
+    raise AssertionError("the first request never waited for the append lock")
 
 
 # --- expiry ---------------------------------------------------------------------------
