@@ -11,7 +11,9 @@ Two checks, both measured in the one run:
   only ``AccessShareLock`` on relations (what every plain ``SELECT`` takes, which conflicts
   with no ``INSERT``/``UPDATE``), never a row, advisory or transaction-id lock, never a
   transaction id of its own (it writes nothing, so it never holds the settled line of the
-  log back, casino.eventstore.reading), never a transaction left open between statements.
+  log back, casino.eventstore.reading), never a transaction left open between statements;
+  every statement it sent is a plain ``SELECT`` (no ``FOR UPDATE``/``FOR SHARE``, no
+  advisory lock, no isolation level).
 * **The terminals do not notice.** The dealing alternates quiet windows and windows with
   the report running; each command is classed by whether a report build overlapped it.
   The p99 of the commands overlapping a report is within the noise band of the quiet
@@ -23,6 +25,12 @@ _bench_day.py): one table per game through the services, every other table a rep
 its events under new ids through the event store, so the read models are the ones real
 commands build; the trays are left open (the tables' finance is not what is measured, and
 the open items make the day page read more, not less).
+
+A second test crawls, by link from the console's home, every kind of page of the console,
+finance and the room board as each role of the room, and finds only plain reads there too.
+A report that takes a row lock (tried: ``SELECT ... FOR UPDATE`` of the terminals' tables
+around each page) fails the first test at once: hundreds of waits on the report's backend,
+p99 four times the quiet one.
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ from django.db import connection, connections, transaction
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
+from tests.casino._seeded_day import empty_database
 from tests.conftest import gaming_day_start_far_from_now
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
@@ -61,13 +70,18 @@ MAX_COMMANDS_PER_HAND, MAX_HANDS = 400, 5_000
 WINDOWS = ("quiet", "report") * 3
 WINDOW_SECONDS = 3.0
 POLL_SECONDS = 0.002
+#: bounds of the run: the last report window goes on until every page was read (a busy
+#: machine is slow), the terminals stop in any case
+LAST_WINDOW_MAX_SECONDS, MAX_SECONDS = 40.0, 90.0
 #: the noise band: the p99 with the report at most this factor of the quiet p99, plus this
 NOISE_FACTOR, NOISE_MS = 2.0, 5.0
 #: the lock modes a plain SELECT takes: on relations (tables, indexes) and its own
 #: virtual transaction id; none conflicts with a command's INSERT or UPDATE
 READ_LOCKS = {("relation", "AccessShareLock"), ("virtualxid", "ExclusiveLock")}
 #: a statement the report may send: a plain read, without a locking clause or function
-PLAIN_READ = re.compile(r"\s*(SELECT|WITH)\b", re.IGNORECASE)
+#: (the cursor: a queryset's ``.iterator()``)
+PLAIN_READ = re.compile(r"\s*(SELECT|WITH|DECLARE\s+\S+\s+NO\s+SCROLL\s+CURSOR\s+WITH\s+HOLD"
+                        r"\s+FOR\s+SELECT)\b", re.IGNORECASE)
 LOCKING = re.compile(r"\bFOR\s+(NO\s+KEY\s+)?(UPDATE|SHARE|KEY\s+SHARE)\b|pg_advisory|"
                      r"\bLOCK\s+TABLE\b|\bISOLATION\s+LEVEL\b", re.IGNORECASE)
 
@@ -132,24 +146,31 @@ def _terminal_tables(crew: dict[str, Any]) -> list[Any]:
     return out
 
 
-@pytest.fixture
-def room(committed_db: None) -> Iterator[dict[str, Any]]:
-    """Yesterday's 240-table day played, and eight Hold'em tables seated for today. The
-    gaming day starts twelve hours from now, so "today" and "yesterday" hold for the run."""
+@pytest.fixture(scope="module")
+def room(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Yesterday's 240-table day played, and eight Hold'em tables seated for today, made
+    once for the module and committed (the terminals are other processes); the database
+    emptied before and after. The gaming day starts twelve hours from now, so "today" and
+    "yesterday" hold for the whole run."""
     from django.utils import timezone
 
     from casino.domain.gaming_day import gaming_day_of
     from finance.simulation import current_day
 
     start_hour = gaming_day_start_far_from_now(settings.PROPERTY_TIME_ZONE)
-    with override_settings(GAMING_DAY_START_HOUR=start_hour):
-        today = gaming_day_of(timezone.now(), time_zone=settings.PROPERTY_TIME_ZONE,
-                              start_hour=start_hour)
-        prop, crew, poker = _make_day(today - timedelta(days=1))
-        assert current_day(prop) == today
-        yield {"property": prop, "crew": crew, "day": today - timedelta(days=1),
-               "today": today, "poker_table": poker[0], "terminals": _terminal_tables(crew)}
-        connections.close_all()
+    with django_db_blocker.unblock(), override_settings(GAMING_DAY_START_HOUR=start_hour):
+        empty_database()
+        try:
+            today = gaming_day_of(timezone.now(), time_zone=settings.PROPERTY_TIME_ZONE,
+                                  start_hour=start_hour)
+            prop, crew, poker = _make_day(today - timedelta(days=1))
+            assert current_day(prop) == today
+            yield {"property": prop, "crew": crew, "day": today - timedelta(days=1),
+                   "today": today, "poker_table": poker[0],
+                   "terminals": _terminal_tables(crew)}
+        finally:
+            connections.close_all()
+            empty_database()
 
 
 # --- the terminals (processes) ----------------------------------------------------------------
@@ -239,8 +260,8 @@ class Terminal:
 
 def _deal(args: tuple) -> dict[str, Any]:
     """One dealer terminal (a forked process, its own connection): a warm hand, then
-    hands until ``seconds`` have passed since the barrier."""
-    table_id, seed, floor, barrier, seconds = args
+    hands until the test says stop (or ``MAX_SECONDS`` have passed since the barrier)."""
+    table_id, seed, floor, barrier, stop = args
     term = Terminal(table_id, seed, floor)
     term.hand()  # warm: the imports done, the decks' first refusal answered
     term.commands, term.hands = [], 0
@@ -251,7 +272,7 @@ def _deal(args: tuple) -> dict[str, Any]:
     barrier.wait()
     start = time.monotonic()
     for _ in range(MAX_HANDS):
-        if time.monotonic() - start >= seconds:
+        if stop.is_set() or time.monotonic() - start >= MAX_SECONDS:
             break
         term.hand()
     connections.close_all()
@@ -369,30 +390,40 @@ def _overlaps(start: float, end: float, spans: list[tuple[float, float]]) -> boo
     return any(a < end and start < b for a, b in spans)
 
 
+def _windows(report: Report) -> dict[str, list[tuple[float, float]]]:
+    """The windows without and with the report; the last goes on until the report has
+    read every page at least once."""
+    windows: dict[str, list[tuple[float, float]]] = {"quiet": [], "report": []}
+    for k, kind in enumerate(WINDOWS):
+        t0 = time.monotonic()
+        if kind == "report":
+            report.running.set()
+        time.sleep(WINDOW_SECONDS)
+        while (k == len(WINDOWS) - 1 and len(report.spans) < len(report.pages)
+               and time.monotonic() - t0 < LAST_WINDOW_MAX_SECONDS):
+            time.sleep(0.05)
+        report.running.clear()
+        windows[kind].append((t0, time.monotonic()))
+    return windows
+
+
 def _run(room: dict[str, Any]) -> dict[str, Any]:
     """The terminals deal through every window; the report runs in the report windows."""
     report = Report(room)
     monitor = Monitor(report)
-    seconds = len(WINDOWS) * WINDOW_SECONDS + 0.5
     connections.close_all()  # the terminals fork: none inherits this process's connection
     ctx = mp.get_context("fork")
     with ctx.Manager() as manager, ctx.Pool(TERMINALS) as pool:
-        barrier = manager.Barrier(TERMINALS + 1)
+        barrier, stop = manager.Barrier(TERMINALS + 1), manager.Event()
         floor = room["crew"]["floor"].username
-        dealt = pool.map_async(_deal, [(t, 100 + i, floor, barrier, seconds)
+        dealt = pool.map_async(_deal, [(t, 100 + i, floor, barrier, stop)
                                        for i, t in enumerate(room["terminals"])])
         report.start()
         monitor.start()
         assert report.ready.wait(timeout=120), report.error
         barrier.wait(timeout=120)
-        windows: dict[str, list[tuple[float, float]]] = {"quiet": [], "report": []}
-        for kind in WINDOWS:
-            t0 = time.monotonic()
-            if kind == "report":
-                report.running.set()
-            time.sleep(WINDOW_SECONDS)
-            report.running.clear()
-            windows[kind].append((t0, time.monotonic()))
+        windows = _windows(report)
+        stop.set()
         results = dealt.get(timeout=120)
     for thread in (report, monitor):
         thread.done.set()
@@ -400,6 +431,12 @@ def _run(room: dict[str, Any]) -> dict[str, Any]:
     if report.error is not None:
         raise report.error
     return {"results": results, "windows": windows, "report": report, "monitor": monitor}
+
+
+def _who(pid: int, run: dict[str, Any]) -> str:
+    if pid == run["report"].pid:
+        return "report"
+    return "terminal" if pid in {r["pid"] for r in run["results"]} else "other"
 
 
 def _figures(run: dict[str, Any]) -> tuple[dict[str, Any], list[float], list[float]]:
@@ -427,7 +464,9 @@ def _figures(run: dict[str, Any]) -> tuple[dict[str, Any], list[float], list[flo
         "p99_ms_quiet": _p99_ms(quiet) if quiet else None,
         "p99_ms_with_report": _p99_ms(busy) if busy else None,
         "monitor_samples_while_reading": monitor.samples,
-        "lock_waits_seen": len(monitor.waits),
+        # who waited on whom (the report, a terminal or another backend): never the report
+        "lock_waits_seen": sorted({f"{_who(w, run)} on {'+'.join(_who(b, run) for b in bs)}"
+                                   for w, bs in monitor.waits}),
         "report_locks_seen": sorted(map(list, monitor.report_locks)),
     }, quiet, busy
 
@@ -442,7 +481,7 @@ def test_a_long_report_holds_no_lock_a_dealing_terminal_needs(room: dict[str, An
 
     # the run measured what it says: the report read pages in every report window, the
     # monitor watched it mid-statement, and each class is large enough for a p99
-    assert len(report.spans) >= len(report.pages), figures
+    assert len(report.spans) >= len(report.pages), figures  # every page read
     assert ("relation", "AccessShareLock") in monitor.report_locks, figures
     assert len(quiet) >= 200 and len(busy) >= 200, figures
 
@@ -459,3 +498,67 @@ def test_a_long_report_holds_no_lock_a_dealing_terminal_needs(room: dict[str, An
     # (b) the terminals' p99 with the report running is within the noise band
     assert figures["p99_ms_with_report"] <= (NOISE_FACTOR * figures["p99_ms_quiet"]
                                              + NOISE_MS), figures
+
+
+# --- every page a person opens: plain reads ---------------------------------------------------
+
+_HREF = re.compile(r'href="(/(?:console|finance|poker)/[^"#]*)"')
+_KIND = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|"
+                   r"\d{4}-\d{2}-\d{2}|(?<![A-Za-z])\d+", re.IGNORECASE)
+#: never opened: logging out
+NEVER = ("/console/logout/",)
+MAX_PAGES = 300
+
+
+def _crawl(client: Client, start: list[str]) -> dict[str, list[str]]:
+    """Every page reachable by links from ``start`` under /console/, /finance/ and
+    /poker/, each kind of page once (ids, days and numbers collapsed): ``{url: the SQL it
+    sent}``. GETs only."""
+    import html
+
+    seen_kinds: set[str] = set()
+    todo, sent = list(start), {}
+    while todo and len(sent) < MAX_PAGES:
+        url = todo.pop(0)
+        kind = _KIND.sub("#", url.split("?")[0]) + "?" + ",".join(
+            sorted(p.split("=")[0] for p in url.partition("?")[2].split("&") if p))
+        if kind in seen_kinds or url.startswith(NEVER):
+            continue
+        seen_kinds.add(kind)
+        with CaptureQueriesContext(connection) as q:
+            r = client.get(url)
+        sent[url] = [x["sql"] for x in q.captured_queries]
+        if r.status_code == 200 and "html" in r.get("Content-Type", ""):
+            todo += [html.unescape(h) for h in _HREF.findall(r.content.decode())]
+    return sent
+
+
+def _writes(statement: str) -> bool:
+    """A statement that is not a plain read: a write, or a read that takes a lock. The
+    session's own row is the login's, which no command locks: its save is left out."""
+    if "django_session" in statement:
+        return False
+    return not PLAIN_READ.match(statement) or bool(LOCKING.search(statement))
+
+
+def test_every_page_and_board_a_person_opens_sends_plain_reads_only(
+        room: dict[str, Any]) -> None:
+    """Issue 25 item 4: the pages and lists of the console, finance's pages and the room
+    board, crawled by link from the console's home as each role of the room, send only
+    plain reads: no write, no row, advisory or table lock, no isolation level (what a
+    command could wait for)."""
+    from django.contrib.auth import get_user_model
+
+    from tests.console.conftest import verified_login
+
+    users = get_user_model().objects
+    pages: dict[str, list[str]] = {}
+    for who in ("admin", "compliance", "floor", "dealer", "security", "cashier", "counter",
+                "finance"):
+        client = verified_login(Client(), users.get(username=room["crew"][who].username))
+        pages.update(_crawl(client, ["/console/", "/finance/reports/", "/poker/board/"]))
+    print(f"\npages crawled: {len(pages)}, statements: {sum(map(len, pages.values()))}")
+    assert len(pages) >= 30, sorted(pages)
+    offending = {url: [q for q in sent if _writes(q)] for url, sent in pages.items()}
+    offending = {url: sent[:3] for url, sent in offending.items() if sent}
+    assert offending == {}, offending
