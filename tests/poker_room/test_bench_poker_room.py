@@ -123,4 +123,5 @@ def test_a_tiny_run_deals_through_the_services_and_the_api_and_reports_its_check
     assert report["floor_bare_appends"]["commands"] > 0
     assert not report["checks"]["tables"]  # one table of the eight the target names
     assert report["meets_targets"] is False
+    assert set(report["machine"]["load_average"]) == {"start", "end"}
     assert report["note"].startswith("Targets are ratios to this run's floor")

@@ -10,6 +10,7 @@ never part of ``meets_targets``.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 #: the ratios that decide meets_targets (issue 25)
@@ -99,14 +100,25 @@ def note(single: dict[str, Any], floor: dict[str, Any], ok: dict[str, bool]) -> 
                  f"{needed:g}/s")
     text += ". "
     if not ok.get("commands_to_floor_single", True):
-        text += ("commands_to_floor_single missed: each command costs more than twice a bare "
-                 "append of the same run, so the command path (not the machine) is the "
-                 "cost. ")
+        text += ("commands_to_floor_single missed: a command costs more than twice a bare "
+                 "append measured on the same machine under the same load, so the command "
+                 "path's own work is the cost, not the machine's speed (a load of other "
+                 "work on the cores, machine.load_average, weighs more on the command's "
+                 "CPU than on the append's commit). ")
     missed = [k for k, v in ok.items() if not v and k.endswith("_to_action_single")]
     if missed:
         text += (f"{', '.join(missed)} missed: that kind does work a betting command does "
-                 "not, measured on the same machine at the same moment. ")
+                 "not (both measured in the same row, at the same moment). ")
     if all(ok.values()):
         text += ("Every ratio holds; a quiet-run target missed here is the floor's speed "
                  "in this run, not the command path.")
     return text.strip()
+
+
+def machine(load_at_start: float) -> dict[str, Any]:
+    """The cores and the load on them (1-minute average) as the run started and ended:
+    what the figures were measured against, on a machine others share."""
+    return {"cores": os.cpu_count(),
+            "load_average": {"start": round(load_at_start, 2),
+                             "end": round(os.getloadavg()[0], 2)}}
+

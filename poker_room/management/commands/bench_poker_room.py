@@ -30,6 +30,7 @@ created on first use, with a counting shuffler so no deck count interrupts the h
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -75,6 +76,7 @@ class Command(BaseCommand):
                                "DATABASE_URL), or pass --allow-sqlite for a smoke run")
         if connection.vendor != "postgresql":
             n = 1  # SQLite serializes writers: one terminal
+        load = os.getloadavg()[0]
         _say(f"setting up {n} tables ...")
         table_ids = room.bench_tables(n)
         rows: dict[str, Any] = {}
@@ -105,5 +107,5 @@ class Command(BaseCommand):
             "quiet_run_targets": targets.quiet_run_targets(
                 single, rows["batched"], rows["batched_at_target_rate"], TARGET_RATE),
             "checks": checks, "meets_targets": all(checks.values()),
-            "note": targets.note(single, floor, checks)})
+            "note": targets.note(single, floor, checks), "machine": targets.machine(load)})
         self.stdout.write(json.dumps(out, indent=2))

@@ -61,8 +61,10 @@ def note(report: dict[str, Any], ok: dict[str, bool], quiet: dict[str, float]) -
                  "appends/s. ")
     if not ok.get("round_cost_to_floor", True):
         text += ("round_cost_to_floor missed: a round costs more than 3x the durable commits "
-                 "it makes, so the work between the commits (reads, locks, the domain), not "
-                 "the machine, is the cost. ")
+                 "it makes, measured on the same machine under the same load, so the work "
+                 "between the commits (reads, locks, the domain) is the cost, not the "
+                 "machine's speed (a load of other work on the cores, machine.load_average, "
+                 "weighs more on that CPU work than on the commits). ")
     if not ok.get("single_command_to_bare_append", True):
         text += ("single_command_to_bare_append missed: the in-round command costs more than "
                  "twice a bare append timed beside it. ")

@@ -374,6 +374,7 @@ class Command(BaseCommand):
         seconds = opts["seconds"]
         if not 0 < seconds <= 3600:
             raise CommandError("invalid_option: --seconds must be above 0 and at most 3,600")
+        load = os.getloadavg()[0]
         table_ids = bench_tables(opts["terminals"])
         report: dict[str, Any] = {"benchmark": "bench_commands", "database": connection.vendor,
                                   "targets": TARGETS, "quiet_run": QUIET_RUN,
@@ -388,5 +389,8 @@ class Command(BaseCommand):
         ok = checks.checks(report, TARGETS)
         report.update({"quiet_run_targets": checks.quiet_run_targets(report, QUIET_RUN),
                        "checks": ok, "meets_targets": bool(ok) and all(ok.values()),
-                       "note": checks.note(report, ok, QUIET_RUN)})
+                       "note": checks.note(report, ok, QUIET_RUN),
+                       "machine": {"cores": os.cpu_count(),
+                                   "load_average": {"start": round(load, 2),
+                                                    "end": round(os.getloadavg()[0], 2)}}})
         self.stdout.write(json.dumps(report, indent=2))
