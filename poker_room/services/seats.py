@@ -77,38 +77,24 @@ def table_rules(table: GameTable) -> TableRules:
 
 
 class AtTable:
-    """A poker table locked through the ORM (the hands' and time charges' commands; the
-    seating commands read it in one statement, :data:`POKER_TABLE`): the table, its poker
-    row (None before its first event) and its seats. ``system``: a system actor may take
-    the step, under the role "system" (:func:`tables.services.common.act_at_table`)."""
+    """A poker table locked through the ORM for the time charges' commands (the seating
+    commands and a hand's start read it in one statement on the runner, :data:`POKER_TABLE`,
+    :mod:`poker_room.services.hand_opening`): the table and its poker row (None before its
+    first event)."""
 
-    def __init__(self, actor: Actor, table_id: Any, roles: tuple[Role, ...], *,
-                 with_seats: bool = True, system: bool = False):
+    def __init__(self, actor: Actor, table_id: Any, roles: tuple[Role, ...]):
         self.table = locked(GameTable, table_id, actor, what="table")
         if not get_table_game(self.table.game).is_poker:
             raise ConflictError(f"table {self.table.name} is not a poker table",
                                 code="not_a_poker_table")
-        self.role = act_at_table(actor, self.table, *roles, system=system)
+        self.role = act_at_table(actor, self.table, *roles)
         self.poker = PokerTable.objects.select_for_update().filter(
             table_id=self.table.pk).first()
-        # (settling a hand writes the seats through its event and need not read them)
-        self.seats = {s.seat: s for s in Seat.objects.filter(table_id=self.table.pk)} \
-            if with_seats else {}
         self.actor = actor
 
     @property
     def version(self) -> int:
         return self.poker.stream_version if self.poker else 0
-
-    @property
-    def hand_in_progress(self) -> bool:
-        return bool(self.poker and self.poker.current_hand_id)
-
-    def seat(self, number: Any) -> Seat:
-        if not isinstance(number, int) or isinstance(number, bool) or number not in self.seats:
-            raise SeatError(f"nobody is seated at seat {number!r}", code="seat_empty",
-                            field="seat")
-        return self.seats[number]
 
     def record(self, *events: NewEvent) -> None:
         append(Stream("poker_table", f"poker_table-{self.table.pk}"), self.version,
