@@ -27,7 +27,7 @@ PAID_WITH_HELP = ("cash: paid in cash at the table, recorded with it as a chip s
 class PaidWithField(serializers.CharField):
     """``paid_with``, required: left out (or null) it reaches the seating service as
     ``None``, which refuses it with the field's own code, ``invalid_paid_with``, as it
-    refuses a value other than cash or chips (poker_room.services.seats._paid_with)."""
+    refuses a value other than cash or chips (poker_room.domain.seating.paid_with)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(help_text=PAID_WITH_HELP, **kwargs)

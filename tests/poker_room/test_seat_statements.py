@@ -30,7 +30,6 @@ from poker_room.models import Seat
 from poker_room.services import seats
 from tests.poker_room._committed import poker_room
 
-pytestmark = [pytest.mark.postgres]
 
 #: per command: (statements, round trips) outside a transaction, statements inside one
 EXPECTED = {"seat_player": (7, 4, 7), "seat_leave": (8, 4, 6)}
@@ -71,6 +70,7 @@ def wire() -> Iterator[dict[str, Any]]:
                    if len(m) > 2 and m[2].split(" ")[0] in ("Query", "Parse")]
 
 
+@pytest.mark.postgres
 @pytest.mark.usefixtures("committed_db")
 def test_seat_player_and_seat_leave_outside_a_transaction() -> None:
     """§ 637a.8(a)-(b): a player seated with chips brought and leaving with the stakes,
@@ -97,6 +97,7 @@ def test_seat_player_and_seat_leave_outside_a_transaction() -> None:
         left["text"]
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db
 def test_seat_player_and_seat_leave_inside_a_transaction(crew, poker_table) -> None:  # noqa: ANN001
     """The same commands inside a caller's transaction (a floor move's): the runner's
@@ -114,3 +115,41 @@ def test_seat_player_and_seat_leave_inside_a_transaction(crew, poker_table) -> N
     # (and the seat read back for seat_player's answer)
     assert seated["statements"] == EXPECTED["seat_player"][2], seated["text"]
     assert left["statements"] == EXPECTED["seat_leave"][2], left["text"]
+
+
+@pytest.mark.django_db
+def test_the_seating_reads_the_rules_in_force_as_the_selector_does(
+        crew, poker_table, put_rules_in_effect) -> None:  # noqa: ANN001
+    """§ 637a.8(b)(1): the buy-in limits are those of the Rules Submission in force: a
+    version approved for a later time is not in force before it and is once its time has
+    come, before its timer records it taking effect (tables.selectors.rules_in_force)."""
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    from casino.domain.errors import DomainError
+    from tables.models import RulesState
+    from tables.selectors import rules_in_force
+    from tables.services import rules
+
+    table = poker_table("holdem")["table"]
+    later = timezone.now() + timedelta(hours=1)
+    draft = rules.rules_draft(actor=crew["compliance"], game="holdem",
+                              options={**rules_in_force(table.property, "holdem").options,
+                                       "buy_in_maximum_cents": 8_000})
+    rules.rules_submit(actor=crew["compliance"], rules_id=draft.pk)
+    approved = rules.rules_approve(actor=crew["approver"], rules_id=draft.pk,
+                                   effective_at=later.isoformat())
+    assert approved.state == RulesState.APPROVED
+    seated = seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=1,
+                               buy_in_cents=10_000, paid_with="chips")
+    assert seated.stack_cents == 10_000
+    with time_machine.travel(later + timedelta(minutes=1), tick=False):
+        assert rules_in_force(table.property, "holdem").pk == approved.pk
+        with pytest.raises(DomainError) as refused:
+            seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=2,
+                              buy_in_cents=10_000, paid_with="chips")
+        assert refused.value.code == "buy_in_above_maximum"
+        assert seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=2,
+                                 buy_in_cents=8_000, paid_with="chips").stack_cents == 8_000
