@@ -153,3 +153,41 @@ def test_the_seating_reads_the_rules_in_force_as_the_selector_does(
         assert refused.value.code == "buy_in_above_maximum"
         assert seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=2,
                                  buy_in_cents=8_000, paid_with="chips").stack_cents == 8_000
+
+
+@pytest.mark.postgres
+@pytest.mark.usefixtures("committed_db")
+def test_a_seating_refused_at_its_locked_read_appends_nothing_and_leaves_the_connection_usable(
+        ) -> None:
+    """§ 637a.8(a): a taken seat, an empty one, a dealer at another table's seats, each
+    refused by the decision between the runner's two round trips (its transaction rolled
+    back), nothing appended; the next command runs."""
+    from casino.domain.errors import DomainError
+    from casino.eventstore.models import Event
+    from casino.roles import RoleRequired
+
+    people, table = poker_room("SEAT-REFUSED", "sr")
+    dealer, floor = people["dealer"], people["floor"]
+    seats.seat_player(actor=dealer, table_id=table.pk, seat=1, buy_in_cents=10_000,
+                      paid_with="chips")
+    stream = f"poker_table-{table.pk}"
+    before = Event.objects.filter(stream_id=stream).count()
+    refusals = {
+        "seat_taken": lambda: seats.seat_player(actor=dealer, table_id=table.pk, seat=1,
+                                                buy_in_cents=10_000, paid_with="chips"),
+        "seat_empty": lambda: seats.seat_leave(actor=dealer, table_id=table.pk, seat=5),
+        "role_required": lambda: seats.step_away(actor=dealer, table_id=table.pk, seat=1,
+                                                 covered_cents=10_000),
+        "stakes_mismatch": lambda: seats.step_away(actor=floor, table_id=table.pk, seat=1,
+                                                   covered_cents=9_000),
+    }
+    for code, command in refusals.items():
+        with pytest.raises((DomainError, RoleRequired)) as refused:
+            command()
+        # a domain refusal's code, or the 403's (RoleRequired, a DRF PermissionDenied)
+        assert (getattr(refused.value, "code", None) or refused.value.default_code) == code
+        assert not connection.in_atomic_block
+        assert connection.connection.info.transaction_status == 0  # idle: rolled back
+    assert Event.objects.filter(stream_id=stream).count() == before
+    assert seats.sit_out(actor=dealer, table_id=table.pk, seat=1).status == "sitting_out"
+    assert Event.objects.filter(stream_id=stream).count() == before + 1
