@@ -7,8 +7,8 @@ with nothing recorded twice. Every command of the API passes through
 :func:`idempotent_answer` (``casino.api.commands.Command.post``):
 
 * no header: the command runs exactly as without this module (no transaction of ours);
-* an empty key, one over 255 characters or with a control character: 400
-  ``invalid_idempotency_key``, nothing run;
+* an empty key, one over 255 characters or with a character other than printable ASCII:
+  400 ``invalid_idempotency_key``, nothing run;
 * keys are per login: another login's same key is a different key;
 * the request's fingerprint is the SHA-256 of its method, path and raw body; the same key
   with the same fingerprint, done before: the stored answer again (status, body bytes,
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -46,6 +47,10 @@ from casino.eventstore.store import writer_turn
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 255
+#: what a key may hold: printable ASCII, at least one character not a space (a UUID, say);
+#: the schema's pattern for the header (casino.api.schema)
+KEY_PATTERN = r"^[ -~]*[!-~][ -~]*$"
+VISIBLE_ASCII = re.compile(r"[ -~]*")
 #: how often a command whose append lost a race is run again from the start, in a new
 #: transaction (the command runner's own count: casino.command_runner._ATTEMPTS)
 ATTEMPTS = 4
@@ -76,8 +81,9 @@ class IdempotencyKeyInFlight(ConflictError):
 
 def key_of(request: Any) -> str | None:
     """The request's idempotency key, or None without the header; 400 when it is empty,
-    over 255 characters or holds a control character (the key is opaque: a quoted
-    Structured Field string is taken as sent, quotes and all, the same on every retry)."""
+    over 255 characters or holds anything but printable ASCII (the key is opaque: a
+    quoted Structured Field string is taken as sent, quotes and all, the same on every
+    retry)."""
     key = request.META.get("HTTP_IDEMPOTENCY_KEY")
     if key is None:
         return None
@@ -87,9 +93,9 @@ def key_of(request: Any) -> str | None:
         raise InvalidIdempotencyKey(
             f"the {HEADER} is {len(key)} characters long; at most {MAX_KEY_LENGTH}",
             field=HEADER)
-    if not key.isprintable():
-        raise InvalidIdempotencyKey(f"the {HEADER} holds a control character",
-                                    field=HEADER)
+    if not VISIBLE_ASCII.fullmatch(key):
+        raise InvalidIdempotencyKey(
+            f"the {HEADER} holds a character other than printable ASCII", field=HEADER)
     return key
 
 
@@ -139,6 +145,9 @@ def _run_once(user_id: int, key: str, request_digest: str, run: Callable[[], Any
             raise IdempotencyKeyInFlight(
                 f"a request with this {HEADER} is still being recorded; send it again in "
                 f"{RETRY_AFTER_SECONDS} second")
+        # Looked up in a statement after the lock's, never in the same one: a statement's
+        # snapshot is taken as it starts, so a first request committing between that and
+        # the lock would be missed and the command run twice.
         done = _stored(user_id, key)
         if done is not None:
             return replayed(done, request_digest)

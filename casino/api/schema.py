@@ -23,12 +23,12 @@ from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent, force_instance
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
 from casino.api.problems import PROBLEM_CONTENT_TYPE, REQUEST_TOO_LARGE
+from casino.idempotency import KEY_PATTERN, MAX_KEY_LENGTH
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -66,8 +66,11 @@ STATUS_TEXT: dict[int, tuple[str, list[str]]] = {
 
 #: The optional header of every command, and the codes a key adds, by status.
 IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
-    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-    description="Optional; at most 255 characters, kept per login for at least 24 hours. "
+    "Idempotency-Key", {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH,
+                        "pattern": KEY_PATTERN},
+    OpenApiParameter.HEADER, required=False,
+    description="Optional; 1 to 255 printable ASCII characters (a UUID, say), kept per "
+                "login for at least 24 hours. "
                 "Sent again with the same body, the first answer comes back (its status "
                 "and body, with `Idempotent-Replayed: true`) and nothing is recorded "
                 "twice; with another body: 422 `idempotency_key_reused`; while the first "

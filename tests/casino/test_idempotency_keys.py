@@ -113,8 +113,9 @@ def test_a_command_views_answer_is_replayed_too(compliance: Any, api_as: Any) ->
 
 # --- bad input, each with nothing appended --------------------------------------------
 
-@pytest.mark.parametrize("key", ["", " ", "x" * 256, "tab\tinside"],
-                         ids=["empty", "blank", "256-characters", "control-character"])
+@pytest.mark.parametrize("key", ["", " ", "x" * 256, "tab\tinside", "caf\u00e9"],
+                         ids=["empty", "blank", "256-characters", "control-character",
+                              "not-ascii"])
 def test_a_bad_key_is_400_and_nothing_runs(compliance: Any, key: str) -> None:
     before = events()
     body = problem(post(compliance, DRAFTS, draft_body(), key=key), 400,
@@ -369,3 +370,32 @@ def test_every_command_operation_documents_the_key_and_its_refusals(schema: dict
                     faults.append((method, path, status, code))
     assert faults == []
     assert with_key == {d.name for d in all_declared()}
+
+
+def test_the_keys_schema_admits_what_the_api_admits(schema: dict) -> None:
+    """The header's documented pattern and lengths are the API's own rule: a client (or
+    Schemathesis) sending what the schema admits is not refused for its key."""
+    import re
+
+    from casino.idempotency import key_of
+
+    parameter = next(p for item in schema["paths"].values() for op in item.values()
+                     if isinstance(op, dict) for p in op.get("parameters", [])
+                     if p["name"] == "Idempotency-Key")
+    rule = parameter["schema"]
+    assert (rule["minLength"], rule["maxLength"]) == (1, 255)
+
+    class Sent:
+        def __init__(self, key: str) -> None:
+            self.META = {"HTTP_IDEMPOTENCY_KEY": key}
+
+    for key in ["a", "7d0c1b8e-count-1", "k" * 255, " x ", '"quoted"', "", " ", "x" * 256,
+                "tab\tinside", "caf\u00e9", "\x7f"]:
+        admitted = (rule["minLength"] <= len(key) <= rule["maxLength"]
+                    and re.fullmatch(rule["pattern"], key) is not None)
+        try:
+            key_of(Sent(key))
+            taken = True
+        except Exception:
+            taken = False
+        assert taken == admitted, repr(key)
