@@ -8,10 +8,11 @@ Two checks, both measured in the one run:
 * **No lock is shared.** A monitor (a process of its own) polls ``pg_stat_activity`` and
   ``pg_locks`` every few milliseconds: no terminal's backend ever waits on a lock the
   report's backend holds (``pg_blocking_pids``), and the report's backend holds nothing a
-  command could need — only ``AccessShareLock`` on relations (what every plain ``SELECT`` takes, which conflicts
-  with no ``INSERT``/``UPDATE``), never a row, advisory or transaction-id lock, never a
-  transaction id of its own (it writes nothing, so it never holds the settled line of the
-  log back, casino.eventstore.reading), never a transaction left open between statements;
+  command could need — only ``AccessShareLock`` on relations (what every plain ``SELECT``
+  takes, which conflicts with no ``INSERT``/``UPDATE``), never a row, advisory or
+  transaction-id lock, never a transaction id of its own (it writes nothing, so it never
+  holds the settled line of the log back, casino.eventstore.reading), never a transaction
+  left open between statements;
   every statement it sent is a plain ``SELECT`` (no ``FOR UPDATE``/``FOR SHARE``, no
   advisory lock, no isolation level).
 * **The terminals do not notice.** The dealing alternates quiet windows and windows with
