@@ -24,11 +24,10 @@ the list entry's key read FOR SHARE). The floor's offer of an opened seat follow
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
@@ -49,9 +48,11 @@ from poker_room.domain.seating import SeatError, SeatSeen, TableSeen
 from poker_room.models import PokerTable, Seat, SeatStatus
 from poker_room.services.hand_state import _from_snapshot
 from tables.domain.catalogue import get_table_game
-from tables.models import GameTable, RulesState
-from tables.selectors import rules_in_force
+from tables.domain.round_gate import RulesVersion, rules_in_force
+from tables.models import GameTable
+from tables.selectors import rules_in_force as rules_in_force_now
 from tables.services.common import act_at_table, locked
+from tables.services.round_start import RULES_SQL, json_value, key, moment, sql_agg, sql_array
 
 #: who seats players, sells chips and moves them between tables: the dealer at the table,
 #: a floorperson or the poker shift supervisor
@@ -69,7 +70,7 @@ __all__ = ["FLOOR", "SEATED_PLAYER", "SEATING", "AtTable", "SeatError", "chips_a
 def table_rules(table: GameTable) -> TableRules:
     """The rules of the Rules Submission in effect for the table's game (409
     ``no_rules_in_effect`` without one)."""
-    rules = rules_in_force(table.property, table.game)
+    rules = rules_in_force_now(table.property, table.game)
     if rules is None:
         raise ConflictError(f"no Rules Submission for {table.game} is in effect",
                             code="no_rules_in_effect")
@@ -105,89 +106,48 @@ class AtTable:
 # --- the table's one locked read ----------------------------------------------------------
 
 #: The table (alias r, locked), its poker row, and as JSON: the seats [seat, status,
-#: stakes]; the Rules Submission versions of its game that may be in force (in effect, or
-#: approved: [version number, state, effective time, options]; which one is, is decided
-#: as :func:`tables.selectors.rules_in_force` decides it, :func:`_rules_options`); the
-#: hand in progress's snapshot (who was dealt in, who still contends). Vendor SQL:
-#: :data:`_JSON`.
+#: stakes]; the Rules Submission versions of its game that may be in force (which one is,
+#: is decided with the clock as :func:`tables.selectors.rules_in_force` decides it:
+#: :func:`tables.domain.round_gate.rules_in_force`); the hand in progress's snapshot (who
+#: was dealt in, who still contends). The databases' JSON functions are written once, in
+#: :mod:`tables.services.round_start`, whose rules column this is too.
 _SELECT = (
     "SELECT r.id, r.name, r.game, r.positions, r.dealer_id, p.stream_version, "
     "p.current_hand_id, "
-    "(SELECT <array>(<row>(s.seat, s.status, s.stack_cents)) FROM poker_room_seat s "
-    "WHERE s.table_id = r.id), "
-    "(SELECT <array>(<row>(v.version_number, v.state, v.effective_at, <options>)) "
-    "FROM tables_rulessubmission v WHERE v.property_id = r.property_id AND v.game = r.game "
-    f"AND v.state IN ('{RulesState.IN_EFFECT.value}', '{RulesState.APPROVED.value}')), "
+    "(SELECT " + sql_agg(sql_array("s.seat", "s.status", "s.stack_cents"), "s.seat")
+    + " FROM poker_room_seat s WHERE s.table_id = r.id), "
+    + RULES_SQL + ", "
     "(SELECT h.snapshot FROM tables_round h WHERE h.id = p.current_hand_id) "
     "FROM tables_gametable r LEFT JOIN poker_room_pokertable p ON p.table_id = r.id "
     "WHERE r.id = %%s AND r.property_id = %%s%(lock)s")
 
-#: the one place the two databases' JSON functions differ
-_JSON = {
-    "postgresql": {"<array>": "json_agg", "<row>": "json_build_array",
-                   "<options>": "v.options"},
-    "sqlite": {"<array>": "json_group_array", "<row>": "json_array",
-               "<options>": "json(v.options)"},
-}
+#: The poker table aggregate: no snapshot of its own (its seats are its read model), the
+#: locked read alone; its commands append to the table's stream (Decision.others). Not
+#: registered: there is no snapshot to rebuild.
+POKER_TABLE: Aggregate[None] = Aggregate(
+    name="poker_table", stream_type="poker_table", what="table", select=_SELECT, update="",
+    stream_id=lambda key: f"poker_table-{key}")
 
 
-def _select_for(vendor: str) -> str:
-    sql = _SELECT
-    for placeholder, function in _JSON[vendor].items():
-        sql = sql.replace(placeholder, function)
-    return sql
-
-
-def _aggregate(vendor: str) -> Aggregate[None]:
-    """The poker table aggregate: no snapshot of its own (its seats are its read model),
-    the locked read alone; its command appends to the table's stream (Decision.others).
-    Not registered: there is no snapshot to rebuild."""
-    return Aggregate(name="poker_table", stream_type="poker_table", what="table",
-                     select=_select_for(vendor), update="",
-                     stream_id=lambda key: f"poker_table-{key}")
-
-
-POKER_TABLE: dict[str, Aggregate[None]] = {v: _aggregate(v) for v in _JSON}
-
-
-def _json(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str | bytes) else value
-
-
-def _uuid(value: Any) -> uuid.UUID | None:
-    # SQLite returns a UUID column as 32 hex characters
-    return None if value is None else uuid.UUID(str(value))
-
-
-def _when(value: Any) -> datetime | None:
-    if value is None:
-        return None
-    at = datetime.fromisoformat(value) if isinstance(value, str) else value
-    return at if at.tzinfo else at.replace(tzinfo=dt_timezone.utc)
-
-
-def _rules_options(versions: list[list[Any]] | None, now: datetime) -> Any:
-    """The options of the version in force as of ``now``: the newest of the one in effect
-    and the approved ones whose effective time has come (the rule of
-    :func:`tables.selectors.rules_in_force`); None when none is."""
-    in_force = [(number, options) for number, state, effective_at, options in versions or ()
-                if state == RulesState.IN_EFFECT
-                or (state == RulesState.APPROVED and effective_at is not None
-                    and _when(effective_at) <= now)]
-    return max(in_force, key=lambda v: v[0])[1] if in_force else None
+def _rules_options(versions: Any, now: datetime) -> Any:
+    """The options of the version in force as of ``now``; None when none is."""
+    in_force = rules_in_force([
+        RulesVersion(str(v["id"]), v["version_number"], v["state"], moment(v["effective_at"]),
+                     json_value(v["options"])) for v in json_value(versions) or ()], now)
+    return None if in_force is None else in_force.options
 
 
 def _table_seen(row: tuple[Any, ...]) -> tuple[TableSeen, Any]:
     """The table as the locked read shows it, and the hand in progress's snapshot."""
     (table_id, name, game, positions, dealer_id, version, hand_id, seats, versions,
      snapshot) = row
-    snapshot = _json(snapshot) if hand_id is not None else None
+    snapshot = json_value(snapshot) if hand_id is not None else None
     events = (snapshot or {}).get("events") or []
     table = TableSeen(
-        pk=_uuid(table_id), name=name, game=game, positions=positions, dealer_id=dealer_id,
-        version=version or 0, current_hand=str(_uuid(hand_id)) if hand_id else None,
-        seats={n: SeatSeen(n, status, stack) for n, status, stack in _json(seats) or ()},
-        rules_options=_rules_options(_json(versions), timezone.now()),
+        pk=uuid.UUID(key(table_id)), name=name, game=game, positions=positions,
+        dealer_id=dealer_id, version=version or 0, current_hand=key(hand_id),
+        seats={n: SeatSeen(n, status, stack) for n, status, stack in json_value(seats) or ()},
+        rules_options=_rules_options(versions, timezone.now()),
         dealt=[s for s, _ in events[0]["data"]["seats"]] if events else ())
     return table, snapshot
 
@@ -220,8 +180,7 @@ def _command(actor: Actor, table_id: Any, roles: tuple[Role, ...], decide: Decid
         return Decision(None, [], role, {"table": str(table.pk)},
                         others=[Also(stream, table.version, events)])
 
-    command_runner.command_run(POKER_TABLE[connection.vendor], key=table_id, actor=actor,
-                               decide=decision)
+    command_runner.command_run(POKER_TABLE, key=table_id, actor=actor, decide=decision)
     return seen["table"], seen["role"]
 
 
