@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.db import connection
 
 from poker_room.management.commands import _bench_checks as targets
 from poker_room.management.commands._bench_http import overhead, server_size
+from poker_room.management.commands._bench_room import parallel
 
 
 def _row(cps: float, start: tuple[float, float], action: tuple[float, float],
@@ -84,6 +86,24 @@ def test_the_http_overhead_is_the_http_p50_less_the_in_process_p50_per_kind() ->
     # every terminal's request can be in the server at once
     assert server_size(8, 4) == (4, 2)
     assert server_size(8, 3) == (3, 3)
+
+
+def _fails_or_waits(args: tuple) -> dict[str, Any]:
+    first, _seconds, barrier = args
+    if first == 0:
+        raise ValueError("the decks could not be kept in play")
+    barrier.wait()  # the others wait for the one that failed
+    return {"first": first}
+
+
+def test_a_terminal_that_fails_before_the_start_stops_the_run_with_its_reason() -> None:
+    # the others were waiting for it at the start: they are let go, not left hanging
+    t0 = time.monotonic()
+    with pytest.raises(CommandError, match="terminal_failed: ValueError: the decks could "
+                                           "not be kept in play"):
+        parallel(_fails_or_waits, [(0, 1.0), (1, 1.0), (2, 1.0)])
+    assert time.monotonic() - t0 < 60
+    assert [r["first"] for r in parallel(_fails_or_waits, [(1, 1.0), (2, 1.0)])] == [1, 2]
 
 
 @pytest.mark.django_db

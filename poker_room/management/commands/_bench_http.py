@@ -3,7 +3,7 @@ terminals through the API.
 
 gunicorn serves the product on a free loopback port (threaded workers, so a terminal's
 connection is kept alive between commands, as ``bin/run`` serves it otherwise), started
-here and always stopped here, Ctrl-C or SIGTERM included. Each terminal is a process with
+here and always stopped with the bench, Ctrl-C, SIGTERM or SIGKILL included. Each terminal is a process with
 a ``requests.Session`` (keep-alive) and an API token of the demo dealer (``POST
 auth/token/`` with the password ``seed_demo`` kept; see :func:`dealer_tokens`); it sends
 every command with a fresh ``Idempotency-Key``, as a real terminal's retry-safe send, and
@@ -60,6 +60,17 @@ def _database_url() -> str:
             f"{d['PORT'] or 5432}/{d['NAME']}")
 
 
+def _die_with_parent() -> None:
+    """In gunicorn's master before it starts (Linux): when the bench dies, however (a
+    SIGTERM, a SIGKILL), the master is sent SIGINT, gunicorn's quick shutdown, and its
+    workers stop with it."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGINT))
+
+
 class Server:
     """gunicorn on a free loopback port, in a session of its own (so its workers stop with
     it and a Ctrl-C at the terminal reaches only the bench, which stops it)."""
@@ -80,7 +91,8 @@ class Server:
              "--workers", str(workers), "--worker-class", "gthread", "--threads",
              str(threads), "--keep-alive", "30", "--log-level", "warning",
              "--chdir", str(settings.BASE_DIR)],
-            env=env, stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True)
+            env=env, stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True,
+            preexec_fn=_die_with_parent)
         self._requests = requests
 
     def wait_ready(self, timeout: float = 60.0) -> None:
@@ -117,18 +129,10 @@ class Server:
 
 @contextmanager
 def served(workers: int, threads: int) -> Iterator[Server]:
-    """The server for the ``with`` block, stopped at its end however it ends: SIGTERM to
-    the bench is turned into the same unwinding as Ctrl-C (in the bench's own process; a
-    forked terminal that inherits the handler just dies of it)."""
-    main = os.getpid()
-
-    def on_term(signum: int, frame: Any) -> None:
-        if os.getpid() != main:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
+    """The server for the ``with`` block, stopped at its end however it ends (Ctrl-C
+    unwinds through here); a bench killed outright takes it along (``_die_with_parent``).
+    No SIGTERM handler of Python's is set here: the terminals' processes would inherit
+    it, and one that arrives as a pool worker waits on its queue's lock is never run."""
     server = Server(workers, threads)
     try:
         server.wait_ready()
@@ -138,7 +142,6 @@ def served(workers: int, threads: int) -> Iterator[Server]:
         raise
     finally:
         server.stop()
-        signal.signal(signal.SIGTERM, previous)
 
 
 # --- logging in -----------------------------------------------------------------------------

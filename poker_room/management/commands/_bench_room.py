@@ -38,6 +38,10 @@ def ms(seconds: float) -> float:
     return round(seconds * 1000, 2)
 
 
+#: how long a terminal ready to start waits for the others (their set-up and warm-up hand)
+START_TIMEOUT = 300
+
+
 def max_hands(seconds: float) -> int:
     return max(10, int(seconds * MAX_HANDS_PER_SECOND))
 
@@ -271,16 +275,38 @@ def run_bare(args: tuple) -> dict[str, Any]:
             "rebuys": 0, "deck_changes": 0}
 
 
+def _guarded(call: tuple) -> dict[str, Any]:
+    """The worker's result, or what stopped it: the barrier broken first, so that the
+    other terminals stop waiting for this one and every process returns."""
+    worker, args = call
+    try:
+        return worker(args)
+    except BaseException as exc:  # noqa: BLE001 -- reported by the parent, whatever it is
+        try:
+            args[2].abort()
+        except Exception:  # noqa: BLE001 -- the manager is gone: nobody waits on it
+            pass
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
 def parallel(worker: Any, jobs: list[tuple]) -> list[dict[str, Any]]:
     """``worker`` once per job, each in a forked process, started together (a barrier):
     a job is ``(first, seconds, *rest)`` and the worker gets ``(first, seconds, barrier,
-    *rest)``."""
+    *rest)``. A worker that fails breaks the barrier (the others stop instead of waiting
+    for it) and the run stops with its reason."""
     connections.close_all()
     ctx = mp.get_context("fork")
     with ctx.Manager() as manager:
-        barrier = manager.Barrier(len(jobs))
+        barrier = manager.Barrier(len(jobs), timeout=START_TIMEOUT)
         with ctx.Pool(len(jobs)) as pool:
-            return pool.map(worker, [(j[0], j[1], barrier, *j[2:]) for j in jobs])
+            results = pool.map(_guarded, [(worker, (j[0], j[1], barrier, *j[2:]))
+                                          for j in jobs])
+    errors = [r["error"] for r in results if "error" in r]
+    if errors:
+        # the terminal that failed first, not the ones that found the barrier broken
+        errors.sort(key=lambda e: e.startswith("BrokenBarrierError"))
+        raise CommandError(f"terminal_failed: {errors[0]}")
+    return results
 
 
 def terminals(table_ids: list[Any], seconds: float, batched: bool,
