@@ -165,7 +165,7 @@ def hand_start(*, actor: Actor, table_id: Any, deck_id: Any = None, straddle: An
     out = command_runner.command_run(hand_opening.TABLE_HAND_START, key=table_id,
                                      actor=actor, decide=decide)
     opening = seen["opening"]
-    recorded = round_start.opened_event(out, opening)[1:]  # the hand's, after RoundOpened
+    recorded = round_start.round_events(out, opening)[1:]  # the hand's, after RoundOpened
     return PokerHand(uuid.UUID(opening.round_id), opening.number, seen["table"],
                      seen["hand"], seen["version"], False, recorded)
 

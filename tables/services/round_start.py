@@ -189,7 +189,7 @@ def opening(actor: Actor, table: TableAtStart, deck_id: Any,
              [NewEvent("DeckDealtRound", o.deck_dealt)])]
 
 
-def opened_event(out: Outcome[Any], o: RoundOpening) -> list[RecordedEvent]:
+def round_events(out: Outcome[Any], o: RoundOpening) -> list[RecordedEvent]:
     """The new round's stream as the command appended it, ``RoundOpened`` first."""
     return out.others[f"round-{o.round_id}"]
 
@@ -208,6 +208,6 @@ def round_answer(opened: RecordedEvent, rules: RulesVersion, actor: Actor) -> Ro
     return rnd
 
 
-__all__ = ["TABLE_COLUMNS", "TABLE_START", "json_value", "key", "opened_event", "opening",
+__all__ = ["TABLE_COLUMNS", "TABLE_START", "json_value", "key", "opening", "round_events",
            "round_answer", "sql_agg", "sql_array", "sql_object", "table_at_start",
            "table_select"]

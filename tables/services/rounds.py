@@ -41,7 +41,7 @@ def round_open(*, actor: Actor, table_id: Any, deck_id: Any = None) -> Round:
     out = command_run(round_start.TABLE_START, key=table_id, actor=actor, decide=decide)
     o = seen["opening"]
     # (a banked round's row starts with its snapshot: tables.projections.round_row)
-    return round_start.round_answer(round_start.opened_event(out, o)[0], o.rules, actor)
+    return round_start.round_answer(round_start.round_events(out, o)[0], o.rules, actor)
 
 
 def round_close(*, actor: Actor, round_id: Any) -> Round:
