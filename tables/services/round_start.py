@@ -208,6 +208,6 @@ def round_answer(opened: RecordedEvent, rules: RulesVersion, actor: Actor) -> Ro
     return rnd
 
 
-__all__ = ["TABLE_COLUMNS", "TABLE_START", "json_value", "key", "opening", "round_events",
-           "round_answer", "sql_agg", "sql_array", "sql_object", "table_at_start",
-           "table_select"]
+__all__ = ["DECKS_SQL", "RULES_SQL", "TABLE_COLUMNS", "TABLE_START", "json_value", "key",
+           "moment", "opening", "round_answer", "round_events", "sql_agg", "sql_array",
+           "sql_object", "table_at_start", "table_select"]
