@@ -57,7 +57,7 @@ DYNAMIC: dict[tuple[str, str], tuple[str, ...]] = {
     ("tables/domain/options_reader.py", "code"): (),
     ("tables/domain/banked/errors.py", "code"): (),
     ("poker_room/services/disputes.py", "exc.code"): (),   # a refusal re-raised as is
-    ("poker_room/services/seats.py", "code"): (),
+    ("poker_room/domain/seating.py", "code"): (),
     ("poker_room/domain/rules.py", "err.code"): (),         # a rules refusal re-raised
     ("jackpots/services/common.py", "code"): (),
     ("jackpots/services/hits.py", "code"): ("hit_already_verified", "hit_rejected",
