@@ -8,8 +8,9 @@ destroyed or cancelled. A deck received preinspected and preshuffled starts at
 Every command runs on the command runner (:mod:`casino.command_runner`, issue 25): one
 locked read of the deck with its table, the decision in the pure domain
 (:mod:`tables.domain.deck_steps`), the deck's events appended at the version that read
-saw, in one transaction (two round trips on PostgreSQL). The deck's answer is its row
-read back once after the command.
+saw, in one transaction (on PostgreSQL the runner's two round trips, and the deck
+projection's read of the row it updates). The deck's answer is its row read back once
+after the command.
 
 Which row is locked: the deck's **table**, as opening a round and the equipment commands
 lock it, so every step of every deck at one table and the table's round start take turns
