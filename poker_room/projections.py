@@ -3,7 +3,10 @@
 and the time charges).
 
 Rows are written with ``QuerySet.update`` and ``create`` (see tables.projections: in
-pipeline mode row counts are not known). A rebuild from the events gives the same rows.
+pipeline mode row counts are not known). What a hand's start and its end write (the
+table's row, the stacks, the day ledgers) goes as plain SQL on the append's own cursor
+(``tables.projections.write_unread``): no ORM query built per event, nothing read back,
+so it rides in the command runner's pipeline. A rebuild from the events gives the same rows.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db import connection
-from django.db.models import BigIntegerField, Case, F, Value, When
+from django.db.models import F
 
 from casino.eventstore.projections import Projection, register
 from casino.eventstore.store import RecordedEvent
@@ -27,6 +30,7 @@ from poker_room.models import (
     TimeChargePeriod,
 )
 from tables.models import GameTable
+from tables.projections import db_value, write_unread
 
 #: the events of a poker table's stream (poker_room.services.seats, .hands, .time_charges)
 TABLE_EVENTS = frozenset({
@@ -43,10 +47,6 @@ TIME_LEDGER_EVENTS = frozenset({"TimeChargeAssessed", "TimeChargeVerified"})
 
 def _table_id(e: RecordedEvent) -> str:
     return e.stream_id.split("-", 1)[1]
-
-
-def _poker_table(e: RecordedEvent) -> Any:
-    return PokerTable.objects.filter(table_id=_table_id(e))
 
 
 def _seat(e: RecordedEvent) -> Any:
@@ -115,15 +115,21 @@ def hand_dealt(e: RecordedEvent) -> dict[str, Any]:
     return {"current_hand_id": e.data["round_id"], "button_seat": e.data["button_seat"]}
 
 
+class Added(int):
+    """A column's value is added to, not set (``hands_dealt`` one more a hand)."""
+
+
 def hand_settled(e: RecordedEvent) -> dict[str, Any]:
     d = e.data
     stacks = {int(seat): stack for seat, stack in d["stacks"].items()}
     if stacks:  # every seat of the hand in one UPDATE
-        Seat.objects.filter(table_id=_table_id(e), seat__in=stacks).update(
-            stack_cents=Case(*(When(seat=s, then=Value(v)) for s, v in stacks.items()),
-                             default=F("stack_cents"), output_field=BigIntegerField()))
-    return {"current_hand": None, "kill_active": d["kill_next"],
-            "hands_dealt": F("hands_dealt") + 1}
+        whens = " ".join(["WHEN %s THEN %s"] * len(stacks))
+        write_unread(f"UPDATE poker_room_seat SET stack_cents = CASE seat {whens} "
+                     f"ELSE stack_cents END WHERE table_id = %s AND seat IN "
+                     f"({', '.join(['%s'] * len(stacks))})",
+                     [x for pair in stacks.items() for x in pair]
+                     + [db_value(Seat, "table", uuid.UUID(_table_id(e))), *stacks])
+    return {"current_hand": None, "kill_active": d["kill_next"], "hands_dealt": Added(1)}
 
 
 def time_charge_assessed(e: RecordedEvent) -> dict[str, Any]:
@@ -178,12 +184,27 @@ class PokerTableProjection(Projection):
     def apply(self, event: RecordedEvent) -> None:
         _ensure_table(event)
         fields = _TABLE_STEPS[event.type](event) or {}
-        _poker_table(event).update(stream_version=event.version, **fields)
+        _update_table(event, {"stream_version": event.version, **fields})
 
     def reset(self) -> None:
         TimeChargePeriod.objects.all().delete()
         Seat.objects.all().delete()
         PokerTable.objects.all().delete()
+
+
+def _update_table(e: RecordedEvent, fields: dict[str, Any]) -> None:
+    """The poker table's row, ``fields`` set (or :class:`Added` to) in one UPDATE."""
+    sets, params = [], []
+    for name, value in fields.items():
+        column = PokerTable._meta.get_field(name).column
+        if isinstance(value, Added):
+            sets.append(f"{column} = {column} + %s")
+            params.append(int(value))
+        else:
+            sets.append(f"{column} = %s")
+            params.append(db_value(PokerTable, name, value))
+    write_unread(f"UPDATE poker_room_pokertable SET {', '.join(sets)} WHERE table_id = %s",
+                 [*params, db_value(PokerTable, "table", uuid.UUID(_table_id(e)))])
 
 
 @register
@@ -265,21 +286,18 @@ def _upsert_day(table_id: str, day: str, row: dict[str, int]) -> None:
     no read, so it works in the append's pipeline)."""
     cols = ", ".join(_LEDGER_COLUMNS)
     adds = ", ".join(f"{c} = poker_room_rakeday.{c} + excluded.{c}" for c in _LEDGER_COLUMNS)
-    with connection.cursor() as cur:
-        cur.execute(
-            f"INSERT INTO poker_room_rakeday (property_id, table_id, gaming_day, {cols}) "
-            f"VALUES (%s, %s, %s, {', '.join(['%s'] * len(_LEDGER_COLUMNS))}) "
-            f"ON CONFLICT (table_id, gaming_day) DO UPDATE SET {adds}",
-            _keys(table_id, day) + [row[c] for c in _LEDGER_COLUMNS])
+    write_unread(f"INSERT INTO poker_room_rakeday (property_id, table_id, gaming_day, "
+                 f"{cols}) VALUES (%s, %s, %s, {', '.join(['%s'] * len(_LEDGER_COLUMNS))}) "
+                 f"ON CONFLICT (table_id, gaming_day) DO UPDATE SET {adds}",
+                 _keys(table_id, day) + [row[c] for c in _LEDGER_COLUMNS])
 
 
 def _upsert_fund(table_id: str, day: str, fund: str, cents: int) -> None:
-    with connection.cursor() as cur:
-        cur.execute(
-            "INSERT INTO poker_room_fundcontributionday (property_id, table_id, gaming_day, "
-            "fund, cents) VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id, gaming_day, "
-            "fund) DO UPDATE SET cents = poker_room_fundcontributionday.cents + excluded.cents",
-            _keys(table_id, day) + [fund, cents])
+    write_unread("INSERT INTO poker_room_fundcontributionday (property_id, table_id, "
+                 "gaming_day, fund, cents) VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id, "
+                 "gaming_day, fund) DO UPDATE SET "
+                 "cents = poker_room_fundcontributionday.cents + excluded.cents",
+                 _keys(table_id, day) + [fund, cents])
 
 
 @register

@@ -6,22 +6,23 @@ events reproduces the rows exactly.
 
 Rows are written with ``QuerySet.update`` and ``create``: on PostgreSQL an append made
 outside a transaction runs the projections in pipeline mode, where row counts (which
-``Model.save`` relies on) are not known yet.
+``Model.save`` relies on) are not known yet. What a hand's or a round's start and its
+close write (every command of a table's play, issue 25) goes as plain SQL on the
+append's own cursor (:func:`write_unread`): no ORM query built per event, no result read.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from django.db import connection, models
-from django.db.models import F
+from django.db import IntegrityError, connection, models
 
 from casino.domain.errors import ConflictError
 from casino.eventstore.projections import Projection, register
-from casino.eventstore.store import RecordedEvent
+from casino.eventstore.store import RecordedEvent, hot_cursor
 from casino.models import Property
 from tables.domain.banked import rebuild
 from tables.domain.banked.snapshot import state_to_snapshot
@@ -54,6 +55,31 @@ def _save(obj: models.Model, version: int) -> None:
 
 def _uuid_of(stream_id: str) -> str:
     return stream_id.split("-", 1)[1]
+
+
+def write_unread(sql: str, params: Sequence[Any]) -> None:
+    """One statement whose result nobody reads, on the append's own cursor. In the command
+    runner's pipeline (PostgreSQL) it rides with the appends and the COMMIT: reading a row
+    count, a RETURNING or a row would stop the pipeline for the server's answer. Here and in
+    a rebuild it is the same statement, so the rows are the same."""
+    with hot_cursor() as cur:
+        cur.execute(sql, params)
+
+
+def db_value(model: type[models.Model], name: str, value: Any) -> Any:
+    """``value`` as the database stores ``model``'s field ``name`` (SQLite keeps a UUID as
+    32 hex characters, a datetime as text)."""
+    return model._meta.get_field(name).get_db_prep_save(value, connection)
+
+
+def _insert(obj: models.Model) -> None:
+    """``obj`` inserted as ``save(force_insert=True)`` would (every concrete field, its
+    ``pre_save``), without reading anything back."""
+    fields = obj._meta.concrete_fields
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    write_unread(f"INSERT INTO {connection.ops.quote_name(obj._meta.db_table)} ({columns}) "
+                 f"VALUES ({', '.join(['%s'] * len(fields))})",
+                 [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields])
 
 
 # --- Rules Submissions -----------------------------------------------------------------
@@ -227,8 +253,9 @@ def deck_inspection_verified(e: RecordedEvent) -> None:
 
 def deck_dealt_round(e: RecordedEvent) -> None:
     # Not an inventory step: one per round would drown the report.
-    Deck.objects.filter(pk=_uuid_of(e.stream_id)).update(
-        rounds_dealt=F("rounds_dealt") + 1, stream_version=e.version)
+    deck = db_value(Deck, "id", uuid.UUID(_uuid_of(e.stream_id)))
+    write_unread("UPDATE tables_deck SET rounds_dealt = rounds_dealt + 1, stream_version = %s "
+                 "WHERE id = %s", [e.version, deck])
 
 
 def deck_counted(e: RecordedEvent) -> None:
@@ -262,27 +289,54 @@ def round_row(e: RecordedEvent) -> Round:
 def round_opened(e: RecordedEvent) -> None:
     d = e.data
     rnd = round_row(e)
-    rnd.save(force_insert=True)
-    GameTable.objects.filter(pk=d["table_id"]).update(
-        current_round=rnd, last_deck_id=d["deck_id"], rounds_played=d["number"])
+    _insert(rnd)
+    table = db_value(GameTable, "id", rnd.table_id)
+    write_unread("UPDATE tables_gametable SET current_round_id = %s, last_deck_id = %s, "
+                 "rounds_played = %s WHERE id = %s",
+                 [db_value(GameTable, "current_round", rnd.id),
+                  db_value(GameTable, "last_deck", rnd.deck_id), d["number"], table])
     # 637a.7(e)(4)(i), 589.11(g): rounds of play at the table, whichever deck dealt them.
-    Deck.objects.filter(table_id=d["table_id"], state=DeckState.IN_PLAY).update(
-        rounds_since_count=F("rounds_since_count") + 1)
+    write_unread("UPDATE tables_deck SET rounds_since_count = rounds_since_count + 1 "
+                 "WHERE table_id = %s AND state = %s", [table, DeckState.IN_PLAY.value])
+
+
+#: The round's OPEN → CLOSED transition as one statement that reads nothing: a round not
+#: open gets no state (NULL), which its NOT NULL column refuses, so the statement fails by
+#: itself and the whole command with it, inside the runner's pipeline too, where no row
+#: count can be read before COMMIT. Every command that closes a round refused a closed one
+#: on its locked read already (hand_closed, round_closed); this keeps the read model from
+#: ever closing a round twice (a second RoundClosed appended past the services, a stream
+#: replayed by rebuild_projections). A closed round keeps its first closed_at.
+_CLOSE_ROUND = ("UPDATE tables_round SET state = CASE WHEN state = %s THEN %s END, "
+                "closed_at = %s, stream_version = %s WHERE id = %s")
+
+
+def _not_open(exc: Exception) -> bool:
+    """The close refused by the state's NOT NULL column (SQLite's IntegrityError through
+    Django's cursor, psycopg's not_null_violation on the append's own cursor)."""
+    return isinstance(exc, IntegrityError) or getattr(exc, "sqlstate", None) == "23502"
 
 
 def round_closed(e: RecordedEvent) -> None:
-    round_id = _uuid_of(e.stream_id)
-    # The round's OPEN → CLOSED transition as one guarded UPDATE (no read, no full save).
-    if not Round.objects.filter(pk=round_id, state=RoundState.OPEN).update(
-            state=RoundState.CLOSED, closed_at=e.recorded_at, stream_version=e.version):
-        raise ConflictError("the round is already closed", code="round_closed")
-    # Every service records the table with the round's events; an event without it is
-    # looked up.
-    table_id = e.metadata.get("table") or Round.objects.filter(pk=round_id).values_list(
-        "table_id", flat=True).get()
-    GameTable.objects.filter(pk=table_id, current_round_id=round_id).update(
-        current_round=None)
+    round_id = uuid.UUID(_uuid_of(e.stream_id))
+    round_key = db_value(Round, "id", round_id)
+    try:
+        write_unread(_CLOSE_ROUND, [RoundState.OPEN.value, RoundState.CLOSED.value,
+                                    db_value(Round, "closed_at", e.recorded_at), e.version,
+                                    round_key])
+    except Exception as exc:
+        # outside a pipeline the refusal is known here (a pipeline's, at its COMMIT)
+        if _not_open(exc):
+            raise ConflictError("the round is already closed", code="round_closed") from exc
+        raise
+    # The table whose round this is: only it can point at the round (round_opened).
+    write_unread("UPDATE tables_gametable SET current_round_id = NULL "
+                 "WHERE current_round_id = %s", [db_value(GameTable, "current_round", round_id)])
     if "by_wager" in e.data:  # a house-banked round: its totals go to the table results
+        # Every service records the table with the round's events; an event without it
+        # (recorded before) is looked up.
+        table_id = e.metadata.get("table") or Round.objects.filter(pk=round_id).values_list(
+            "table_id", flat=True).get()
         _add_results(uuid.UUID(str(table_id)), e)
 
 
@@ -311,8 +365,7 @@ def _add_results(table_id: uuid.UUID, e: RecordedEvent) -> None:
     params: list[Any] = []
     for wager, (wagered, returned) in rows.items():
         params += [table_key, table_key, day, wager, wagered, returned, wagered - returned, 1]
-    with connection.cursor() as cur:
-        cur.execute(_RESULTS_UPSERT % ", ".join([_RESULTS_ROW] * len(rows)), params)
+    write_unread(_RESULTS_UPSERT % ", ".join([_RESULTS_ROW] * len(rows)), params)
 
 
 _now = lambda e: e.recorded_at  # noqa: E731
