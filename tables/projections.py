@@ -14,6 +14,7 @@ append's own cursor (:func:`write_unread`): no ORM query built per event, no res
 from __future__ import annotations
 
 import uuid
+import weakref
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -62,8 +63,29 @@ def write_unread(sql: str, params: Sequence[Any]) -> None:
     runner's pipeline (PostgreSQL) it rides with the appends and the COMMIT: reading a row
     count, a RETURNING or a row would stop the pipeline for the server's answer. Here and in
     a rebuild it is the same statement, so the rows are the same."""
+    if connection.vendor == "postgresql":
+        _kept_cursor().execute(sql, params)
+        return
     with hot_cursor() as cur:
         cur.execute(sql, params)
+
+
+#: PostgreSQL: the connection -> the cursor its projections write with (see _kept_cursor)
+_CURSORS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def _kept_cursor() -> Any:
+    """:func:`hot_cursor`, one kept per connection: a psycopg cursor copies its
+    connection's adapters when it is made, which costs about as much CPU as sending a
+    statement, and a hand's last action writes seven. It keeps no state on the server
+    (no name, nothing prepared), so it is safe to use again in any transaction; a new
+    connection (Django reconnected) gets a new one."""
+    connection.ensure_connection()
+    raw = connection.connection
+    cur = _CURSORS.get(raw)
+    if cur is None or cur.closed:
+        cur = _CURSORS[raw] = hot_cursor()
+    return cur
 
 
 def db_value(model: type[models.Model], name: str, value: Any) -> Any:
