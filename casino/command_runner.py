@@ -190,9 +190,22 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _select_sql(agg: Aggregate[Any]) -> str:
-    lock = " FOR UPDATE OF r" if connection.vendor == "postgresql" else ""
-    return agg.select % {"lock": lock}
+def _select_sql(agg: Aggregate[Any], *, lock: bool = True) -> str:
+    lock_clause = " FOR UPDATE OF r" if lock and connection.vendor == "postgresql" else ""
+    return agg.select % {"lock": lock_clause}
+
+
+def _fresh_read_sql(agg: Aggregate[Any]) -> str | None:
+    """PostgreSQL, an aggregate without a snapshot: its read again, unlocked, sent right
+    after the locked one in the same pipeline (no round trip more). Under READ COMMITTED
+    a statement that waited for a row lock sees the locked row as it is now but the rows
+    it joins and sub-selects (the decks, the seats, the poker table's version) as they
+    were when it began; the next statement begins after the lock is held, so it sees
+    what the command it waited for wrote, and the decision is made on that. (An
+    aggregate with a snapshot decides on its locked row itself.)"""
+    if agg.keeps_snapshot or connection.vendor != "postgresql":
+        return None
+    return _select_sql(agg, lock=False)
 
 
 def _update_sql(agg: Aggregate[Any]) -> str:
@@ -228,8 +241,10 @@ def command_run(agg: Aggregate[S], *, key: Any, actor: Actor,
         except _OrderRetry:
             continue  # a new transaction gets a larger id (migration casino/0006)
         except ConcurrencyError:
-            # The snapshot was behind its stream (appended to by another writer): replay.
-            if replay or attempt == _ATTEMPTS - 1 or connection.in_atomic_block:
+            # The snapshot was behind its stream (appended to by another writer), or
+            # another stream the command appends to moved on since its read: read (and
+            # replay) afresh and decide again.
+            if attempt == _ATTEMPTS - 1 or connection.in_atomic_block:
                 raise
             replay = True
     raise ConcurrencyError(agg.stream_id(parsed), -1, None)
@@ -285,9 +300,14 @@ def _run_pipelined(agg: Aggregate[S], key: Any, actor: Actor,
     conn = connection.connection
     control, reader = psycopg.Cursor(conn), psycopg.Cursor(conn)
     try:
+        fresh = _fresh_read_sql(agg)
+        params = [_db_key(key), actor.property.pk]
         with conn.pipeline():
             control.execute("BEGIN")
-            reader.execute(_select_sql(agg), [_db_key(key), actor.property.pk])
+            reader.execute(_select_sql(agg), params)
+            if fresh is not None:
+                reader = psycopg.Cursor(conn)
+                reader.execute(fresh, params)
         loaded, decision = _decided(agg, key, reader.fetchone(), replay, decide)
         if decision.appends_nothing:
             conn.execute("ROLLBACK")
@@ -308,9 +328,14 @@ def _run_in_transaction(agg: Aggregate[S], key: Any, actor: Actor,
                         decide: Callable[[Loaded[S]], Decision[S]], replay: bool
                         ) -> Outcome[S]:
     with writer_turn(), transaction.atomic():
+        params = [_db_key(key), actor.property.pk]
         with connection.cursor() as cur:
-            cur.execute(_select_sql(agg), [_db_key(key), actor.property.pk])
+            cur.execute(_select_sql(agg), params)
             row = cur.fetchone()
+            fresh = _fresh_read_sql(agg)
+            if fresh is not None and row is not None:
+                cur.execute(fresh, params)
+                row = cur.fetchone()
         loaded, decision = _decided(agg, key, row, replay, decide)
         if decision.appends_nothing:
             return Outcome(loaded, decision.state, loaded.version, [])

@@ -413,6 +413,15 @@ def _refusal(b: _Batch, exc: BaseException) -> Exception | None:
         return ConcurrencyError(b.stream.id, b.expected_version, None)
     if state == "40P01":  # deadlock between projections' row locks: retry like a conflict
         return ConcurrencyError(b.stream.id, b.expected_version, None)
+    if state is not None and state.startswith("22"):
+        # A value the database refuses (out of range, too long) in an inline projection
+        # run in the pipeline arrives as psycopg's own error, not Django's: answered as
+        # Django's DataError, as the ORM path answers it (400 invalid_data, not a 500).
+        from django.db import DataError
+
+        refused = DataError(str(db_error))
+        refused.__cause__ = db_error
+        return refused
     return None
 
 

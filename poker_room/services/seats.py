@@ -221,8 +221,11 @@ def _sealed(actor: Actor, person: dict[str, str] | None, subject: Any) -> Any:
 
 
 def _seated_in_room(actor: Actor, person: dict[str, str] | None) -> bool:
-    """Whether a named player is seated at any table of the property (asked before the
-    table's read; the decision refuses it in its place among the checks)."""
+    """Whether a named player is seated at any table of the property. Asked after the
+    table's locked read (in the decision, inside the command's transaction: a named
+    player's seating always runs in one), so two seatings of one player at one table take
+    turns and the second sees the first; the decision refuses it in its place among the
+    checks."""
     return person is not None and Seat.objects.filter(
         property_id=actor.property.pk, player_name__iexact=person["name"],
         player_phone=person["phone"]).exists()
@@ -252,12 +255,12 @@ def seat_player(*, actor: Actor, table_id: Any, seat: Any, buy_in_cents: Any,
     how = seating.paid_with(paid_with)
 
     def decide(table: TableSeen, _hand: Any) -> list[seating.Event]:
-        rules = seating.seat_free(table, seat, person, seated_elsewhere=elsewhere)
+        rules = seating.seat_free(table, seat, person,
+                                  seated_elsewhere=_seated_in_room(actor, person))
         return [seating.player_seated(rules, seat, _sealed(actor, person, personal_subject),
                                       amount, how, carried_from)]
 
     with _own_transaction(person is not None or how == CASH):
-        elsewhere = _seated_in_room(actor, person)
         table, role = _command(actor, table_id, SEATING, decide,
                                system=carried_from is not None)
         _paid(actor, table, role, seat, amount, how, "buy_in")

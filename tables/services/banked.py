@@ -190,13 +190,17 @@ def find_round(actor: Actor, round_id: Any) -> Round:
 
 def lock_round(actor: Actor, round_id: Any, roles: tuple[Role, ...]
                ) -> tuple[GameTable, Round, str]:
-    """The round's table and the round, locked in that order (the order round_open locks
-    in), and the role the actor acts under at the table; 404 for a round of another
-    property. Every command on a round, and round_close, starts here."""
-    # Lock the table row only ("self"), found through its round in the same query.
-    table = property_row(GameTable.objects.select_for_update(of=("self",)), actor, round_id,
-                         what="round", field="rounds__pk")
-    rnd = Round.objects.select_for_update().get(pk=round_id)
+    """The round and its table, locked in that order, and the role the actor acts under
+    at the table; 404 for a round of another property.
+
+    The round first: a command on a round (the runner's locked read of the round's row)
+    then writes its table's row (``RoundClosed`` clears the table's round in progress),
+    so every path takes the round before the table; the other order deadlocked with a
+    hand's last action (a floor ruling made as the dealer ends the hand). A new round's
+    start locks the table alone (no round row exists yet)."""
+    rnd = property_row(Round.objects.select_for_update(of=("self",)), actor, round_id,
+                       what="round", via="table__property")
+    table = GameTable.objects.select_for_update().get(pk=rnd.table_id)
     rnd.table = table
     return table, rnd, act_at_table(actor, table, *roles)
 

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 #: statements per list command, worked out from the commands as built (see each test)
 EXPECTED = {"player_list": 9, "call_next": 10, "call_player": 11, "call_timeout": 18,
-            "call_seat": 20, "player_delist": 7}
+            "call_seat": 21, "player_delist": 7}
 
 
 def _count(fn: Callable[[], Any]) -> tuple[int, Any]:
