@@ -21,8 +21,8 @@ in that transaction.
 
 A snapshot is a projection of its stream: the append is made at the snapshot's version,
 so a snapshot left behind by some other writer makes the append conflict, and the runner
-then rebuilds the state from the stream and tries once more (as it does when another
-stream the command appends to moved on since its read). ``rebuild_projections`` rebuilds
+then rebuilds the state from the stream and tries again, up to four attempts in all (as
+it does when another stream the command appends to moved on since its read). ``rebuild_projections`` rebuilds
 every snapshot (:func:`snapshots_rebuild`); tests check snapshot = rebuild for every
 aggregate registered here.
 """
@@ -306,9 +306,13 @@ def _run_pipelined(agg: Aggregate[S], key: Any, actor: Actor,
             control.execute("BEGIN")
             reader.execute(_select_sql(agg), params)
             if fresh is not None:
-                reader = psycopg.Cursor(conn)
-                reader.execute(fresh, params)
-        loaded, decision = _decided(agg, key, reader.fetchone(), replay, decide)
+                control.execute(fresh, params)
+        row = reader.fetchone()
+        if fresh is not None and row is not None:
+            # decided on the read after the lock, and only when the locked read found the
+            # row: the lock is held on what the decision reads
+            row = control.fetchone()
+        loaded, decision = _decided(agg, key, row, replay, decide)
         if decision.appends_nothing:
             conn.execute("ROLLBACK")
             return Outcome(loaded, decision.state, loaded.version, [])
