@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,9 +39,10 @@ from typing import Any
 import pytest
 import requests
 from django.conf import settings
-from django.db import connection
 
 from casino.roles import Role
+# a free port and this test database's URL for the server: the bench's, one way
+from poker_room.management.commands._bench_http import database_url, free_port
 from tests.casino._seeded_day import demo_day
 
 pytestmark = pytest.mark.slow  # a server started twice and ~350 requests
@@ -62,36 +62,19 @@ AT_LEAST_RECORDED = 30
 
 # --- the server in a process of its own ----------------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _database_url() -> str:
-    d = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{d['NAME']}"
-    auth = d["USER"] or ""
-    if d.get("PASSWORD"):
-        auth += f":{d['PASSWORD']}"
-    return (f"postgres://{auth}{'@' if auth else ''}{d['HOST'] or '127.0.0.1'}:"
-            f"{d['PORT'] or 5432}/{d['NAME']}")
-
-
 class Server:
     """gunicorn serving the test database on a free loopback port, in a session of its own
     (its workers stop with it); ``restart`` is a new process on the same port."""
 
     def __init__(self, var_dir: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.var_dir = var_dir
         self.proc: Any = None
         self.log = tempfile.TemporaryFile("w+")
 
     def start(self) -> None:
-        env = dict(os.environ, DATABASE_URL=_database_url(), CASINO_VAR_DIR=str(self.var_dir),
+        env = dict(os.environ, DATABASE_URL=database_url(), CASINO_VAR_DIR=str(self.var_dir),
                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
                    DJANGO_SETTINGS_MODULE="casino.settings", PYTHONPATH=str(settings.BASE_DIR))
         gunicorn = Path(sys.executable).with_name("gunicorn")

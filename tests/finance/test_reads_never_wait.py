@@ -214,16 +214,10 @@ class Terminal:
         return out
 
     def decide(self, legal: dict[str, Any]) -> dict[str, Any]:
-        acts, roll = legal["actions"], self.rng.random()
-        if "check" in acts:
-            action = "bet" if roll < 0.2 and "bet" in acts else "check"
-        elif roll < 0.12:
-            action = "fold"
-        elif roll < 0.25 and "raise" in acts:
-            action = "raise"
-        else:
-            action = "call"
-        return {"type": "act", "seat": legal["seat"], "action": action}
+        """The bench terminals' random legal decision (one way to play a hand)."""
+        from poker_room.management.commands._bench_room import decide
+
+        return decide(legal, self.rng)
 
     def start(self) -> Any:
         from casino.domain.errors import ConflictError

@@ -42,13 +42,13 @@ TIMEOUT = 30  # seconds a request may take before the terminal gives up (the run
 
 # --- the server -----------------------------------------------------------------------------
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _database_url() -> str:
+def database_url() -> str:
     """This connection's database (under pytest, the test database) for the server."""
     d = connection.settings_dict
     if connection.vendor == "sqlite":
@@ -78,10 +78,10 @@ class Server:
     def __init__(self, workers: int, threads: int):
         import requests
 
-        self.port = _free_port()
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.TemporaryFile("w+")
-        env = dict(os.environ, DATABASE_URL=_database_url(),
+        env = dict(os.environ, DATABASE_URL=database_url(),
                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
                    DJANGO_SETTINGS_MODULE="casino.settings",
                    PYTHONPATH=str(settings.BASE_DIR))
