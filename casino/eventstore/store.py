@@ -433,7 +433,7 @@ def _refused(b: _Batch, exc: BaseException) -> list[RecordedEvent]:
     if isinstance(refusal, _Replayed):
         return b.replayed()
     if refusal is not None:
-        raise refusal from None
+        raise refusal from refusal.__cause__  # a refused value keeps its psycopg error
     raise exc
 
 
@@ -516,7 +516,7 @@ def _append_pg_in_transaction(b: _Batch) -> list[RecordedEvent]:
     except Exception as exc:
         refusal = _refusal(b, exc)
         if refusal is not None:
-            raise refusal from None
+            raise refusal from refusal.__cause__  # a refused value keeps its psycopg error
         raise
     return _finish(b, pending, links)
 
