@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "poker_floor.apps.PokerFloorConfig",
     "jackpots.apps.JackpotsConfig",
     "finance.apps.FinanceConfig",
+    "faultlab.apps.FaultlabConfig",  # the fault harness's commands (issue 26)
     # last: its ready() imports every app's console.py (console.registry)
     "console.apps.ConsoleConfig",
 ]
