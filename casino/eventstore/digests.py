@@ -59,6 +59,8 @@ FIELDS = (*SIGNED_FIELDS, "signature")
 DIGEST_LOCK_KEY = 0x4341534449475354
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _MAX_POSITION = 2**63 - 1
+#: How ``verify_events`` names the first digest a restored log no longer reaches.
+RESTORED_BEFORE = "restored to before digest"
 
 
 class DigestUnavailable(Exception):
@@ -91,6 +93,9 @@ class DigestReport:
     first_bad: str | None = None
     reason: str = ""
     newest: str | None = None
+    #: ``first_bad`` is signed and valid but the log no longer reaches its position: the
+    #: database was restored to before it (or its tail was deleted), not rewritten.
+    restored_before: bool = False
 
 
 # --- the format ----------------------------------------------------------------------
@@ -329,8 +334,7 @@ def digest_check(digest: dict[str, Any], *, name: str | None = None,
         return None if digest["hash"] == GENESIS_HASH else "not a digest: empty log, bad hash"
     log_view = log_view or LogView.load([position])
     if log_view.end < position:
-        return (f"tail deleted: digest {name} vouches for a seal ending at position "
-                f"{position}, the seals end at {log_view.end}")
+        return _restored_before(name, position, log_view.end)
     stored = log_view.hashes.get(position)
     if stored is None:
         return f"the seal ending at position {position} of digest {name} is missing"
@@ -338,6 +342,14 @@ def digest_check(digest: dict[str, Any], *, name: str | None = None,
         return (f"history rewritten at or before position {position}: digest {name} "
                 f"records seal hash {digest['hash']}, the log's seal has {stored}")
     return None
+
+
+def _restored_before(name: str, position: int, end: int) -> str:
+    """The log ends before a valid digest's position: a restore from backup to an earlier
+    point (or a deleted tail, which the log alone cannot tell from one). Not a rewritten
+    history: a seal the log still has but with another hash is reported as that."""
+    return (f"{RESTORED_BEFORE} {name} at position {position}: the log's seals end at "
+            f"position {end}")
 
 
 def _signature_problem(digest: dict[str, Any], key: Any) -> str | None:
@@ -366,8 +378,9 @@ def verify_digests() -> DigestReport:
         problem = entry.error or digest_check(entry.digest or {}, name=entry.name, key=key,
                                               log_view=log_view)
         if problem:
+            unreached = not entry.error and problem.startswith(RESTORED_BEFORE)
             return DigestReport(False, checked, len(stored), entry.name, problem,
-                                stored[-1].name)
+                                stored[-1].name, restored_before=unreached)
     return DigestReport(True, len(stored), len(stored), newest=stored[-1].name)
 
 

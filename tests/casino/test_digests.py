@@ -179,8 +179,9 @@ def test_a_deleted_tail_is_caught_by_the_seal_and_once_resealed_by_the_digest(ca
     assert verify_chain().ok is True  # chains and seals alone see nothing wrong now
     err = _verify_events_fails(capsys)
     assert digests.digest_name(lost) in err and digests.digest_name(kept) not in err
-    assert (f"tail deleted: digest {digests.digest_name(lost)} vouches for a seal ending at "
-            f"position {rows[5].position}, the seals end at {rows[3].position}") in err
+    assert (f"restored to before digest {digests.digest_name(lost)} at position "
+            f"{rows[5].position}: the log's seals end at position {rows[3].position} "
+            "(1 of 2 digests before it match)") in err
     report = digests.verify_digests()
     assert (report.ok, report.checked, report.first_bad) == (False, 1,
                                                               digests.digest_name(lost))

@@ -3,12 +3,17 @@ the first bad position or seal (DESIGN §3)."""
 
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from casino.eventstore import digests
+from casino.eventstore.digest_store import digest_store
 from casino.eventstore.models import EventSeal
-from casino.eventstore.seals import seal_now
+from casino.eventstore.seals import seal_head, seal_now
 from casino.eventstore.store import NewEvent, append
 from tests.conftest import suspended_append_only_triggers
 
@@ -69,3 +74,58 @@ def test_a_streams_newest_event_removed_is_caught_by_its_seal(capsys) -> None:  
         call_command("verify_events", "--no-progress")
     err = capsys.readouterr().err
     assert "seal 1 broken: the events up to position" in err and "4 events now, 5 sealed" in err
+
+
+# --- after a restore to an earlier point (issue 26 item 6) ----------------------------------
+
+def _store_digest(digest: dict) -> str:
+    """Put a signed digest in the store as ``digest_write`` would; return its name."""
+    name = digests.digest_name(digest)
+    digest_store().create(name, (json.dumps(digest, sort_keys=True) + "\n").encode())
+    return name
+
+
+def test_a_digest_the_restored_log_no_longer_reaches_is_named_with_its_position(capsys) -> None:  # noqa: ANN001
+    """The database put back to before the last digest (its rows are not deleted: they were
+    never restored): the digest names the seal head of the longer log it signed, which the
+    log no longer reaches. Its earlier digest still matches. The real restore is in
+    tests/casino/test_backup_restore.py."""
+    _fill(3)
+    first = digests.digest_write(digests.PERIODIC)
+    head = seal_head()
+    # What the lost timeline went on to sign: 1 << 16 past the head is the next
+    # transaction's first position on PostgreSQL, any later one on SQLite.
+    lost_position = head.last_position + (1 << 16)
+    lost = digests.digest_make(position=lost_position, hash="ab" * 32,
+                               head_recorded_at=head.last_recorded_at,
+                               reason=digests.PERIODIC, gaming_day=None,
+                               made_at=datetime.now(UTC) + timedelta(seconds=1))
+    lost_name = _store_digest(lost)
+    with pytest.raises(SystemExit) as exit_:
+        call_command("verify_events", "--no-progress")
+    assert exit_.value.code == 1
+    err = capsys.readouterr().err
+    assert err == (f"restored to before digest {lost_name} at position {lost_position}: "
+                   f"the log's seals end at position {head.last_position} "
+                   "(1 of 2 digests before it match)\n")
+    assert digests.digest_name(first) not in err
+
+
+def test_a_digest_the_log_reaches_with_another_hash_is_tampering_not_a_restore(capsys) -> None:  # noqa: ANN001
+    """The log reaches the digest's position but its seal there has another hash: a
+    history rewritten (DESIGN §3), never reported as a restore."""
+    _fill(3)
+    seal_now()
+    head = seal_head()
+    forged = digests.digest_make(position=head.last_position, hash="cd" * 32,
+                                 head_recorded_at=head.last_recorded_at,
+                                 reason=digests.ON_DEMAND, gaming_day=None,
+                                 made_at=datetime.now(UTC))
+    name = _store_digest(forged)
+    with pytest.raises(SystemExit) as exit_:
+        call_command("verify_events", "--no-progress")
+    assert exit_.value.code == 1
+    err = capsys.readouterr().err
+    assert "restored to before" not in err
+    assert (f"digest {name} does not match the log: history rewritten at or before position "
+            f"{head.last_position}") in err

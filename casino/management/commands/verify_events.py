@@ -3,7 +3,9 @@ hash chain and every seal. Exit 0 with the counts and the newest seal's hash, or
 naming the first position whose hash or link is wrong and the first seal that no longer
 matches. Then check the log against every signed digest kept outside the database
 (DESIGN §3): exit 1 naming the first digest the log no longer matches (seals rewritten
-along with the events, by someone who could lift the triggers)."""
+along with the events, by someone who could lift the triggers), or, when the log no
+longer reaches a digest's position (a database restored to an earlier point in time),
+"restored to before digest N at position P"."""
 
 import sys
 from typing import Any
@@ -43,6 +45,11 @@ class Command(BaseCommand):
             self.stderr.write(f"seal {report.first_bad_seal} broken: {report.reason}")
         if not digests.ok and digests.first_bad is None:
             self.stderr.write(digests.reason)
+        elif digests.restored_before:
+            # A restore to an earlier point: what the log lost is everything that digest
+            # (and every later one) vouched for past the seals' end; those before it hold.
+            self.stderr.write(f"{digests.reason} ({digests.checked} of {digests.total} "
+                              f"digests before it match)")
         elif not digests.ok:
             self.stderr.write(f"digest {digests.first_bad} does not match the log: "
                               f"{digests.reason} ({digests.checked} of {digests.total} "
