@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_migrate, pre_migrate
 
 
 class CasinoConfig(AppConfig):
@@ -32,6 +32,10 @@ class CasinoConfig(AppConfig):
         register_stream_type("personal_data")
         # Groups are (re)created after every migrate and flush, so they always exist.
         post_migrate.connect(roles.ensure_role_groups, sender=self)
+        # migrate runs without the statement and lock timeouts requests have (issue 26)
+        from casino.db_timeouts import lift_for_migrate
+
+        pre_migrate.connect(lift_for_migrate, sender=self, dispatch_uid="casino.lift_timeouts")
         staff_guard.install()
         from casino.services import logins
 

@@ -9,3 +9,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# The worker's and the beat's heartbeats, which /health/ready reads (casino.heartbeats).
+from casino import heartbeats  # noqa: E402
+
+heartbeats.connect_signals()

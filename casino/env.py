@@ -77,6 +77,102 @@ def env_file(name: str) -> Path | None:
     return path
 
 
+#: libpq's connection parameters a ``DATABASE_URL`` leaves unset get these (issue 26 item
+#: 5): a server that does not answer is given up on in 3 s (per host of a multi-host URL);
+#: an idle connection to a host that vanished (a partition) is noticed by keepalives in
+#: about 5 + 2 x 2 s, and one waiting for its data to be acknowledged in 5 s
+#: (``tcp_user_timeout``, which keepalives do not cover), instead of the kernel's 15 min.
+LIBPQ_DEFAULTS = {"connect_timeout": "3", "keepalives": "1", "keepalives_idle": "5",
+                  "keepalives_interval": "2", "keepalives_count": "2",
+                  "tcp_user_timeout": "5000"}
+#: keys of a URL's query string that are Django's, not libpq's
+_DJANGO_KEYS = {"isolation_level", "server_side_binding", "assume_role"}
+
+
+def session_timeouts() -> dict[str, int]:
+    """The server-side limits every session starts with (milliseconds, 0: none): a
+    statement (``DB_STATEMENT_TIMEOUT_MS``), a wait for a lock (``DB_LOCK_TIMEOUT_MS``)
+    and a transaction left open doing nothing (``DB_IDLE_IN_TRANSACTION_TIMEOUT_MS``).
+    A request that meets one answers 503 (casino.outage) instead of hanging;
+    ``casino.db_timeouts.lifted`` lifts the first two for a command that legitimately
+    runs long."""
+    day = 24 * 3600 * 1000
+    return {
+        "statement_timeout": env_int("DB_STATEMENT_TIMEOUT_MS", 15_000, minimum=0,
+                                     maximum=day),
+        "lock_timeout": env_int("DB_LOCK_TIMEOUT_MS", 5_000, minimum=0, maximum=day),
+        "idle_in_transaction_session_timeout": env_int(
+            "DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", 60_000, minimum=0, maximum=day),
+    }
+
+
+def _split_hosts(netloc: str, name: str) -> tuple[str, str, str, str]:
+    """``user:password@host1:port1,host2:port2`` → user, password, "host1,host2",
+    "port1,port2" (the comma lists libpq takes; a host without a port gets 5432, so the
+    two lists stay the same length). IPv6 hosts are written in brackets."""
+    from urllib.parse import unquote
+
+    userinfo, _, hostlist = netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    hosts, ports = [], []
+    for item in hostlist.split(","):
+        item = item.strip()
+        if item.startswith("["):
+            host, _, rest = item[1:].partition("]")
+            port = rest[1:] if rest.startswith(":") else ""
+        else:
+            host, _, port = item.partition(":")
+        if port and not port.isdigit():
+            raise ImproperlyConfigured(f"{name} names the port {port!r}, not a number")
+        hosts.append(unquote(host))
+        ports.append(port or "5432")
+    if not any(hosts):
+        hosts, ports = [], []  # libpq's own default: the local socket
+    elif not all(hosts):
+        raise ImproperlyConfigured(f"{name} has an empty host in its list of hosts")
+    return unquote(user), unquote(password), ",".join(hosts), ",".join(ports)
+
+
+def postgres_config(raw: str, name: str = "DATABASE_URL") -> dict:
+    """Django's settings of a ``postgres://`` URL, one host or several
+    (``postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write``): every
+    query-string parameter goes to libpq as is (``target_session_attrs``,
+    ``connect_timeout``, ``sslmode``, ...), over :data:`LIBPQ_DEFAULTS`, and the
+    :func:`session_timeouts` go in its ``options`` (a URL's own ``options`` after them,
+    so it wins). Connections persist 60 s and are checked before each request reuses one
+    (``CONN_HEALTH_CHECKS``): after a failover the next request reconnects, and
+    ``target_session_attrs=read-write`` finds the new primary."""
+    from urllib.parse import parse_qsl, unquote, urlsplit
+
+    parts = urlsplit(raw)
+    user, password, hosts, ports = _split_hosts(parts.netloc, name)
+    database = unquote(parts.path.lstrip("/"))
+    if not database:
+        raise ImproperlyConfigured(f"{name} names no database (postgres://host:5432/name)")
+    options: dict = dict(LIBPQ_DEFAULTS)
+    try:
+        query = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} has a malformed query string") from None
+    own_options = ""
+    for key, value in query:
+        if key == "options":
+            own_options = value
+        else:
+            options[key] = value
+    limits = " ".join(f"-c {k}={v}" for k, v in session_timeouts().items())
+    options["options"] = f"{limits} {own_options}".strip()
+    for key in _DJANGO_KEYS & options.keys():
+        if key == "server_side_binding":
+            options[key] = options[key].lower() in _TRUE
+        elif key == "isolation_level":
+            options[key] = int(options[key])
+    return {"ENGINE": "django.db.backends.postgresql", "NAME": database, "USER": user,
+            "PASSWORD": password, "HOST": hosts, "PORT": ports, "OPTIONS": options,
+            "CONN_MAX_AGE": 60, "CONN_HEALTH_CHECKS": True,
+            "DISABLE_SERVER_SIDE_CURSORS": False}
+
+
 def env_database(name: str, default_sqlite: Path) -> dict:
     import dj_database_url
 
@@ -84,6 +180,10 @@ def env_database(name: str, default_sqlite: Path) -> dict:
     if raw is None:
         default_sqlite.parent.mkdir(parents=True, exist_ok=True)
         raw = f"sqlite:///{default_sqlite}"
+    if raw.split("://", 1)[0] in {"postgres", "postgresql", "pgsql"}:
+        # dj_database_url refuses a list of hosts and drops nothing of the query string
+        # only for one host: these URLs are read here (issue 26 item 5).
+        return postgres_config(raw, name)
     try:
         config = dj_database_url.parse(raw, conn_max_age=60)
     except Exception as exc:  # the library raises several types for a bad URL
@@ -97,7 +197,7 @@ def env_database(name: str, default_sqlite: Path) -> dict:
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
         config["CONN_MAX_AGE"] = 0
-    elif not engine.endswith("postgresql"):
+    else:
         raise ImproperlyConfigured(f"{name} must be a sqlite:// or postgres:// URL, not {engine!r}")
     return config
 

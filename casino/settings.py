@@ -53,6 +53,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: an oversized body is a 413 before anything (a login check included) runs.
     "casino.api.middleware.RequestSizeLimitMiddleware",
+    # A view's error meaning the database or broker is away: 503 with Retry-After
+    # (casino.outage; the API's views answer it through casino.api.problems).
+    "casino.outage.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -3,12 +3,15 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from casino.api.views import HealthView
+from casino.api.views import HealthLiveView, HealthReadyView, HealthView
 
 urlpatterns = [
     path("", RedirectView.as_view(url="/api/docs/", permanent=False)),
     path("health", HealthView.as_view(), name="health"),
     path("health/", HealthView.as_view()),
+    # liveness and readiness, for a load balancer (issue 26 item 5)
+    path("health/live", HealthLiveView.as_view(), name="health-live"),
+    path("health/ready", HealthReadyView.as_view(), name="health-ready"),
     path("admin/", admin.site.urls),
     # One login page for people: the browsable API's sends to the console's (its ``next``
     # kept), whose second factor every session then gives (console.middleware).
@@ -32,4 +35,5 @@ urlpatterns = [
 # under /console/ a console page, elsewhere as before (the API's problem+json for a 404)
 handler403 = "console.errors.permission_denied"
 handler404 = "console.errors.not_found"
-handler500 = "casino.api.problems.server_error_view"
+# an outage raised in a middleware is a 503 (casino.outage), anything else the 500 problem
+handler500 = "casino.outage.server_error"

@@ -130,6 +130,12 @@ def data_problem(exc: DataError) -> dict[str, Any]:
 
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    from casino.outage import after_outage, outage_of
+
+    outage = outage_of(exc)  # the database or broker away: 503 with Retry-After (issue 26)
+    if outage is not None:
+        after_outage(outage)
+        return _problem_response(outage.problem(), outage.headers)
     suspicious = _suspicious_problem(exc)
     if suspicious is not None:
         return _problem_response(suspicious)

@@ -51,3 +51,14 @@ class HealthSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok", "degraded"])
     database = serializers.DictField()
     broker = serializers.DictField()
+
+
+class HealthLiveSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok"])
+
+
+class HealthReadySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok", "degraded", "unavailable"])
+    components = serializers.DictField(
+        help_text="database, broker, worker, beat, projections, seals, digests (and the "
+                  "outbox), each with its own status")

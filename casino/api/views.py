@@ -18,6 +18,8 @@ from casino.api.pagination import KEYSET_PAGING_PARAMETERS, page_response, parse
 from casino.api.serializers import (
     ChainReportSerializer,
     EventPageSerializer,
+    HealthLiveSerializer,
+    HealthReadySerializer,
     HealthSerializer,
     MeSerializer,
 )
@@ -112,5 +114,35 @@ class HealthView(APIView):
         return Response(report, status=200 if report["status"] == "ok" else 503)
 
 
+class HealthLiveView(APIView):
+    """Liveness: the process answers (200), whatever the database and broker do. No
+    login (issue 26 item 5)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(responses={200: HealthLiveSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(health.live())
+
+
+class HealthReadyView(APIView):
+    """Readiness: each component's status; 200 when commands can be taken (the database
+    answers and takes writes), ``degraded`` when only the broker, the workers, the beat
+    or what they keep up are in trouble; 503 with Retry-After otherwise. No login
+    (issue 26 item 5)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(responses={200: HealthReadySerializer, 503: HealthReadySerializer})
+    def get(self, request: Request) -> Response:
+        report, can_write = health.ready()
+        if can_write:
+            return Response(report)
+        return Response(report, status=503,
+                        headers={"Retry-After": str(health.RETRY_AFTER_SECONDS)})
+
+
 __all__ = ["EventListView", "StreamEventsView", "ChainVerificationView", "MeView",
-           "HealthView"]
+           "HealthView", "HealthLiveView", "HealthReadyView"]

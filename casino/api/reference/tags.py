@@ -73,12 +73,13 @@ TAGS: list[dict[str, str]] = [
                                      "jackpot-fund and exception reports."},
     {"name": EVENTS, "description": "The event log every figure is computed from, its "
                                     "hash chain and signed digests."},
-    {"name": HEALTH, "description": "Whether the database and the broker answer."},
+    {"name": HEALTH, "description": "Whether the database and the broker answer; the "
+                                    "process's liveness and its readiness for commands."},
 ]
 
 #: URL → tag, the first pattern that matches (so a narrower area comes before its app).
 AREAS: list[tuple[re.Pattern[str], str]] = [(re.compile(pattern), tag) for pattern, tag in [
-    (r"^/health/?$", HEALTH),
+    (r"^/health(/|/live|/ready)?$", HEALTH),
     (r"^/api/v1/(auth|logins|me)/", LOGINS),
     (r"^/api/v1/staff/[^/]+/tokens/", LOGINS),
     (r"^/api/v1/(staff|role-grants)/", STAFF),

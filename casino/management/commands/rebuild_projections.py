@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from casino import command_runner
+from casino.db_timeouts import lifted
 from casino.eventstore import projections
 from casino.eventstore.models import Event
 
@@ -26,6 +27,10 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"unknown_projection: {', '.join(unknown)}; "
                                f"known: {', '.join(sorted(known))}")
+        with lifted():  # one statement of a rebuild may take longer than a request's limit
+            self._rebuild(opts)
+
+    def _rebuild(self, opts: dict[str, Any]) -> None:
         total = Event.objects.count()
         for name in projections.names(opts["name"]):
             with tqdm(total=total, unit="ev", file=sys.stderr, desc=name,
