@@ -261,10 +261,23 @@ class HttpTerminal:
                 return body
             if body.get("code") not in DECK_DUE:
                 raise self._refused(path, status, body)
-            new_decks(self.table_id)  # the floor's work, not the terminal's: in-process
+            self.decks_due()
             self.deck_changes += 1
         raise CommandError("decks_not_kept: the bench table's decks could not be kept in "
                            "play")
+
+    def decks_due(self) -> None:
+        """What a start refused for the table's decks waits for: here the floor's work,
+        done in-process (the fault harness's terminals, which have no database of their
+        own, say so instead: faultlab.terminals)."""
+        new_decks(self.table_id)
+
+    def refused_in_hand(self, path: str, status: int, body: dict[str, Any]
+                        ) -> dict[str, Any]:
+        """A betting command refused: the bench stops (nothing else moves its hands);
+        a terminal that shares its table with faults re-reads the hand and goes on
+        (faultlab.terminals)."""
+        raise self._refused(path, status, body)
 
     def hand(self) -> None:
         self._rebuy()
@@ -279,7 +292,8 @@ class HttpTerminal:
             status, hand, took = self._post(path, {"command": command,
                                                    "expected_version": hand["version"]})
             if status >= 300:
-                raise self._refused(path, status, hand)
+                hand = self.refused_in_hand(path, status, hand)
+                continue
             # the command that ends the hand is known from its answer here
             self.latencies["last" if hand["over"] else "action"].append(took)
             self.commands += 1

@@ -1,0 +1,143 @@
+"""The fault harness's clients and checker (issue 26 items 2 and 3), on one host: eight
+terminals deal poker hands and banked rounds through a real gunicorn, a worker of it is
+SIGKILLed mid-run, and nothing acknowledged is lost or recorded twice; the checker is
+shown to fail on a history that claims what the log does not hold.
+
+The test database is seeded as the harness seeds the cluster's (``seed_demo``,
+``seed_demo_tables``, ``faults_seed`` as processes of their own, so the passwords are
+hashed as the server checks them), then served by gunicorn (``_bench_http.served``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from faultlab.checks import check, verify_events
+from faultlab.history import Attempt, History
+from faultlab.terminals import Terminal
+from poker_room.management.commands._bench_http import database_url, served
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]  # ~45 s: three seeds, a server, a run
+
+#: how long the terminals play, and when the gunicorn worker is killed (seconds)
+RUN_SECONDS = 12.0
+KILL_AT = 5.0
+REQUEST_TIMEOUT = 10.0
+
+
+def _manage(var_dir: Path, *args: str) -> str:
+    env = dict(os.environ, DATABASE_URL=database_url(), CASINO_VAR_DIR=str(var_dir),
+               DJANGO_SETTINGS_MODULE="casino.settings", PYTHONPATH=str(settings.BASE_DIR))
+    done = subprocess.run([sys.executable, str(settings.BASE_DIR / "manage.py"), *args],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"manage.py {' '.join(args)}: {done.stderr[-2000:]}"
+    return done.stdout
+
+
+def _workers(master: int) -> list[int]:
+    """gunicorn's workers: the master's children (Linux)."""
+    path = Path(f"/proc/{master}/task/{master}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+@pytest.fixture
+def seeded(committed_db: None, tmp_path: Path) -> dict[str, Any]:
+    var = tmp_path / "var"
+    _manage(var, "seed_demo")
+    _manage(var, "seed_demo_tables")
+    out = _manage(var, "faults_seed", "--poker", "4", "--banked", "4").strip().splitlines()
+    assert len(out) == 1, out  # one JSON line: the harness parses it
+    return json.loads(out[0])
+
+
+def test_eight_terminals_lose_nothing_when_a_gunicorn_worker_is_killed(seeded) -> None:
+    """Issue 26 item 2 and 3: 8 terminals (4 poker, 4 banked) for 12 s against gunicorn
+    (2 workers); one worker SIGKILLed at 5 s, gunicorn starts another. Every command
+    answered 2xx is in the log exactly once (its key row's transaction appended the
+    events the answer names), none twice, no 500, no attempt past the timeout; the
+    killed worker's requests were sent again with their keys and answered."""
+    assert len(seeded["logins"]) == 8
+    assert {row["kind"] for row in seeded["logins"]} == {"poker", "banked"}
+    history, stop = History(), threading.Event()
+    with served(2, 4) as server:
+        deadline = time.time() + RUN_SECONDS + 30
+        terminals = [Terminal(f"t{i}-{login['kind']}", server.base, login, history, stop,
+                              deadline, REQUEST_TIMEOUT, seed=i)
+                     for i, login in enumerate(seeded["logins"])]
+        start = time.time()
+        for t in terminals:
+            t.start()
+        time.sleep(KILL_AT)
+        workers = _workers(server.proc.pid)
+        assert workers, "gunicorn has no workers to kill"
+        killed_at = time.time()
+        os.kill(workers[0], signal.SIGKILL)
+        time.sleep(max(0.0, start + RUN_SECONDS - time.time()))
+        stop.set()
+        for t in terminals:
+            t.join(timeout=60)
+        assert not any(t.is_alive() for t in terminals), "a terminal did not stop"
+        assert set(_workers(server.proc.pid)) - set(workers), "gunicorn started no worker"
+
+    assert [t.error for t in terminals] == [None] * 8
+    result = check(history, database_url(), request_timeout=REQUEST_TIMEOUT)
+    assert result["lost"] == [], result["lost_why"][:5]
+    assert result["duplicated"] == []
+    assert result["http_500"] == 0 and result["hung"] == 0
+    assert result["ok"] is True
+    acked = history.acknowledged()
+    for kind in ("poker", "banked"):
+        assert sum(1 for a in acked if a.terminal.endswith(kind)) > 0, kind
+    assert sum(t.hands for t in terminals) > 0 and sum(t.rounds for t in terminals) > 0
+    # the kill hit requests: some got no answer after it, and were answered when sent
+    # again with the same key
+    lost_answers = {a.key for a in history.attempts()
+                    if a.status is None and a.sent >= killed_at - 1 and a.key}
+    assert lost_answers, "the SIGKILL cut no request short: nothing was resent"
+    assert lost_answers & {a.key for a in acked}
+    assert verify_events(database_url())[0] == 0
+    # the same history kept compact (a long run's) checks the same; one answer altered
+    # (as if the server had answered what it did not keep) is reported lost
+    compact = History(compact_answers=True)
+    for a in history.attempts():
+        compact.record(a)
+    assert check(compact, database_url())["ok"] is True
+    altered = acked[len(acked) // 2]
+    tampered = History([replace(a, answer={**a.answer, "version": -1}) if a is altered
+                        else a for a in history.attempts()])
+    result = check(tampered, database_url())
+    assert result["lost"] == [altered.key] and result["ok"] is False
+
+
+@pytest.mark.django_db
+def test_the_checker_reports_a_fabricated_acknowledgement_lost_and_a_double_answer() -> None:
+    """Issue 26 item 3: the checker can fail. A 2xx for a key no transaction committed
+    is reported lost; one key answered 2xx twice with different answers (the command ran
+    twice) is reported duplicated; either makes ``ok`` false."""
+    never = str(uuid.uuid4())
+    twice = str(uuid.uuid4())
+    history = History()
+    history.record(Attempt("t0", "act", "POST", "/hands/x/command/", never, 1.0, 0.1, 200,
+                           answer={"round_id": "x", "version": 3, "events": []}))
+    history.record(Attempt("t1", "act", "POST", "/hands/y/command/", twice, 2.0, 0.1, 200,
+                           answer={"round_id": "y", "version": 4}))
+    history.record(Attempt("t1", "act", "POST", "/hands/y/command/", twice, 3.0, 0.1, 200,
+                           answer={"round_id": "y", "version": 5}))
+    result = check(history, database_url())
+    assert result["acknowledged"] == 2
+    assert result["lost"] == [never, twice]  # neither key has a row: nothing committed
+    assert result["duplicated"] == [twice]
+    assert result["ok"] is False
