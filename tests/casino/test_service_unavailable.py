@@ -225,6 +225,14 @@ def test_database_away_503_then_back_without_restart(token: str) -> None:
         assert ready.json()["status"] == "unavailable"
         assert ready.json()["components"]["database"]["status"] == "down"
         assert _events() == before  # nothing recorded
+        # a person's page: the session is read in a middleware, before any view (Django
+        # makes that a 500 unless handler500 says otherwise): a readable 503 page
+        page = requests.get(server.base + "/console/", headers={"Accept": "text/html"},
+                            cookies={"sessionid": "a-session-the-database-would-hold"},
+                            timeout=30, allow_redirects=False)
+        assert page.status_code == 503 and page.headers["Retry-After"] == "3"
+        assert page.headers["Content-Type"].startswith("text/html")
+        assert "cannot record anything right now" in page.text
 
         relay.start()  # back, on the same address
         back_at = time.monotonic()
