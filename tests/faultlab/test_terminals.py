@@ -28,7 +28,7 @@ from django.conf import settings
 from faultlab.checks import check, verify_events
 from faultlab.history import Attempt, History
 from faultlab.terminals import Terminal
-from poker_room.management.commands._bench_http import database_url, served
+from poker_room.management.commands._bench_http import database_url, free_port, served
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]  # ~45 s: three seeds, a server, a run
 
@@ -74,8 +74,12 @@ def test_eight_terminals_lose_nothing_when_a_gunicorn_worker_is_killed(seeded) -
     history, stop = History(), threading.Event()
     with served(2, 4) as server:
         deadline = time.time() + RUN_SECONDS + 30
-        terminals = [Terminal(f"t{i}-{login['kind']}", server.base, login, history, stop,
-                              deadline, REQUEST_TIMEOUT, seed=i)
+        # the even terminals are given a host that is down first (nothing listens on
+        # its port): they must move to the live one, as behind a load balancer
+        dead = f"http://127.0.0.1:{free_port()}"
+        terminals = [Terminal(f"t{i}-{login['kind']}", None, login, history, stop,
+                              deadline, REQUEST_TIMEOUT, seed=i,
+                              base_urls=[dead, server.base] if i % 2 == 0 else [server.base])
                      for i, login in enumerate(seeded["logins"])]
         start = time.time()
         for t in terminals:
@@ -102,6 +106,9 @@ def test_eight_terminals_lose_nothing_when_a_gunicorn_worker_is_killed(seeded) -
     for kind in ("poker", "banked"):
         assert sum(1 for a in acked if a.terminal.endswith(kind)) > 0, kind
     assert sum(t.hands for t in terminals) > 0 and sum(t.rounds for t in terminals) > 0
+    to_dead = [a for a in history.attempts() if a.base_url == dead]
+    assert to_dead and all(a.status is None for a in to_dead)
+    assert all(t.acknowledged > 0 for t in terminals[::2])  # they failed over
     # the kill hit requests: some got no answer after it, and were answered when sent
     # again with the same key
     lost_answers = {a.key for a in history.attempts()
