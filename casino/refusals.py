@@ -24,7 +24,7 @@ _SENTENCES: dict[str, str] = {
     "permission_denied": "Your roles do not allow this step.",
     "not_authenticated": "You are not signed in; sign in and try again.",
     "authentication_failed": "The username or password is wrong.",
-    "login_locked_out": "Too many failed sign-ins: this account or computer is locked for "
+    "login_locked_out": "Too many failed sign-ins: this account is locked for "
                         "a while; an administrator or compliance officer can lift it.",
     "no_staff_profile": "Your login is not enrolled as staff of a property.",
     "not_assigned_to_table": "You are not the dealer assigned to this table.",

@@ -81,20 +81,52 @@ MIDDLEWARE = [
 
 # --- logins: lock-outs and expiring tokens -------------------------------------------
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out account or address
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out account
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Locked separately per account and per address: guessing one account's password from
-# many addresses, or many accounts' from one address, both stop at the limit.
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Issue 26 item 7: an account is locked, an address never is. "username" counts an
+# account's failures from every address; the pair ("username" with "ip_address") counts
+# them per account and address — at the same limit it never locks before "username"
+# does, and it is listed because axes' check W006 asks for "ip_address" somewhere.
+# Before, "ip_address" alone locked an address after LOGIN_FAILURE_LIMIT failures:
+# one person behind the floor's proxy locked out every account on the floor.
+AXES_LOCKOUT_PARAMETERS = ["username", ["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env.env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1, maximum=100)
 AXES_COOLOFF_TIME = timedelta(
     minutes=env.env_int("LOGIN_LOCKOUT_MINUTES", 30, minimum=1, maximum=7 * 24 * 60))
 AXES_LOCKOUT_CALLABLE = "casino.api.login_views.lockout_response"
-# Off: with per-address lock-outs axes would forget every failure *from the address* on
+# Off: with per-address counts axes would forget every failure *from the address* on
 # anyone's successful login there. casino.services.logins.reset_own_failures forgets
-# only the account's own. Addresses are REMOTE_ADDR: AXES_IPWARE_* are left default.
+# only the account's own.
 AXES_RESET_ON_SUCCESS = False
+# An attempt refused because the account is locked checks no password: it is not
+# recorded, so it neither counts towards the address's limit below nor stretches the
+# lock-out (which ends LOGIN_LOCKOUT_MINUTES after the last wrong password).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Password spraying from one address (casino.login_throttle): past this many wrong
+# passwords within LOGIN_LOCKOUT_MINUTES, each further one from the address is answered
+# after LOGIN_ADDRESS_DELAY_MS more per failure, at most LOGIN_ADDRESS_MAX_DELAY_MS.
+# A right password is never slowed.
+LOGIN_ADDRESS_FAILURE_LIMIT = env.env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 50, minimum=1,
+                                          maximum=100_000)
+LOGIN_ADDRESS_DELAY_MS = env.env_int("LOGIN_ADDRESS_DELAY_MS", 1000, minimum=0,
+                                     maximum=60_000)
+LOGIN_ADDRESS_MAX_DELAY_MS = env.env_int("LOGIN_ADDRESS_MAX_DELAY_MS", 5000, minimum=0,
+                                         maximum=60_000)
+if LOGIN_ADDRESS_MAX_DELAY_MS < LOGIN_ADDRESS_DELAY_MS:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(
+        f"LOGIN_ADDRESS_MAX_DELAY_MS={LOGIN_ADDRESS_MAX_DELAY_MS} is below "
+        f"LOGIN_ADDRESS_DELAY_MS={LOGIN_ADDRESS_DELAY_MS}")
+# The reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For
+# names the client; from anyone else the header is ignored (casino.login_addresses).
+# Checked here, so a bad entry stops start-up with its name.
+from casino.login_addresses import parse_trusted_proxies  # noqa: E402
+
+TRUSTED_PROXIES = env.env_list("TRUSTED_PROXIES", [])
+parse_trusted_proxies(TRUSTED_PROXIES)
+AXES_CLIENT_IP_CALLABLE = "casino.login_addresses.client_ip"
 AXES_VERBOSE = False
 REST_KNOX = {
     "TOKEN_TTL": timedelta(

@@ -75,6 +75,9 @@ sentences({
     "AdminSiteAccessSet": _admin_site,
     "LoginLockedOut": _locked_out,
     "LoginUnlocked": _unlocked,
+    "LoginThrottled": say("{who} slowed logins from the address {ip_address} after "
+                          "{failures} wrong passwords from it (limit {limit}), until "
+                          "{until:t}"),
     "TokenIssued": say("{who} was issued an API token ({token_key_prefix}…), expiring "
                        "{expiry:t}"),
     "TokenRevoked": say("{by} revoked {count} of {username}'s API tokens ({reason})"),

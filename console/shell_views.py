@@ -48,8 +48,8 @@ def safe_next(request: HttpRequest, default: str = HOME) -> str:
 
 def locked_sentence() -> str:
     minutes = _retry_after() // 60
-    return (f"Too many failed logins: this account or this address is locked for {minutes} "
-            "minutes, or until an administrator or compliance officer unlocks it.")
+    return (f"Too many failed logins: this account is locked for {minutes} minutes, or "
+            "until an administrator or compliance officer unlocks it.")
 
 
 @require_http_methods(["GET", "POST"])

@@ -33,8 +33,8 @@ def lockout_response(request: HttpRequest, original_response: Any = None,
     if getattr(original_response, "shown_lockout", False):
         return original_response  # a page that said so itself (the console's login page)
     minutes = _retry_after() // 60
-    detail = (f"too many failed logins: this account or address is locked for {minutes} "
-              "minutes, or until an administrator or compliance officer unlocks it")
+    detail = (f"too many failed logins: this account is locked for {minutes} minutes, or "
+              "until an administrator or compliance officer unlocks it")
     headers = {"Retry-After": str(_retry_after())}
     if request.path.startswith("/api/"):
         return JsonResponse(problem(429, "login_locked_out", detail), status=429,
@@ -60,8 +60,10 @@ class TokenResponse(serializers.Serializer):
 
 class TokenView(APIView):
     """Exchange a username and password for an API token (``Authorization: Token …``)
-    that expires after ``API_TOKEN_TTL_HOURS``. Repeated failures lock the account and
-    the address (429 ``login_locked_out``)."""
+    that expires after ``API_TOKEN_TTL_HOURS``. Repeated failures lock the account, from
+    every address (429 ``login_locked_out``); many failures from one address, whatever
+    the accounts, slow its further wrong passwords (:mod:`casino.login_throttle`) but
+    never refuse a right one."""
 
     permission_classes = [AllowAny]
     authentication_classes: list = []

@@ -1,8 +1,10 @@
 """Logins: lock-outs and their unlocking, API tokens issued and revoked — each an event.
 
 Issue 11, finding 5: wrong passwords were checked without limit and tokens never
-expired. django-axes now locks an account, and separately an address, after
-``LOGIN_FAILURE_LIMIT`` failures (settings); django-rest-knox tokens expire after
+expired. django-axes now locks an account after ``LOGIN_FAILURE_LIMIT`` failures
+(settings); an address is never locked (issue 26 item 7: that locked the whole floor
+behind its proxy) but slowed once its failures pass ``LOGIN_ADDRESS_FAILURE_LIMIT``
+(:mod:`casino.login_throttle`); django-rest-knox tokens expire after
 ``API_TOKEN_TTL_HOURS``. What they do to a login is recorded here, in the stream
 ``login-<username>`` (or ``login-ip-<address>`` for an address), under the property of
 the staff member concerned: an address or an unknown username has no property, so only a
@@ -72,6 +74,7 @@ def _meta(actor: str, licence: str | None, **extra: Any) -> dict[str, Any]:
 # --- lock-outs (django-axes) ------------------------------------------------------------
 
 LOCKED_OUT, UNLOCKED = "LoginLockedOut", "LoginUnlocked"
+THROTTLED = "LoginThrottled"  # an address slowed (casino.login_throttle)
 
 
 def _failures(request: Any, **match: str) -> int:
@@ -86,28 +89,29 @@ def _failures(request: Any, **match: str) -> int:
     return rows.aggregate(n=Sum("failures_since_start"))["n"] or 0
 
 
-def _lockout_on_record(stream_id: str) -> bool:
-    """Whether the stream already records this lock-out: its last lock-out or unlock is
-    a lock-out less than a cool-off old. Every refused attempt while locked re-sends
-    axes' signal; the record says it once (again after a cool-off, if attempts go on and
-    axes keeps the lock)."""
+def _lockout_on_record(stream_id: str, kind: str = LOCKED_OUT) -> bool:
+    """Whether the stream already records this lock-out (or throttling, ``kind``): its
+    last one of them or unlock is a ``kind`` less than a cool-off old. Every refused
+    attempt while locked re-sends axes' signal, every slowed one comes here too; the
+    record says it once (again after a cool-off, if attempts go on)."""
     from casino.eventstore.models import Event
 
-    last = (Event.objects.filter(stream_id=stream_id, type__in=(LOCKED_OUT, UNLOCKED))
+    last = (Event.objects.filter(stream_id=stream_id, type__in=(kind, UNLOCKED))
             .order_by("-version").values("type", "recorded_at").first())
-    return bool(last and last["type"] == LOCKED_OUT
+    return bool(last and last["type"] == kind
                 and last["recorded_at"] > timezone.now() - settings.AXES_COOLOFF_TIME)
 
 
-def _record_lockout(stream_id: str, data: dict[str, Any], meta: dict[str, Any]) -> None:
-    """Append ``LoginLockedOut`` unless already on record; a concurrent refusal that
-    appended first is seen on the retry, so the lock-out is recorded once."""
+def _record_lockout(stream_id: str, data: dict[str, Any], meta: dict[str, Any],
+                    kind: str = LOCKED_OUT) -> None:
+    """Append ``kind`` (``LoginLockedOut``) unless already on record; a concurrent
+    refusal that appended first is seen on the retry, so it is recorded once."""
     for attempt in range(5):
-        if _lockout_on_record(stream_id):
+        if _lockout_on_record(stream_id, kind):
             return
         try:
             append(Stream(LOGIN_STREAM, stream_id), stream_version(stream_id),
-                   [NewEvent(LOCKED_OUT, data)], meta)
+                   [NewEvent(kind, data)], meta)
             return
         except ConcurrencyError:
             if attempt == 4:
@@ -115,34 +119,42 @@ def _record_lockout(stream_id: str, data: dict[str, Any], meta: dict[str, Any]) 
 
 
 def login_locked_out(*, username: str | None, ip_address: str | None,
-                     account_failures: int, address_failures: int) -> list[str]:
-    """Record each lock-out axes has just imposed (``LoginLockedOut``): the account's in
-    ``login-<username>`` under the staff member's property, the address's in
-    ``login-ip-<address>`` with no property (an address is no one property's: only a
-    group-wide compliance officer reads it). Returns the streams written to."""
-    limit = settings.AXES_FAILURE_LIMIT
+                     account_failures: int) -> list[str]:
+    """Record the account lock-out axes has just imposed (``LoginLockedOut``) in
+    ``login-<username>`` under the staff member's property, with the address the limit
+    was reached from. Returns the streams written to. (Addresses are not locked: they
+    are slowed, :func:`login_throttled`.)"""
     until = (timezone.now() + settings.AXES_COOLOFF_TIME).isoformat()
-    written = []
-    if username and account_failures >= limit:
-        stream = login_stream_id(username=username)
-        _record_lockout(stream, {"username": username, "ip_address": ip_address or "",
-                                 "failures": account_failures, "until": until},
-                        _meta("system:login-lockout", _property_of(username)))
-        written.append(stream)
-    if ip_address and address_failures >= limit:
-        stream = login_stream_id(ip_address=ip_address)
-        _record_lockout(stream, {"username": username or "", "ip_address": ip_address,
-                                 "failures": address_failures, "until": until},
-                        _meta("system:login-lockout", None))
-        written.append(stream)
-    return written
+    if not username or account_failures < settings.AXES_FAILURE_LIMIT:
+        return []
+    stream = login_stream_id(username=username)
+    _record_lockout(stream, {"username": username, "ip_address": ip_address or "",
+                             "failures": account_failures, "until": until},
+                    _meta("system:login-lockout", _property_of(username)))
+    return [stream]
+
+
+def login_throttled(*, ip_address: str, failures: int) -> str:
+    """Record that wrong passwords from ``ip_address`` passed
+    ``LOGIN_ADDRESS_FAILURE_LIMIT`` and its further failures are now slowed
+    (``LoginThrottled``, once per cool-off) in ``login-ip-<address>`` with no property
+    (an address is no one property's: only a group-wide compliance officer reads it).
+    Which accounts were tried is not written: the axes rows (admin) keep that."""
+    stream = login_stream_id(ip_address=ip_address)
+    until = (timezone.now() + settings.AXES_COOLOFF_TIME).isoformat()
+    _record_lockout(stream, {"ip_address": ip_address, "failures": failures,
+                             "limit": settings.LOGIN_ADDRESS_FAILURE_LIMIT,
+                             "until": until},
+                    _meta("system:login-throttle", None), kind=THROTTLED)
+    return stream
 
 
 def login_unlock(*, actor: Actor, username: Any = None, ip_address: Any = None,
                  reason: Any) -> dict[str, Any]:
-    """Lift a lock-out of an account and/or an address before its cool-off ends
-    (``LoginUnlocked``). Nobody unlocks themselves (``self_unlock``); an account of
-    another property is 404 ``staff_not_found``."""
+    """Lift a lock-out of an account and/or the slowing of an address before its
+    cool-off ends (``LoginUnlocked``): their failures are forgotten. Nobody unlocks
+    themselves (``self_unlock``); an account of another property is 404
+    ``staff_not_found``."""
     role = actor.require(*UNLOCKERS)
     username = username or None
     ip_address = ip_address or None
@@ -242,13 +254,12 @@ def staff_tokens_revoke(*, actor: Actor, staff_id: Any, reason: Any) -> dict[str
 
 def on_user_locked_out(sender: Any, request: Any = None, username: str | None = None,
                        ip_address: str | None = None, **_: Any) -> None:
-    """axes' ``user_locked_out`` signal: record which lock-outs it imposed. A failure to
+    """axes' ``user_locked_out`` signal: record the lock-out it imposed. A failure to
     record is logged, not raised: the lock-out itself stands either way."""
     try:
         login_locked_out(
             username=username, ip_address=ip_address,
-            account_failures=_failures(request, username=username) if username else 0,
-            address_failures=_failures(request, ip_address=ip_address) if ip_address else 0)
+            account_failures=_failures(request, username=username) if username else 0)
     except Exception:
         log.exception("could not record the lock-out of %s / %s", username, ip_address)
 
@@ -262,12 +273,17 @@ def on_user_logged_in(sender: Any, request: Any = None, user: Any = None, **_: A
 
 def connect_signals() -> None:
     from axes.signals import user_locked_out
-    from django.contrib.auth.signals import user_logged_in
+    from django.contrib.auth.signals import user_logged_in, user_login_failed
+
+    from casino.login_throttle import on_login_failed
 
     user_locked_out.connect(on_user_locked_out, dispatch_uid="casino_login_locked_out")
     user_logged_in.connect(on_user_logged_in, dispatch_uid="casino_login_reset_own")
+    # After axes' own receiver (connected when the axes app, listed first, was ready):
+    # it reads the failure axes has just recorded.
+    user_login_failed.connect(on_login_failed, dispatch_uid="casino_login_throttle")
 
 
-__all__ = ["login_locked_out", "login_unlock", "token_issue", "token_logout",
-           "staff_tokens_revoke", "login_stream_id", "reset_own_failures",
+__all__ = ["login_locked_out", "login_throttled", "login_unlock", "token_issue",
+           "token_logout", "staff_tokens_revoke", "login_stream_id", "reset_own_failures",
            "connect_signals"]

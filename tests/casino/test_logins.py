@@ -1,5 +1,6 @@
-"""Logins (issue 11, finding 5): repeated failures lock an account and, separately, an
-address; the lock-out and the unlock are events; tokens expire and can be revoked by
+"""Logins (issue 11, finding 5): repeated failures lock an account (an address is never
+locked, only slowed: issue 26 item 7, tests/casino/test_login_lockout.py); the lock-out
+and the unlock are events; tokens expire and can be revoked by
 their owner and by an administrator, each an event."""
 
 from __future__ import annotations
@@ -62,23 +63,19 @@ def test_the_right_password_is_refused_once_the_account_is_locked(make_staff) ->
     assert _login(make_staff("dealer").username, PASSWORD, "10.1.0.99").status_code == 200
 
 
-def test_an_address_is_locked_across_accounts(make_staff) -> None:  # noqa: ANN001
-    """Guessing many accounts' passwords from one address stops at the limit too."""
+def test_guessing_at_several_accounts_from_one_address_locks_none(make_staff) -> None:  # noqa: ANN001
+    """Issue 26 item 7: this used to lock the address, and so every account behind it
+    (a floor's proxy). Now each account counts its own failures; the address is only
+    slowed, far past this (LOGIN_ADDRESS_FAILURE_LIMIT)."""
     victims = [make_staff("dealer") for _ in range(settings.AXES_FAILURE_LIMIT)]
-    for victim in victims[:-1]:
+    for victim in victims:
         assert _login(victim.username, "wrong", "10.2.0.1").status_code == 401
-    assert _login(victims[-1].username, "wrong", "10.2.0.1").status_code == 429
     fresh = make_staff("dealer")
-    assert _login(fresh.username, PASSWORD, "10.2.0.1").status_code == 429
-    assert _login(fresh.username, PASSWORD, "10.2.0.2").status_code == 200
-    locked = [e for e in read_stream(login_stream_id(ip_address="10.2.0.1"))
-              if e.type == "LoginLockedOut"]
-    assert len(locked) == 1 and locked[0].data["failures"] == settings.AXES_FAILURE_LIMIT
-    assert "property" not in locked[0].metadata  # an address is no one property's
-    # The address is locked, not the accounts guessed at from it.
+    assert _login(fresh.username, PASSWORD, "10.2.0.1").status_code == 200
+    assert _types(login_stream_id(ip_address="10.2.0.1")) == []
     assert not any("LoginLockedOut" in _types(login_stream_id(username=v.username))
                    for v in victims)
-    assert _login(victims[-1].username, PASSWORD, "10.2.0.3").status_code == 200
+    assert _login(victims[-1].username, PASSWORD, "10.2.0.1").status_code == 200
 
 
 def test_an_unknown_username_is_locked_without_a_property(make_staff) -> None:  # noqa: ANN001
@@ -133,21 +130,6 @@ def test_an_administrator_unlocks_and_it_is_recorded(make_staff) -> None:  # noq
     assert unlocked.data["by"] == admin.username
     assert unlocked.metadata["role"] == "admin"
     assert unlocked.metadata["property"] == "PA-TEST-1"
-
-
-def test_an_address_is_unlocked_in_its_own_stream(make_staff) -> None:  # noqa: ANN001
-    officer = make_staff("compliance")
-    for _ in range(settings.AXES_FAILURE_LIMIT):
-        _login(make_staff("dealer").username, "wrong", "10.8.0.1")
-    fresh = make_staff("dealer")
-    assert _login(fresh.username, PASSWORD, "10.8.0.1").status_code == 429
-    answer = _client(officer).post("/api/v1/logins/unlock/", {
-        "ip_address": "10.8.0.1", "reason": "training room terminal"}, format="json")
-    assert answer.status_code == 200, answer.content
-    assert answer.json()["ip_address"] == "10.8.0.1"
-    assert _login(fresh.username, PASSWORD, "10.8.0.1").status_code == 200
-    assert _types(login_stream_id(ip_address="10.8.0.1")) == ["LoginLockedOut",
-                                                              "LoginUnlocked"]
 
 
 def test_nobody_unlocks_themselves_and_a_dealer_unlocks_nobody(make_staff) -> None:  # noqa: ANN001

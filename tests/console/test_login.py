@@ -51,7 +51,7 @@ def test_locked_out_after_the_limit_as_on_the_api(make_staff, settings) -> None:
         _login(c, user.username, "wrong-password")
     answer = _login(c, user.username)  # the right one, too late
     assert answer.status_code == 429
-    assert b"Too many failed logins: this account or this address is locked for 30" \
+    assert b"Too many failed logins: this account is locked for 30 minutes" \
         in answer.content
     assert b"<form" in answer.content  # the console's own page, not axes' bare one
     assert "_auth_user_id" not in c.session
