@@ -134,7 +134,8 @@ max_wal_senders = 4
         with open(self.data / "postgresql.auto.conf", "a") as conf:
             conf.write("".join(f"{k} = '{v}'\n" for k, v in settings.items()))
         (self.data / "recovery.signal").touch()
-        subprocess.run(["chown", "-R", "postgres:postgres", str(self.data)], check=True)
+        if self.as_postgres:
+            subprocess.run(["chown", "-R", "postgres:postgres", str(self.data)], check=True)
         self.data.chmod(0o700)
         self.start()  # answers once consistent, while the archive is still replayed
         deadline = started + TIMEOUT
