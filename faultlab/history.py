@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -142,10 +143,12 @@ class History:
     def longest_unavailability(self, from_t: float | None = None,
                                to_t: float | None = None) -> float:
         """The longest span (seconds) inside the window in which no terminal got a 2xx
-        while at least one was trying: a gap between two successive 2xx answers (or the
-        window's edges) counts only as far as some attempt was outstanding in it, so a
-        stretch where every terminal was idle (stopped, thinking) is not unavailability.
-        Answers are placed at the moment they came back (``sent + took``)."""
+        to a command while at least one was trying (any request in flight): a gap
+        between two successive 2xx answers (or the window's edges) counts only as far as
+        some attempt was outstanding in it, so a stretch where every terminal was idle
+        (stopped, thinking) is not unavailability. A read's 2xx is not availability: a
+        server that reads but cannot record is down for a terminal. Answers are placed
+        at the moment they came back (``sent + took``)."""
         attempts = self.attempts()
         if not attempts:
             return 0.0
@@ -153,7 +156,8 @@ class History:
         hi = max(a.done for a in attempts) if to_t is None else to_t
         if hi <= lo:
             return 0.0
-        oks = sorted(a.done for a in attempts if a.ok and lo <= a.done <= hi)
+        oks = sorted(a.done for a in attempts
+                     if a.ok and a.key is not None and lo <= a.done <= hi)
         # the intervals in which some request was in flight, merged, clipped to the window
         busy: list[list[float]] = []
         for s, e in sorted((max(a.sent, lo), min(a.done, hi)) for a in attempts
@@ -162,14 +166,16 @@ class History:
                 busy[-1][1] = max(busy[-1][1], e)
             else:
                 busy.append([s, e])
+        starts, ends = [s for s, _ in busy], [e for _, e in busy]
         edges = [lo, *oks, hi]
         longest = 0.0
         for a, b in zip(edges, edges[1:], strict=False):
             # the part of (a, b) in which someone was trying: from the first outstanding
-            # moment to the last one (a short idle moment inside does not split it)
-            spans = [(max(s, a), min(e, b)) for s, e in busy if e > a and s < b]
-            if spans:
-                longest = max(longest, spans[-1][1] - spans[0][0])
+            # moment to the last one (a short idle moment inside does not split it); the
+            # merged intervals are sorted and disjoint, so both ends bisect
+            first, last = bisect_right(ends, a), bisect_left(starts, b) - 1
+            if first <= last:
+                longest = max(longest, min(ends[last], b) - max(starts[first], a))
         return longest
 
     def status_counts(self, from_t: float | None = None, to_t: float | None = None

@@ -26,11 +26,10 @@ import pytest
 from django.conf import settings
 
 from faultlab.checks import check, verify_events
-from faultlab.history import Attempt, History
+from faultlab.history import DIGEST, Attempt, History, answer_digest
 from faultlab.terminals import Terminal
 from poker_room.management.commands._bench_http import database_url, free_port, served
 
-pytestmark = [pytest.mark.postgres, pytest.mark.slow]  # ~45 s: three seeds, a server, a run
 
 #: how long the terminals play, and when the gunicorn worker is killed (seconds)
 RUN_SECONDS = 12.0
@@ -63,6 +62,8 @@ def seeded(committed_db: None, tmp_path: Path) -> dict[str, Any]:
     return json.loads(out[0])
 
 
+@pytest.mark.postgres
+@pytest.mark.slow  # ~50 s: three seeds, a server, a 12 s run, verify_events
 def test_eight_terminals_lose_nothing_when_a_gunicorn_worker_is_killed(seeded) -> None:
     """Issue 26 item 2 and 3: 8 terminals (4 poker, 4 banked) for 12 s against gunicorn
     (2 workers); one worker SIGKILLed at 5 s, gunicorn starts another. Every command
@@ -129,6 +130,7 @@ def test_eight_terminals_lose_nothing_when_a_gunicorn_worker_is_killed(seeded) -
     assert result["lost"] == [altered.key] and result["ok"] is False
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db
 def test_the_checker_reports_a_fabricated_acknowledgement_lost_and_a_double_answer() -> None:
     """Issue 26 item 3: the checker can fail. A 2xx for a key no transaction committed
@@ -148,3 +150,59 @@ def test_the_checker_reports_a_fabricated_acknowledgement_lost_and_a_double_answ
     assert result["lost"] == [never, twice]  # neither key has a row: nothing committed
     assert result["duplicated"] == [twice]
     assert result["ok"] is False
+
+
+# --- the history's figures, worked by hand -------------------------------------------
+
+def _a(terminal: str, key: str | None, sent: float, took: float, status: int | None
+       ) -> Attempt:
+    return Attempt(terminal, "act" if key else "read", "POST" if key else "GET", "/x/", key,
+                   sent, took, status, answer={"n": sent} if status == 200 else None)
+
+
+#: t0's k1 answered at 100.5; t1's k2 unanswered (100.2-103.2), 503 (103.5-104.0), then
+#: answered at 105.0; nobody sends 105.0-110.0; t0's k3 answered at 111.0; a read at 111.
+HAND_WORKED = [_a("t0", "k1", 100.0, 0.5, 200), _a("t1", "k2", 100.2, 3.0, None),
+               _a("t1", "k2", 103.5, 0.5, 503), _a("t1", "k2", 104.5, 0.5, 200),
+               _a("t0", "k3", 110.0, 1.0, 200), _a("t0", None, 111.0, 0.1, 200)]
+
+
+def test_the_longest_unavailability_counts_only_while_someone_was_trying() -> None:
+    """Issue 26 item 3 (the longest unavailability): between the 2xx at 100.5 and the
+    next at 105.0, t1 was trying the whole time: 4.5 s. From 105.0 to 111.0 nobody sent
+    anything until 110.0, so only 110.0-111.0 counts: 1.0 s. Whole window: 4.5 s; from
+    105 on: 1.0 s (the read's 2xx at 111.1 is no command's)."""
+    h = History(HAND_WORKED)
+    assert h.longest_unavailability(100.0, 112.0) == pytest.approx(4.5)
+    assert h.longest_unavailability(105.0, 112.0) == pytest.approx(1.0)
+    assert History().longest_unavailability(0.0, 10.0) == 0.0
+
+
+def test_acknowledged_latency_and_statuses_of_a_window() -> None:
+    """One acknowledgement per key, the first 2xx (k2's is the attempt at 104.5); the
+    answered attempts' took sorted 0.1, 0.5, 0.5, 0.5, 1.0: p50 0.5, p99 (index
+    round(0.99 x 4) = 4) 1.0; commands only: 4 of them; sent from 104 on: 3."""
+    h = History(HAND_WORKED)
+    assert [(a.key, a.sent) for a in h.acknowledged()] == [
+        ("k1", 100.0), ("k2", 104.5), ("k3", 110.0)]
+    assert h.latency(100.0, 112.0) == {"p50": 0.5, "p99": 1.0, "max": 1.0, "count": 5}
+    assert h.latency(100.0, 112.0, commands_only=True)["count"] == 4
+    assert h.latency(104.0, 112.0)["count"] == 3
+    assert h.latency(200.0, 300.0) == {"p50": None, "p99": None, "max": None, "count": 0}
+    assert h.status_counts() == {"200": 4, "503": 1, "none": 1}
+
+
+def test_the_history_survives_its_jsonl_and_a_compact_answer_keeps_what_is_checked(
+        tmp_path: Path) -> None:
+    h = History(HAND_WORKED)
+    h.dump(tmp_path / "h.jsonl")
+    assert History.load(tmp_path / "h.jsonl").attempts() == h.attempts()
+    answer = {"round_id": "r1", "version": 7, "seats": [{"seat": 1}] * 6,
+              "events": [{"version": 7, "type": "PlayerChecked", "data": {"seat": 2}}]}
+    c = History(compact_answers=True)
+    c.record(replace(HAND_WORKED[0], answer=answer))
+    kept = c.attempts()[0].answer
+    assert {k: v for k, v in kept.items() if k != DIGEST} == {
+        "round_id": "r1", "version": 7,
+        "events": [{"version": 7, "type": "PlayerChecked"}]}
+    assert kept[DIGEST] == answer_digest(json.loads(json.dumps(answer)))
