@@ -45,6 +45,10 @@ PROBLEM_CONTENT_TYPE = "application/problem+json"
 #: SQLSTATEs of a healthy connection that only waited too long or lost a race: kept open
 _TRANSIENT = {"55P03": "lock_timeout", "57014": "statement_timeout",
               "40001": "contention", "40P01": "contention"}
+#: SQLSTATE classes of a server going away or unable to serve: 08 connection exception,
+#: 53 insufficient resources (too many connections, disk full), 57 operator intervention
+#: (shutting down, starting up), 58 system error
+_UNREACHABLE_CLASSES = {"08", "53", "57", "58"}
 #: seconds a client is asked to wait, per reason
 RETRY_AFTER = {"database_unreachable": 3, "database_read_only": 3, "lock_timeout": 1,
                "statement_timeout": 2, "contention": 1, "broker_unreachable": 3}
@@ -94,6 +98,16 @@ def _sqlstate(exc: BaseException) -> str | None:
     return None
 
 
+def _driver_errors() -> tuple[type[BaseException], ...]:
+    """psycopg's own connection errors: the event store's append runs on a psycopg cursor
+    of its own (casino.eventstore.store.hot_cursor), whose errors are not Django's."""
+    try:
+        import psycopg
+    except ImportError:  # SQLite only
+        return ()
+    return (psycopg.OperationalError, psycopg.InterfaceError)
+
+
 def _broker_errors() -> tuple[type[BaseException], ...]:
     try:
         from kombu.exceptions import OperationalError as KombuOperationalError
@@ -109,7 +123,10 @@ def outage_of(exc: BaseException) -> Outage | None:
         return Outage(_TRANSIENT[state])
     if state == "25006":  # read_only_sql_transaction: Django's InternalError
         return Outage("database_read_only")
-    if isinstance(exc, (OperationalError, InterfaceError)):
+    if isinstance(exc, (OperationalError, InterfaceError, *_driver_errors())) and (
+            state is None or state[:2] in _UNREACHABLE_CLASSES):
+        # no SQLSTATE: the client's own failure (refused, timed out, connection lost).
+        # An OperationalError of another class (54: a program limit) is a bug, a 500.
         return Outage("database_unreachable")
     if isinstance(exc, DatabaseError) and _pool_timeout(exc):
         return Outage("database_unreachable")
