@@ -56,8 +56,14 @@ def database_url() -> str:
     auth = d["USER"] or ""
     if d.get("PASSWORD"):
         auth += f":{d['PASSWORD']}"
-    return (f"postgres://{auth}{'@' if auth else ''}{d['HOST'] or '127.0.0.1'}:"
-            f"{d['PORT'] or 5432}/{d['NAME']}")
+    # several hosts (casino.env: HOST and PORT are libpq's comma lists) stay several
+    hosts = (d["HOST"] or "127.0.0.1").split(",")
+    ports = str(d["PORT"] or 5432).split(",")
+    ports += ports[-1:] * (len(hosts) - len(ports))
+    netloc = ",".join(f"{h}:{p}" for h, p in zip(hosts, ports))
+    attrs = d.get("OPTIONS", {}).get("target_session_attrs")
+    query = f"?target_session_attrs={attrs}" if attrs else ""
+    return f"postgres://{auth}{'@' if auth else ''}{netloc}/{d['NAME']}{query}"
 
 
 def _die_with_parent() -> None:
