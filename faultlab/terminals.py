@@ -130,6 +130,10 @@ class Terminal(threading.Thread):
         self.unresolved: list[str] = []
         self._refused_in_a_row = 0
         self._stop_seen: float | None = None
+        # connecting and answering share the request timeout, so no attempt takes longer
+        # than it (the checks count one past it, and some slack, as hung)
+        connect = min(3.0, request_timeout / 3)
+        self._timeouts = (connect, request_timeout - connect)
 
     # --- the wire ----------------------------------------------------------------------
 
@@ -172,7 +176,7 @@ class Terminal(threading.Thread):
             sent, t0 = time.time(), time.perf_counter()
             try:
                 r = self.session.request(method, base + API + path, json=body,
-                                         headers=headers, timeout=self.request_timeout)
+                                         headers=headers, timeout=self._timeouts)
             except requests.RequestException as exc:
                 self.history.record(Attempt(
                     self.name, op, method, path, key, sent, time.perf_counter() - t0, None,
