@@ -180,7 +180,9 @@ def _failover(p1: int, p2: int, started: list[Path]) -> None:
         # the primary dies (immediate: no checkpoint, connections dropped); the documented
         # failover step promotes the standby
         _as_postgres(["pg_ctl", "-D", str(started[0]), "-m", "immediate", "stop"])
+        died_at = time.monotonic()
         _as_postgres(["pg_ctl", "-D", str(started[1]), "-w", "promote"])
+        promoted_at = time.monotonic()
 
         # the next request of the same process: the new primary, and it writes there
         assert _request(conn, "SELECT inet_server_port()")[0] == p2
@@ -190,6 +192,8 @@ def _failover(p1: int, p2: int, started: list[Path]) -> None:
         ready = _ready_within(server[1], 10)
         assert ready.json()["components"]["database"]["read_write"] is True
         assert time.monotonic() - started_at < 10
+        print(f"failover: promoted {promoted_at - died_at:.2f} s after the primary died; "
+              f"gunicorn ready {time.monotonic() - promoted_at:.2f} s after the promotion")
     finally:
         conn.close()
         if server is not None:
