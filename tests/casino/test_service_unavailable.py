@@ -11,6 +11,7 @@ PostgreSQL only (the relay speaks to its port).
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -283,3 +284,56 @@ def test_a_lock_held_past_lock_timeout_is_503_not_500(token: str) -> None:
     finally:
         holder.close()
         server.stop()
+
+
+def _iptables(action: str, port: int) -> None:
+    """Drop (``-I``) or stop dropping (``-D``) every packet to and from ``port`` on
+    loopback: a partition, packets lost rather than refused."""
+    for match in ("--dport", "--sport"):
+        subprocess.run(["iptables", action, "INPUT", "-i", "lo", "-p", "tcp", match,
+                        str(port), "-j", "DROP"], check=action == "-I",
+                       capture_output=True, timeout=10)
+
+
+def test_a_partition_is_503_within_the_tcp_timeouts_not_a_hang(token: str) -> None:
+    """issue 26 item 3: the database partitioned away (every packet dropped, as a network
+    partition does: nothing refuses, nothing answers). The kept connection's next statement
+    is never acknowledged: ``tcp_user_timeout`` (5 s) ends it, the new connection's
+    ``connect_timeout`` (2 s here) gives up, and the command is 503
+    ``database_unreachable``, not a hang; after the partition, served again within 10 s."""
+    if os.geteuid() != 0 or not shutil.which("iptables"):
+        pytest.skip("a partition needs root and iptables")
+    d = connection.settings_dict
+    relay = Relay(("127.0.0.1", int(d["PORT"] or 5432)))
+    relay.start()
+    server = Gunicorn(_url(relay.port, connect_timeout="2"), Path(settings.VAR_DIR))
+    partitioned = False
+    try:
+        server.wait_ready()
+        assert _send(server.base, token, f"before-{uuid.uuid4()}").status_code == 201
+        _iptables("-I", relay.port)
+        partitioned = True
+        key = f"partitioned-{uuid.uuid4()}"
+        started = time.monotonic()
+        during = _send(server.base, token, key)
+        took = time.monotonic() - started
+        _assert_503(during, "database_unreachable")
+        # tcp_user_timeout 5 s + connect_timeout 2 s, and the machine's load
+        assert took < 5 + 2 + 4, took
+        _iptables("-D", relay.port)
+        partitioned = False
+        healed_at = time.monotonic()
+        while time.monotonic() - healed_at < 10:
+            answer = _send(server.base, token, key)
+            if answer.status_code == 201:
+                break
+            assert answer.status_code == 503, answer.text[:500]
+            time.sleep(0.2)
+        assert answer.status_code == 201
+        print(f"partition: 503 in {took:.2f} s; recorded "
+              f"{time.monotonic() - healed_at:.2f} s after it healed")
+    finally:
+        if partitioned:
+            _iptables("-D", relay.port)
+        server.stop()
+        relay.stop()
