@@ -101,7 +101,8 @@ class Terminal(threading.Thread):
     ``login``: a row of ``faults_seed``'s output (``username``, ``password``, ``table``,
     ``kind``; banked: ``ante_cents``). ``base_url``: an application host
     (``http://10.0.0.2:8000``), or several (a list, or ``base_urls=``): the terminal
-    starts at ``seed % len`` of them and moves on when one does not answer. After the
+    starts at ``seed % len`` of them and moves on when one does not answer or answers
+    502/503/504. After the
     run: ``error`` (None, or why it stopped early), ``acknowledged`` (commands answered
     2xx), ``refusals``, ``resends`` (attempts after the first of a key), ``hands``,
     ``rounds``, ``unresolved`` (keys left without a definite answer at the deadline)."""
@@ -327,7 +328,8 @@ class Terminal(threading.Thread):
         new one opened with the deck the table names next."""
         table = self.read("table", f"/tables/{self.table}/")
         if table.get("current_round"):
-            self._play_round(table["current_round"], None)
+            if not self._play_round(table["current_round"], None):
+                time.sleep(0.2)  # closed, but the table still names it: not in a tight loop
             return
         deck = table.get("next_deck")
         if deck is None:
@@ -340,7 +342,8 @@ class Terminal(threading.Thread):
             self.command("deck_count", f"/decks/{deck}/count/", {"cards": 52})
         # any other refusal (wrong_deck, round_in_progress ...): the table is read again
 
-    def _play_round(self, rid: str, state: dict[str, Any] | None) -> None:
+    def _play_round(self, rid: str, state: dict[str, Any] | None) -> bool:
+        """The round played on to its close; False when it was closed already."""
         path = f"/rounds/{rid}/"
         tried: set[int] = set()
         folded = False
@@ -349,8 +352,7 @@ class Terminal(threading.Thread):
                 state = self.read("round", path + "play/")
             phase, v = state["phase"], state["version"]
             if phase == "closed" or state.get("state") == "closed":
-                self.rounds += 1
-                return
+                return False
             if phase == "betting":
                 ante = int(self.login.get("ante_cents", 1000)) * self.rng.choice((1, 2))
                 step = ("wagers", path + "wagers/batch/", {
@@ -385,7 +387,7 @@ class Terminal(threading.Thread):
             answer = self.command(*step)
             if step[0] == "round_close" and answer.ok:
                 self.rounds += 1
-                return
+                return True
             if step[0] == "lock" and not answer.ok:
                 folded = True
             # a 2xx is the round as it now stands; a refusal means it moved: read it
