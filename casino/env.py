@@ -78,13 +78,16 @@ def env_file(name: str) -> Path | None:
 
 
 #: libpq's connection parameters a ``DATABASE_URL`` leaves unset get these (issue 26 item
-#: 5): a server that does not answer is given up on in 3 s (per host of a multi-host URL);
-#: an idle connection to a host that vanished (a partition) is noticed by keepalives in
-#: about 5 + 2 x 2 s, and one waiting for its data to be acknowledged in 5 s
+#: 5): a server that does not answer is given up on in 2 s (per host of a multi-host URL);
+#: a connection waiting on a host that vanished (a partition) is noticed by keepalives in
+#: about 2 + 1 x 2 s, and one waiting for its data to be acknowledged in 4 s
 #: (``tcp_user_timeout``, which keepalives do not cover), instead of the kernel's 15 min.
-LIBPQ_DEFAULTS = {"connect_timeout": "3", "keepalives": "1", "keepalives_idle": "5",
-                  "keepalives_interval": "2", "keepalives_count": "2",
-                  "tcp_user_timeout": "5000"}
+#: So a request in flight when the database goes away is answered 503 within 10 s: about
+#: 4 s to learn of it, 2 s per host to fail to reconnect (the database is on the LAN: a
+#: silence of 4 s is a fault, not a slow link).
+LIBPQ_DEFAULTS = {"connect_timeout": "2", "keepalives": "1", "keepalives_idle": "2",
+                  "keepalives_interval": "1", "keepalives_count": "2",
+                  "tcp_user_timeout": "4000"}
 #: keys of a URL's query string that are Django's, not libpq's
 _DJANGO_KEYS = {"isolation_level", "server_side_binding", "assume_role"}
 

@@ -211,7 +211,9 @@ def check(history: History, database_url: str, *, request_timeout: float = 10.0,
           slack: float = HUNG_SLACK) -> dict[str, Any]:
     """The run's verdict: ``acknowledged`` (keys answered 2xx), ``lost`` (keys),
     ``lost_why`` (the reason for each), ``duplicated`` (keys and descriptions),
-    ``http_500``, ``hung`` (attempts that took over ``request_timeout + slack``),
+    ``http_500``, ``hung`` (attempts the server did not answer within the request
+    timeout once connected — a ReadTimeout — or that took over it, the connect time and
+    ``slack``),
     ``unresolved`` (keys never answered definitely: not acknowledged, so not lost),
     ``statuses`` and ``ok`` (nothing lost, nothing duplicated, no 500, nothing hung)."""
     acked = history.acknowledged()
@@ -223,7 +225,8 @@ def check(history: History, database_url: str, *, request_timeout: float = 10.0,
                 and a.status < 500 and a.code != "idempotency_key_in_flight"}
     unresolved = sorted({a.key for a in attempts if a.key} - definite)
     http_500 = sum(1 for a in attempts if a.status == 500)
-    hung = sum(1 for a in attempts if a.took > request_timeout + slack)
+    hung = sum(1 for a in attempts if a.took > request_timeout + CONNECT_TIMEOUT + slack
+               or (a.status is None and "ReadTimeout" in (a.error or "")))
     lost_keys = list(dict.fromkeys(x["key"] for x in lost))
     return {"acknowledged": len(acked), "lost": lost_keys, "lost_why": lost,
             "duplicated": duplicated, "http_500": http_500, "hung": hung,

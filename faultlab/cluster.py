@@ -235,6 +235,8 @@ class Cluster:
         self.servers = {name: PgServer(self, self.net[name]) for name in ("db1", "db2")}
         self.primary_name, self.standby_name = "db1", "db2"
         self.procs: dict[str, Process] = {}
+        #: seconds each failover step took (promotion until the new primary took writes)
+        self.failovers: list[float] = []
 
     # --- addresses -----------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ def _primary_kill(cluster: Cluster) -> None:
 
 
 def _failover(cluster: Cluster) -> None:
-    cluster.failover()
+    cluster.failovers.append(cluster.failover())
 
 
 def _new_standby(cluster: Cluster) -> None:

@@ -27,7 +27,7 @@ _CHUNK = 65536
 #: a server that stops answering (a partition) is given up after this long, as libpq's
 #: ``tcp_user_timeout`` and keepalives do for a direct connection: the relay then closes
 #: the application's side, which sees its connection lost instead of waiting for ever
-_USER_TIMEOUT_MS = 5000
+_USER_TIMEOUT_MS = 4000
 
 
 class Delay:
@@ -99,7 +99,7 @@ def _give_up_when_silent(sock: socket.socket | None) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, 2)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 1)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, 3)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, 2)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, _USER_TIMEOUT_MS)
 
 

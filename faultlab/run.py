@@ -83,7 +83,11 @@ def inject(cluster: Cluster, history: History, fault: Fault, number: int) -> Inj
     shot = Injection(fault.kind, number, began, ended, error=error)
     shot.back_after = _wait_back(history, cluster.app_urls(), ended)
     time.sleep(1.0)  # the answers in flight at the return come in
-    shot.longest_unavailable = history.longest_unavailability(began, shot.window_end)
+    # per host: a fault of one host's (a partition) leaves the other one serving
+    everyone = history.attempts()
+    shot.longest_unavailable = max(
+        History([a for a in everyone if a.base_url == url]).longest_unavailability(
+            began, shot.window_end) for url in cluster.app_urls())
     shot.latency = history.latency(began, shot.window_end)
     shot.statuses = history.status_counts(began, shot.window_end)
     try:
@@ -171,7 +175,7 @@ def run(kinds: list[str], injections: int, progress: Callable[[str], None],
     if unknown:
         raise ValueError(f"unknown fault kinds: {', '.join(unknown)}")
     cluster = Cluster()
-    history = History()
+    history = History(compact_answers=True)  # a long run keeps what the checks read
     stop = threading.Event()
     terminals: list[Terminal] = []
     try:
@@ -216,8 +220,10 @@ def run(kinds: list[str], injections: int, progress: Callable[[str], None],
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
             history.dump(out_dir / "history.jsonl")
-        return report(history, shots, verdict, catch_up, (verify_rc, verify_out),
-                      _outside(history, shots, start, end), terminals)
+        result = report(history, shots, verdict, catch_up, (verify_rc, verify_out),
+                        _outside(history, shots, start, end), terminals)
+        result["failover_step_s"] = [round(s, 2) for s in cluster.failovers]
+        return result
     finally:
         stop.set()
         for t in terminals:
@@ -259,7 +265,8 @@ def report(history: History, shots: list[Injection], verdict: dict[str, Any],
                   and k["back_after_s_max"] <= BACK_WITHIN_SECONDS for k in kinds.values())
     errors = [e for k in kinds.values() for e in k["errors"]]
     terminal_errors = [t.failure for t in terminals if getattr(t, "failure", None)]
-    ok = (verdict.get("ok") and not verdict.get("lost") and not verdict.get("duplicated")
+    bare_503 = sum(1 for a in history.attempts() if a.status == 503 and not a.retry_after)
+    ok = (not bare_503 and verdict.get("ok") and not verdict.get("lost") and not verdict.get("duplicated")
           and verify[0] == 0 and catch_up["ok"] and back_ok and not errors
           and not terminal_errors)
     return {
@@ -270,6 +277,7 @@ def report(history: History, shots: list[Injection], verdict: dict[str, Any],
         "http_500": verdict.get("http_500"),
         "hung": verdict.get("hung"),
         "attempts": len(history),
+        "503_without_retry_after": bare_503,
         "p99_outside_faults_s": outside["p99"],
         "p50_outside_faults_s": outside["p50"],
         "back_within_s": BACK_WITHIN_SECONDS,

@@ -70,6 +70,10 @@ IN_PROGRESS = ("hand_in_progress", "seat_in_hand", "chips_mid_hand")
 BANKED_POSITIONS = (1, 2, 3, 4, 5)
 
 
+#: seconds to make the TCP connection to an application host (refused is immediate)
+CONNECT_TIMEOUT = 2.0
+
+
 class GaveUp(Exception):
     """The deadline (or the drain after ``stop``) passed before a definite answer."""
 
@@ -131,10 +135,10 @@ class Terminal(threading.Thread):
         self.unresolved: list[str] = []
         self._refused_in_a_row = 0
         self._stop_seen: float | None = None
-        # connecting and answering share the request timeout, so no attempt takes longer
-        # than it (the checks count one past it, and some slack, as hung)
-        connect = min(3.0, request_timeout / 3)
-        self._timeouts = (connect, request_timeout - connect)
+        # the server has the whole request timeout to answer once connected (the product's
+        # promise: an answer, 503 at worst, within it); no answer in that time is a hang,
+        # which the checks count (a ReadTimeout), as they count an attempt past both
+        self._timeouts = (min(CONNECT_TIMEOUT, request_timeout / 3), request_timeout)
 
     # --- the wire ----------------------------------------------------------------------
 

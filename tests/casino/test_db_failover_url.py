@@ -44,8 +44,8 @@ def test_a_multi_host_url_gives_libpq_its_comma_lists_and_every_parameter() -> N
         "10.77.0.11,10.77.0.12", "5432,5432", "casino", "postgres")
     options = config["OPTIONS"]
     assert options["target_session_attrs"] == "read-write"
-    assert options["connect_timeout"] == "2"  # the URL's, not the default 3
-    assert options["keepalives"] == "1" and options["tcp_user_timeout"] == "5000"
+    assert options["connect_timeout"] == "2"
+    assert options["keepalives"] == "1" and options["tcp_user_timeout"] == "4000"
     assert options["options"] == ("-c statement_timeout=15000 -c lock_timeout=5000 "
                                   "-c idle_in_transaction_session_timeout=60000")
     assert config["CONN_HEALTH_CHECKS"] is True and config["CONN_MAX_AGE"] == 60
