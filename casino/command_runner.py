@@ -17,7 +17,9 @@ and the locked read in one pipeline; the inline projections, the append function
 stream), the snapshots and COMMIT in the next (:func:`casino.eventstore.store.
 append_in_own_transaction`). Inside a caller's transaction (tests, an API request with an
 ``Idempotency-Key``, a command within a larger one) and on SQLite it runs the same steps
-in that transaction.
+in that transaction. A task the domain schedules while it decides (a deck's timers) is
+written to the outbox in the same transaction (:mod:`casino.outbox`): on the pipelined
+path one INSERT in the second round trip, only when there is one.
 
 A snapshot is a projection of its stream: the append is made at the snapshot's version,
 so a snapshot left behind by some other writer makes the append conflict, and the runner
@@ -37,6 +39,7 @@ from typing import Any, Generic, TypeVar
 
 from django.db import connection, models, transaction
 
+from casino import outbox
 from casino.actors import Actor
 from casino.domain.errors import NotFoundError
 from casino.eventstore.errors import ConcurrencyError
@@ -312,19 +315,23 @@ def _run_pipelined(agg: Aggregate[S], key: Any, actor: Actor,
             # decided on the read after the lock, and only when the locked read found the
             # row: the lock is held on what the decision reads
             row = control.fetchone()
-        loaded, decision = _decided(agg, key, row, replay, decide)
+        with outbox.collecting() as tasks:  # the tasks the command schedules, if any
+            loaded, decision = _decided(agg, key, row, replay, decide)
         if decision.appends_nothing:
             conn.execute("ROLLBACK")
             return Outcome(loaded, decision.state, loaded.version, [])
         batches = _batches(agg, key, loaded, decision,
                            actor.metadata(role=decision.role, **decision.meta))
         version = loaded.version + len(decision.events)
-        also = _snapshot_statements(agg, key, decision, version)
+        # the outbox rows in the command's transaction (none scheduled: no statement)
+        also = _snapshot_statements(agg, key, decision, version) + outbox.insert_statements(
+            tasks)
     except BaseException:
         if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
             conn.execute("ROLLBACK")
         raise
     rows = append_in_own_transaction(batches[0], also=also, more=batches[1:])
+    outbox.committed(tasks)
     return _outcome(agg, key, loaded, decision, rows)
 
 

@@ -10,8 +10,8 @@ from django.db import models
 
 from casino.eventstore.models import DailyEventCount, Event, ProjectionCheckpoint, StreamSummary
 
-__all__ = ["Property", "StaffProfile", "RoleGrant", "PersonalDataKey", "IdempotencyKey", "Event",
-           "ProjectionCheckpoint", "StreamSummary", "DailyEventCount"]
+__all__ = ["Property", "StaffProfile", "RoleGrant", "PersonalDataKey", "IdempotencyKey",
+           "OutboxTask", "Event", "ProjectionCheckpoint", "StreamSummary", "DailyEventCount"]
 
 
 def _default_time_zone() -> str:
@@ -155,3 +155,27 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} of login {self.user_id} ({self.status})"
+
+
+class OutboxTask(models.Model):
+    """A Celery task a command scheduled, written in the command's own transaction
+    (:mod:`casino.outbox`, issue 26 item 4): it exists exactly when the command's events
+    do, and a command never waits on the broker. The relay sends it and deletes it;
+    ``attempts``, ``last_error`` and ``next_attempt_at`` keep its back-off while the broker
+    is away. ``args``: the task's positional arguments (JSON); ``eta``: when it is due
+    (None: at once)."""
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    eta = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField()
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(default="", blank=True)
+    next_attempt_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "casino_outbox"
+        indexes = [models.Index(fields=["next_attempt_at"], name="outbox_next_attempt")]
+
+    def __str__(self) -> str:
+        return f"{self.task}{self.args} (attempt {self.attempts})"

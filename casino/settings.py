@@ -280,6 +280,14 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
+elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A broker that is away fails a send at once (issue 26 item 4): one connection
+    # attempt with a 1 s connect timeout, instead of kombu's ~6 s of connect retries. Only
+    # the outbox's relay thread and the workers send; they retry on their own.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0,
+                                       "interval_step": 0.2, "interval_max": 0.2,
+                                       "socket_connect_timeout": 1, "socket_timeout": 5}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 CELERY_TASK_ALWAYS_EAGER = env.env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -342,6 +350,9 @@ IDEMPOTENCY_KEYS_EXPIRE_SECONDS = env.env_int("IDEMPOTENCY_KEYS_EXPIRE_SECONDS",
                                               minimum=60, maximum=86400)
 
 CELERY_BEAT_SCHEDULE: dict = {
+    # The outbox's rows a process left unsent (killed, or its relay thread behind): sent
+    # (casino.outbox, issue 26 item 4).
+    "outbox-relay": {"task": "casino.outbox_relay", "schedule": 10.0},
     "async-projections-sweep": {"task": "casino.run_async_projections", "schedule": 60.0},
     # A periodic digest of the log's head, and each ended gaming day's close digest.
     "event-digests": {"task": "casino.digest_write",

@@ -4,6 +4,7 @@ from datetime import date, datetime
 
 from celery import shared_task
 
+from casino import outbox
 from casino.eventstore import digests, projections, seals
 from casino.eventstore.store import committed_unsettled
 
@@ -27,8 +28,19 @@ def run_async_projections() -> dict[str, int]:
 
 def queue_catch_up(countdown: float) -> None:
     """Queue :func:`run_async_projections` (the waker that ``projections.wake_async``
-    calls; wired in ``CasinoConfig.ready()``)."""
-    run_async_projections.apply_async(countdown=countdown)
+    calls; wired in ``CasinoConfig.ready()``): from the outbox's relay thread, coalesced,
+    never on the appending request's thread (issue 26 item 4; eager: run now)."""
+    outbox.send_soon(run_async_projections.name, countdown=countdown)
+
+
+@shared_task(name="casino.outbox_relay", acks_late=True)
+def outbox_relay() -> dict[str, int]:
+    """Send the outbox rows that are due (the sweep: rows a killed process left, or whose
+    relay thread has not run; beat every 10 s and once at each worker's start). Safe to
+    run twice and beside the relay threads: rows are claimed with SKIP LOCKED (PostgreSQL)
+    or leased (SQLite), each sent at most once bar a relay dying between its send and its
+    delete (:mod:`casino.outbox`). Returns ``{"claimed", "sent", "failed"}``."""
+    return outbox.relay_all()
 
 
 @shared_task(name="casino.digest_write", acks_late=True,

@@ -1,16 +1,18 @@
-"""The floor's Celery messages, sent once the transaction that decided them commits, and
-the after-commit hook on the event store that offers a seat when one opens.
+"""The floor's Celery messages, written to the outbox in the transaction that decided them
+and sent by the relay once it commits (:mod:`casino.outbox`: a command never waits on
+the broker), and the after-commit hook on the event store that offers a seat when one
+opens.
 
 A seat opens at a poker table when a player leaves it (``PlayerLeft``, ``PlayerRemoved``
 in ``poker_table-<id>``) or the table opens (``TableOpened`` in ``table-<id>``): if the
 table's game has a list at its property, ``poker_floor.seats_offer`` is queued for the
-table. A broker that is down costs a log line, never the command: the beat sweep
-(``poker_floor.floor_sweep``) offers every vacant seat and times out every call past its
-deadline whose message was lost (DESIGN §5).
+table. The offer is decided after the commit, so it has no outbox row: the relay thread
+sends it (:func:`casino.outbox.send_soon`), and a lost one is found by the beat sweep
+(``poker_floor.floor_sweep``), which offers every vacant seat and times out every call past
+its deadline whose message was lost (DESIGN §5).
 
-Messages go by task name: the floor's tasks (:mod:`poker_floor.tasks`, the paging task
-with them) are sent with ``apply_async``, so ``CELERY_TASK_ALWAYS_EAGER`` runs them at
-once, after the commit; a name no module of this process registers, with ``send_task``.
+Messages go by task name (``CELERY_TASK_ALWAYS_EAGER`` runs a task this process registers
+at the commit, as before).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from casino import outbox
 from casino.eventstore.store import RecordedEvent
 
 log = logging.getLogger(__name__)
@@ -33,22 +36,15 @@ SEAT_OPENINGS = {"poker_table": frozenset({"PlayerLeft", "PlayerRemoved"}),
 
 
 def send(task_name: str, args: list[Any], eta: datetime | None = None) -> None:
-    """Send ``task_name(*args)`` now (outside a transaction) or when the current
-    transaction commits; a failure to send is logged (the sweep recovers it)."""
-    def publish() -> None:
-        from celery import current_app
+    """Schedule ``task_name(*args)`` with the current transaction: an outbox row sent once
+    it commits. Outside a transaction (the after-commit offer): sent by the relay thread
+    with no row (the floor's sweep finds a lost one)."""
+    import poker_floor.tasks  # noqa: F401  the floor's tasks, registered by name (eager)
 
-        try:
-            import poker_floor.tasks  # noqa: F401  the floor's tasks, registered by name
-            task = current_app.tasks.get(task_name)
-            if task is not None:
-                task.apply_async(args=args, eta=eta)
-            else:
-                current_app.send_task(task_name, args=args, eta=eta)
-        except Exception:  # noqa: BLE001  the beat sweep recovers it
-            log.warning("could not queue %s%s; the floor's sweep will catch it", task_name,
-                        args, exc_info=True)
-    transaction.on_commit(publish, robust=True)
+    if transaction.get_connection().in_atomic_block:
+        outbox.schedule(task_name, args, eta)
+    else:
+        outbox.send_soon(task_name, args)
 
 
 def opened_tables(events: Sequence[RecordedEvent]) -> list[str]:

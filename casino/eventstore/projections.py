@@ -145,8 +145,10 @@ def wake_async(events: Sequence[RecordedEvent]) -> None:
     """After an append commits: queue one catch-up task, at most once a second per process.
 
     The task is queued with a countdown of that same second, so it runs after every append
-    the debounce skipped; the beat sweep covers a message the broker lost. A broker that
-    is down costs a log line, never the append (the events are already committed).
+    the debounce skipped; the beat sweep covers a message the broker lost. The waker hands
+    the message to the outbox's relay thread (:func:`casino.outbox.send_soon`), so the
+    appending request never waits on the broker (issue 26 item 4); a broker that is down
+    costs a log line there, never the append (the events are already committed).
     """
     global _last_wake
     if not any(p.mode == "async" and any(p.handles(e) for e in events)

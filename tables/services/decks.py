@@ -330,14 +330,14 @@ def deck_put_in_play(*, actor: Actor, deck_id: Any) -> Deck:
         decided[:] = deck_steps.put_in_play(
             seen.deck, seen.table.setup, table_id=str(seen.table.pk),
             in_play=_decks_in_play(seen.table.pk), limits=deck_limits(), now=timezone.now())
+        if not seen.deck.change_due:
+            # written to the outbox in the command's transaction (casino.outbox): a command
+            # refused or retried leaves no timer, and none waits on the broker
+            timers.schedule_deck_timers(seen.deck.id, datetime.fromisoformat(
+                decided[0]["data"]["deadline_at"]))
         return decided
 
-    seen = _deck_run(actor, deck_id, (Role.FLOORPERSON, Role.DEALER), decide)
-    if not seen.deck.change_due:
-        # after the commit (inside a caller's transaction, at its commit): a command
-        # refused or retried sends no timer
-        timers.schedule_deck_timers(seen.deck.id, datetime.fromisoformat(
-            decided[0]["data"]["deadline_at"]))
+    _deck_run(actor, deck_id, (Role.FLOORPERSON, Role.DEALER), decide)
     return _done(deck_id)
 
 

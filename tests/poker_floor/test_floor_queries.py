@@ -21,8 +21,11 @@ from poker_floor.services import calls, lists
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
-#: statements per list command, worked out from the commands as built (see each test)
-EXPECTED = {"player_list": 9, "call_next": 10, "call_player": 11, "call_timeout": 18,
+#: statements per list command, worked out from the commands as built (see each test); a
+#: command that offers a seat writes two outbox rows in its transaction, the call's timeout
+#: and its page (casino.outbox, issue 26 item 4: before, sent to the broker after the
+#: commit): call_next 10 -> 12, call_player 11 -> 13, call_timeout 18 -> 20
+EXPECTED = {"player_list": 9, "call_next": 12, "call_player": 13, "call_timeout": 20,
             "call_seat": 21, "player_delist": 7}
 
 

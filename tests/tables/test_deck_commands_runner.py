@@ -65,10 +65,12 @@ def test_a_step_from_the_wrong_state_names_the_state_and_the_step() -> None:
 #: is not counted. Before (the ORM gate): the table locked, then the deck locked, the
 #: round in progress or the inventory log read by the checks that need them — 8 or 9.
 #: one more than when the runner first ran them: the read again, unlocked, after the
-#: lock (casino.command_runner._fresh_read_sql), in the same round trip
+#: lock (casino.command_runner._fresh_read_sql), in the same round trip; put_in_play one
+#: more again: its two timers written to the outbox in one INSERT in the command's
+#: transaction (casino.outbox, issue 26 item 4; before, sent to the broker after commit)
 EXPECTED = {"deck_receive": 8, "deck_inspect": 8, "deck_inspection_verify": 8,
             "deck_spread": 8, "deck_wash": 8, "deck_shuffle": 8, "deck_cut": 8,
-            "deck_recut": 8, "deck_put_in_play": 9, "deck_count": 8, "deck_count_verify": 8,
+            "deck_recut": 8, "deck_put_in_play": 10, "deck_count": 8, "deck_count_verify": 8,
             "deck_remove": 8, "deck_destroy": 8}
 BEFORE = {"deck_receive": 7, "deck_inspect": 8, "deck_inspection_verify": 9,
           "deck_spread": 8, "deck_wash": 8, "deck_shuffle": 8, "deck_cut": 8,
