@@ -35,7 +35,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from faultlab.history import DIGEST, Attempt, History, answer_digest
+from faultlab.history import CONNECT_TIMEOUT, DIGEST, Attempt, History, answer_digest
 
 #: seconds past the request timeout after which an attempt counts as hung
 HUNG_SLACK = 2.0

@@ -71,6 +71,12 @@ max_connections = 200
 shared_buffers = 64MB
 fsync = on
 log_min_messages = warning
+# a client cut off mid-transaction (a partition) is noticed in about 4 s and its session
+# ended, so its locks do not outlive the partition (idle_in_transaction is 60 s)
+tcp_keepalives_idle = 2
+tcp_keepalives_interval = 1
+tcp_keepalives_count = 2
+tcp_user_timeout = 4000
 log_line_prefix = '%m [%p] '
 """
 _PG_HBA = """
@@ -290,6 +296,11 @@ class Cluster:
     # --- building ------------------------------------------------------------------------
 
     def up(self, progress: Any = print) -> None:
+        # the namespaces' names are fixed, so one run at a time: what a killed run left
+        # (its namespaces are removed by Network.up) goes too
+        for old in Path(tempfile.gettempdir()).glob("faultlab-*"):
+            if old != self.work:
+                shutil.rmtree(old, ignore_errors=True)
         for d in (self.logs, self.shared / "digests"):
             d.mkdir(parents=True, exist_ok=True)
         self.work.chmod(0o755)  # the servers run as postgres: they must reach their dirs

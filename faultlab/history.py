@@ -20,6 +20,11 @@ from pathlib import Path
 from typing import Any
 
 
+#: seconds a terminal gives itself to make the TCP connection to an application host
+#: (refused is immediate); the request timeout is the server's, from then on
+CONNECT_TIMEOUT = 2.0
+
+
 @dataclass(frozen=True)
 class Attempt:
     """One request a terminal sent and what came of it.

@@ -53,42 +53,48 @@ class Injection:
         return self.ended + (max(backs) if backs else _RECOVERY_WAIT_SECONDS)
 
 
-def _first_ok_after(history: History, base_url: str, t: float) -> float | None:
+def _first_ok_after(history: History, terminal: str, t: float) -> float | None:
     done = [a.done for a in history.attempts()
-            if a.ok and a.key is not None and a.base_url == base_url and a.done >= t]
+            if a.ok and a.key is not None and a.terminal == terminal and a.done >= t]
     return min(done) - t if done else None
 
 
-def _wait_back(history: History, urls: list[str], ended: float) -> dict[str, float | None]:
+def _wait_back(history: History, terminals: list[str], ended: float
+               ) -> dict[str, float | None]:
+    """For each terminal, how long after the fault's end its first command was answered
+    2xx (the slowest is the run's figure: service is back when every terminal is)."""
     deadline = time.time() + _RECOVERY_WAIT_SECONDS
     back: dict[str, float | None] = {}
     while time.time() < deadline:
-        back = {u: _first_ok_after(history, u, ended) for u in urls}
+        back = {t: _first_ok_after(history, t, ended) for t in terminals}
         if all(b is not None for b in back.values()):
             break
         time.sleep(0.25)
     return back
 
 
-def inject(cluster: Cluster, history: History, fault: Fault, number: int) -> Injection:
+def inject(cluster: Cluster, history: History, fault: Fault, number: int,
+           terminals: list[str]) -> Injection:
     began = time.time()
     error = None
     try:
-        fault.inject(cluster)
-        time.sleep(fault.hold)
-        fault.heal(cluster)
+        try:
+            fault.inject(cluster)
+            time.sleep(fault.hold)
+        finally:
+            fault.heal(cluster)  # a fault half-injected is undone all the same
     except Exception as exc:  # noqa: BLE001  reported, and the run fails on it
         error = f"{type(exc).__name__}: {exc}"
     ended = time.time()
     shot = Injection(fault.kind, number, began, ended, error=error)
-    shot.back_after = _wait_back(history, cluster.app_urls(), ended)
+    shot.back_after = _wait_back(history, terminals, ended)
     time.sleep(1.0)  # the answers in flight at the return come in
     # per host: a fault of one host's (a partition) leaves the other one serving
     everyone = history.attempts()
     shot.longest_unavailable = max(
         History([a for a in everyone if a.base_url == url]).longest_unavailability(
             began, shot.window_end) for url in cluster.app_urls())
-    shot.latency = history.latency(began, shot.window_end)
+    shot.latency = history.latency(began, shot.window_end, commands_only=True)
     shot.statuses = history.status_counts(began, shot.window_end)
     try:
         fault.after(cluster)
@@ -99,10 +105,11 @@ def inject(cluster: Cluster, history: History, fault: Fault, number: int) -> Inj
 
 def _outside(history: History, shots: list[Injection], start: float, end: float
              ) -> dict[str, Any]:
-    """The latency of answers sent outside every fault's window."""
+    """The latency of the commands (keyed requests) answered, sent outside every fault's
+    window."""
     windows = [(s.began, s.window_end) for s in shots]
     took = sorted(a.took for a in history.attempts()
-                  if a.status is not None and start <= a.sent < end
+                  if a.status is not None and a.key is not None and start <= a.sent < end
                   and not any(lo <= a.sent < hi for lo, hi in windows))
     if not took:
         return {"p50": None, "p99": None, "count": 0}
@@ -201,7 +208,8 @@ def run(kinds: list[str], injections: int, progress: Callable[[str], None],
         for kind in kinds:
             for n in range(injections):
                 progress(f"fault {kind} #{n + 1}: {faults[kind].what}")
-                shot = inject(cluster, history, faults[kind], n + 1)
+                shot = inject(cluster, history, faults[kind], n + 1,
+                              [t.name for t in terminals])
                 shots.append(shot)
                 progress(f"  back after {_fmt(shot.back_after)}, longest unavailable "
                          f"{shot.longest_unavailable:.1f} s" +
@@ -236,8 +244,9 @@ def run(kinds: list[str], injections: int, progress: Callable[[str], None],
 
 
 def _fmt(back: dict[str, float | None]) -> str:
-    return ", ".join(f"{u.split('//')[1]}: " + ("never" if b is None else f"{b:.1f} s")
-                     for u, b in back.items())
+    if any(b is None for b in back.values()):
+        return "never for " + ", ".join(t for t, b in back.items() if b is None)
+    return f"{max(back.values()):.1f} s (the slowest terminal)"
 
 
 def report(history: History, shots: list[Injection], verdict: dict[str, Any],

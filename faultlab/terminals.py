@@ -43,7 +43,7 @@ from typing import Any
 import requests
 from django.core.management.base import CommandError
 
-from faultlab.history import Attempt, History
+from faultlab.history import CONNECT_TIMEOUT, Attempt, History
 from poker_room.management.commands._bench_http import API, HttpTerminal
 
 #: the longest a terminal waits on a ``Retry-After`` before sending again (seconds)
@@ -68,10 +68,6 @@ MAX_REFUSALS_IN_A_ROW = 8
 IN_PROGRESS = ("hand_in_progress", "seat_in_hand", "chips_mid_hand")
 #: the Lunar Poker (589) positions a banked terminal plays
 BANKED_POSITIONS = (1, 2, 3, 4, 5)
-
-
-#: seconds to make the TCP connection to an application host (refused is immediate)
-CONNECT_TIMEOUT = 2.0
 
 
 class GaveUp(Exception):

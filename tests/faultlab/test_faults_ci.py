@@ -25,7 +25,9 @@ from pathlib import Path
 
 import pytest
 
+from faultlab.cluster import HOSTS
 from faultlab.faults import catalogue
+from faultlab.netns import Network
 
 pytestmark = [pytest.mark.faults, pytest.mark.slow, pytest.mark.postgres]
 
@@ -50,9 +52,18 @@ def fault_run(tmp_path_factory):
         pytest.skip(why)
     out = tmp_path_factory.mktemp("faults")
     env = dict(os.environ, PYTHONPATH=str(ROOT), DJANGO_SETTINGS_MODULE="casino.settings")
-    done = subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, str(ROOT / "manage.py"), "bench_faults", "--ci", "--out", str(out)],
-        capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        stdout, stderr = proc.communicate(timeout=900)
+    except subprocess.TimeoutExpired:
+        proc.terminate()  # bench_faults removes its cluster on SIGTERM
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        # whatever happened, nothing of the cluster is left (namespaces, their servers)
+        Network("10.77.0", HOSTS).remove()
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
     start = done.stdout.find("{")
     assert start >= 0, f"no JSON from bench_faults (exit {done.returncode}):\n" \
                        f"{done.stderr[-4000:]}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -19,6 +20,10 @@ from django.core.management.base import BaseCommand, CommandError
 from faultlab.faults import catalogue
 from faultlab.netns import NetworkError
 from faultlab.cluster import ClusterError
+
+
+def _exit_on_sigterm(signum, frame):
+    raise SystemExit(f"bench_faults: stopped by signal {signum}")
 
 
 class Command(BaseCommand):
@@ -60,6 +65,9 @@ class Command(BaseCommand):
         durations = {k: opts[k] for k in ("broker_seconds", "partition_seconds",
                                           "latency_seconds")}
         started = time.monotonic()
+        # a SIGTERM (a CI timeout, a supervisor) unwinds like Ctrl-C: the cluster's
+        # namespaces, servers and files are removed on the way out
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
         def progress(message: str) -> None:
             print(f"[{time.monotonic() - started:6.1f} s] {message}", file=sys.stderr,
