@@ -8,6 +8,11 @@ from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
+# kombu 5.7's Redis channel must not take a worker down when Redis restarts
+from casino.broker_patches import mend_redis_channel_close  # noqa: E402
+
+mend_redis_channel_close()
+
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
