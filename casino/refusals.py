@@ -26,6 +26,8 @@ _SENTENCES: dict[str, str] = {
     "authentication_failed": "The username or password is wrong.",
     "login_locked_out": "Too many failed sign-ins: this account is locked for "
                         "a while; an administrator or compliance officer can lift it.",
+    "login_throttled": "Too many wrong passwords from this terminal; wait a few seconds "
+                       "and try again.",
     "no_staff_profile": "Your login is not enrolled as staff of a property.",
     "not_assigned_to_table": "You are not the dealer assigned to this table.",
     "segregation_of_duties": "This person holds a role that may not be held together with "

@@ -17,7 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from casino.actors import NoStaffProfile, actor_of
-from casino.api.login_views import _retry_after
+from casino.api.login_views import _retry_after, locked_detail, throttled_seconds
 from console.middleware import refusal
 from console.waiting import fragment_stamp, shell_of
 
@@ -46,10 +46,9 @@ def safe_next(request: HttpRequest, default: str = HOME) -> str:
     return local_path(request, request.POST.get("next") or request.GET.get("next"), default)
 
 
-def locked_sentence() -> str:
-    minutes = _retry_after() // 60
-    return (f"Too many failed logins: this account is locked for {minutes} minutes, or "
-            "until an administrator or compliance officer unlocks it.")
+def locked_sentence(request: HttpRequest) -> str:
+    detail = locked_detail(request)
+    return detail[0].upper() + detail[1:] + "."
 
 
 @require_http_methods(["GET", "POST"])
@@ -60,10 +59,15 @@ def login_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = authenticate(request, username=form.cleaned_data["username"],
                             password=form.cleaned_data["password"])
-        if getattr(request, "axes_locked_out", False):
-            context["problem"] = locked_sentence()
+        seconds = throttled_seconds(request)
+        if seconds:  # a spraying address's wrong password, not slowed but refused
+            context["problem"] = (f"Too many wrong passwords from this terminal: wait "
+                                  f"{seconds} seconds and try again.")
+        elif getattr(request, "axes_locked_out", False):
+            context["problem"] = locked_sentence(request)
+        if seconds or getattr(request, "axes_locked_out", False):
             response = render(request, "console/login.html", context, status=429)
-            response["Retry-After"] = str(_retry_after())
+            response["Retry-After"] = str(seconds or _retry_after())
             response.shown_lockout = True  # casino.api.login_views.lockout_response keeps it
             return response
         if user is None or not user.is_active:

@@ -26,25 +26,52 @@ def _retry_after() -> int:
     return int(settings.AXES_COOLOFF_TIME.total_seconds())
 
 
+def throttled_seconds(request: HttpRequest) -> int | None:
+    """The seconds a wrong password from a spraying address would have waited, when it
+    was refused instead (the sleeper slot was taken: :mod:`casino.login_throttle`)."""
+    return getattr(request, "login_throttled_retry_after", None)
+
+
+def locked_detail(request: HttpRequest) -> str:
+    """The lock-out in a sentence: from this address only, or from every address."""
+    minutes = _retry_after() // 60
+    where = ("from every address" if getattr(request, "login_lock_scope", None) == "account"
+             else "from this address")
+    return (f"too many failed logins: this account is locked for {minutes} minutes "
+            f"{where}, or until an administrator or compliance officer unlocks it")
+
+
+def throttled_detail(seconds: int) -> str:
+    return (f"too many wrong passwords from this address: wait {seconds} seconds and try "
+            "again")
+
+
 def lockout_response(request: HttpRequest, original_response: Any = None,
                      credentials: Any = None) -> HttpResponse:
-    """What a locked-out login gets (axes' ``AXES_LOCKOUT_CALLABLE``): 429 problem+json
-    ``login_locked_out`` on the API, a plain page elsewhere (the admin's login form)."""
+    """What a locked-out or throttled login gets (axes' ``AXES_LOCKOUT_CALLABLE``): 429
+    problem+json ``login_locked_out`` or ``login_throttled`` on the API, a plain page
+    elsewhere (the admin's login form), each with ``Retry-After``."""
     if getattr(original_response, "shown_lockout", False):
         return original_response  # a page that said so itself (the console's login page)
-    minutes = _retry_after() // 60
-    detail = (f"too many failed logins: this account is locked for {minutes} minutes, or "
-              "until an administrator or compliance officer unlocks it")
-    headers = {"Retry-After": str(_retry_after())}
+    seconds = throttled_seconds(request)
+    if seconds:
+        code, title, detail = "login_throttled", "Slow down", throttled_detail(seconds)
+    else:
+        code, title, detail = "login_locked_out", "Login locked", locked_detail(request)
+        seconds = _retry_after()
+    headers = {"Retry-After": str(seconds)}
     if request.path.startswith("/api/"):
-        return JsonResponse(problem(429, "login_locked_out", detail), status=429,
+        return JsonResponse(problem(429, code, detail), status=429,
                             content_type=PROBLEM_CONTENT_TYPE, headers=headers)
-    return HttpResponse(f"<h1>Login locked</h1><p>{detail}.</p>", status=429,
-                        headers=headers)
+    return HttpResponse(f"<h1>{title}</h1><p>{detail}.</p>", status=429, headers=headers)
 
 
 class LockedOut(Throttled):
     default_code = "login_locked_out"
+
+
+class LoginThrottled(Throttled):
+    default_code = "login_throttled"
 
 
 class TokenRequest(serializers.Serializer):
@@ -60,14 +87,17 @@ class TokenResponse(serializers.Serializer):
 
 class TokenView(APIView):
     """Exchange a username and password for an API token (``Authorization: Token …``)
-    that expires after ``API_TOKEN_TTL_HOURS``. Repeated failures lock the account, from
-    every address (429 ``login_locked_out``); many failures from one address, whatever
-    the accounts, slow its further wrong passwords (:mod:`casino.login_throttle`) but
-    never refuse a right one."""
+    that expires after ``API_TOKEN_TTL_HOURS``. Repeated failures lock the account from
+    that address, and many more across addresses from every address (429
+    ``login_locked_out``); many failures from one address, whatever the accounts, slow
+    its further wrong passwords, or refuse them at once (429 ``login_throttled``) while
+    another is being slowed (:mod:`casino.login_throttle`), but never refuse a right
+    one."""
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    problem_codes = {401: ["authentication_failed"], 429: ["login_locked_out"]}
+    problem_codes = {401: ["authentication_failed"],
+                     429: ["login_locked_out", "login_throttled"]}
 
     def get_authenticate_header(self, request: Request) -> str:
         return "Token"  # so a wrong password is 401, not 403
@@ -79,6 +109,10 @@ class TokenView(APIView):
         body.is_valid(raise_exception=True)
         user = authenticate(request._request, username=body.validated_data["username"],
                             password=body.validated_data["password"])
+        # (axes' middleware answers both with lockout_response, so these say the same.)
+        seconds = throttled_seconds(request._request)
+        if seconds:
+            raise LoginThrottled(wait=seconds, detail="too many wrong passwords: wait")
         if getattr(request._request, "axes_locked_out", False):
             raise LockedOut(wait=_retry_after(), detail="too many failed logins: locked")
         if user is None or not user.is_active:

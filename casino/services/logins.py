@@ -1,8 +1,9 @@
 """Logins: lock-outs and their unlocking, API tokens issued and revoked — each an event.
 
 Issue 11, finding 5: wrong passwords were checked without limit and tokens never
-expired. django-axes now locks an account after ``LOGIN_FAILURE_LIMIT`` failures
-(settings); an address is never locked (issue 26 item 7: that locked the whole floor
+expired. django-axes now locks an account from one address after ``LOGIN_FAILURE_LIMIT``
+failures from there, and from every address after ``LOGIN_ACCOUNT_FAILURE_LIMIT`` across
+addresses; an address is never locked (issue 26 item 7: that locked the whole floor
 behind its proxy) but slowed once its failures pass ``LOGIN_ADDRESS_FAILURE_LIMIT``
 (:mod:`casino.login_throttle`); django-rest-knox tokens expire after
 ``API_TOKEN_TTL_HOURS``. What they do to a login is recorded here, in the stream
@@ -20,7 +21,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 
 from casino.actors import Actor
@@ -77,37 +77,33 @@ LOCKED_OUT, UNLOCKED = "LoginLockedOut", "LoginUnlocked"
 THROTTLED = "LoginThrottled"  # an address slowed (casino.login_throttle)
 
 
-def _failures(request: Any, **match: str) -> int:
-    """Failures counted against one lock-out parameter (an account or an address) within
-    the cool-off. axes' signal gives only the larger of the two counts, which does not
-    say *which* of them reached the limit; its database handler's rows do."""
-    from axes.attempts import get_cool_off_threshold
-    from axes.models import AccessAttempt
-
-    rows = AccessAttempt.objects.filter(attempt_time__gte=get_cool_off_threshold(request),
-                                        **match)
-    return rows.aggregate(n=Sum("failures_since_start"))["n"] or 0
-
-
-def _lockout_on_record(stream_id: str, kind: str = LOCKED_OUT) -> bool:
-    """Whether the stream already records this lock-out (or throttling, ``kind``): its
-    last one of them or unlock is a ``kind`` less than a cool-off old. Every refused
-    attempt while locked re-sends axes' signal, every slowed one comes here too; the
-    record says it once (again after a cool-off, if attempts go on)."""
+def _lockout_on_record(stream_id: str, kind: str = LOCKED_OUT,
+                       same: dict[str, Any] | None = None) -> bool:
+    """Whether the stream already records this lock-out (or throttling, ``kind``): one
+    of them whose data has the values of ``same`` (the lock's scope and address), less
+    than a cool-off old and after the stream's last unlock. Every refused attempt while
+    locked re-sends axes' signal, every slowed one comes here too; the record says it
+    once (again after a cool-off, if attempts go on)."""
     from casino.eventstore.models import Event
 
-    last = (Event.objects.filter(stream_id=stream_id, type__in=(kind, UNLOCKED))
-            .order_by("-version").values("type", "recorded_at").first())
-    return bool(last and last["type"] == kind
-                and last["recorded_at"] > timezone.now() - settings.AXES_COOLOFF_TIME)
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    recent = (Event.objects.filter(stream_id=stream_id, type__in=(kind, UNLOCKED),
+                                   recorded_at__gt=since)
+              .order_by("-version").values("type", "data"))
+    for event in recent:
+        if event["type"] == UNLOCKED:
+            return False
+        if all((event["data"] or {}).get(k) == v for k, v in (same or {}).items()):
+            return True
+    return False
 
 
 def _record_lockout(stream_id: str, data: dict[str, Any], meta: dict[str, Any],
-                    kind: str = LOCKED_OUT) -> None:
+                    kind: str = LOCKED_OUT, same: dict[str, Any] | None = None) -> None:
     """Append ``kind`` (``LoginLockedOut``) unless already on record; a concurrent
     refusal that appended first is seen on the retry, so it is recorded once."""
     for attempt in range(5):
-        if _lockout_on_record(stream_id, kind):
+        if _lockout_on_record(stream_id, kind, same):
             return
         try:
             append(Stream(LOGIN_STREAM, stream_id), stream_version(stream_id),
@@ -118,19 +114,23 @@ def _record_lockout(stream_id: str, data: dict[str, Any], meta: dict[str, Any],
                 raise
 
 
-def login_locked_out(*, username: str | None, ip_address: str | None,
-                     account_failures: int) -> list[str]:
-    """Record the account lock-out axes has just imposed (``LoginLockedOut``) in
-    ``login-<username>`` under the staff member's property, with the address the limit
-    was reached from. Returns the streams written to. (Addresses are not locked: they
-    are slowed, :func:`login_throttled`.)"""
+def login_locked_out(*, username: str | None, ip_address: str | None, scope: str | None,
+                     failures: int) -> list[str]:
+    """Record the lock-out just imposed (``LoginLockedOut``) in ``login-<username>`` under
+    the staff member's property: ``scope`` ``"address"`` (the account from
+    ``ip_address`` only, ``failures`` from there) or ``"account"`` (from every address,
+    ``failures`` across them; ``ip_address`` is where the limit was reached). Once per
+    scope and address per cool-off. Returns the streams written to. (Addresses are not
+    locked: they are slowed, :func:`login_throttled`.)"""
     until = (timezone.now() + settings.AXES_COOLOFF_TIME).isoformat()
-    if not username or account_failures < settings.AXES_FAILURE_LIMIT:
+    if not username or scope not in ("address", "account"):
         return []
     stream = login_stream_id(username=username)
+    same = {"scope": scope, **({"ip_address": ip_address or ""} if scope == "address"
+                               else {})}
     _record_lockout(stream, {"username": username, "ip_address": ip_address or "",
-                             "failures": account_failures, "until": until},
-                    _meta("system:login-lockout", _property_of(username)))
+                             "scope": scope, "failures": failures, "until": until},
+                    _meta("system:login-lockout", _property_of(username)), same=same)
     return [stream]
 
 
@@ -189,14 +189,18 @@ def _unlock_one(actor: Actor, role: str, reason: str, **target: str | None) -> i
     return count
 
 
-def reset_own_failures(user: Any) -> int:
-    """After a successful login, forget that account's own failures — and only those.
-    axes' ``AXES_RESET_ON_SUCCESS`` would also forget every failure *from the address*,
-    so anyone with a login could wipe the count of their guesses at a colleague's
-    password by logging in as themself between guesses (settings: it is off)."""
-    from axes.utils import reset
+def reset_own_failures(user: Any, ip_address: str | None) -> int:
+    """After a successful login from ``ip_address``, forget that account's failures from
+    that address — and only those. axes' ``AXES_RESET_ON_SUCCESS`` would also forget
+    every failure *from the address*, so anyone with a login could wipe the count of
+    their guesses at a colleague's password by logging in as themself between guesses
+    (settings: it is off). The account's failures from *other* addresses stay: the
+    owner logging in at the cage does not lift the lock on the terminal where someone
+    guessed at their password, nor give a distributed guesser a fresh count."""
+    from axes.models import AccessAttempt
 
-    return reset(username=user.get_username())
+    return AccessAttempt.objects.filter(username=user.get_username(),
+                                        ip_address=ip_address).delete()[0]
 
 
 # --- tokens (django-rest-knox) ----------------------------------------------------------
@@ -256,19 +260,32 @@ def on_user_locked_out(sender: Any, request: Any = None, username: str | None = 
                        ip_address: str | None = None, **_: Any) -> None:
     """axes' ``user_locked_out`` signal: record the lock-out it imposed. A failure to
     record is logged, not raised: the lock-out itself stands either way."""
+    from casino.login_throttle import account_failures, lock_scope, pair_failures
+
     try:
-        login_locked_out(
-            username=username, ip_address=ip_address,
-            account_failures=_failures(request, username=username) if username else 0)
+        scope = getattr(request, "login_lock_scope", None) or lock_scope(
+            username, ip_address, request)
+        failures = 0
+        if username and scope == "account":
+            failures = account_failures(username, request)
+        elif username:
+            failures = pair_failures(username, ip_address, request)
+        login_locked_out(username=username, ip_address=ip_address, scope=scope,
+                         failures=failures)
     except Exception:
         log.exception("could not record the lock-out of %s / %s", username, ip_address)
 
 
 def on_user_logged_in(sender: Any, request: Any = None, user: Any = None, **_: Any) -> None:
     """Django's ``user_logged_in`` (admin, /api-auth/login/, and the token view, which
-    sends it): the account's own failures start again from nothing."""
+    sends it): the account's failures from that address start again from nothing."""
     if user is not None:
-        reset_own_failures(user)
+        from casino.login_addresses import client_ip
+
+        address = getattr(request, "axes_ip_address", None)
+        if address is None and request is not None:
+            address = client_ip(request)
+        reset_own_failures(user, address)
 
 
 def connect_signals() -> None:

@@ -1,18 +1,23 @@
 """A login lock-out that cannot be turned against the floor (issue 26 item 7).
 
-An account is locked after ``LOGIN_FAILURE_LIMIT`` wrong passwords from any address; an
-address is never locked (one person at a terminal behind the floor's proxy locked out
-every account there), only slowed once its wrong passwords, whatever the accounts, pass
-``LOGIN_ADDRESS_FAILURE_LIMIT``; and behind a trusted proxy the client's own address is
-the one counted. Real axes, real database, both login paths (the API's token, the
-console's form).
+An account is locked from one address after ``LOGIN_FAILURE_LIMIT`` (5) wrong passwords
+from there, and from every address after ``LOGIN_ACCOUNT_FAILURE_LIMIT`` (20) across
+addresses — not counting addresses past their spraying limit, so a sprayer locks nobody
+for others; an address is never locked (one person at a terminal behind the floor's
+proxy locked out every account there), only slowed once its wrong passwords, whatever
+the accounts, pass ``LOGIN_ADDRESS_FAILURE_LIMIT``, one sleeper per host at a time (the
+others answered 429 ``login_throttled`` at once); and behind a trusted proxy the client's
+own address is the one counted. Real axes, real database, both login paths (the API's
+token, the console's form).
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,12 +27,14 @@ import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
 from django.db.models import Sum
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from casino.eventstore.store import read_stream
 from casino.login_addresses import client_address, parse_trusted_proxies
+from casino.login_throttle import slot_path
 from casino.services.logins import login_stream_id
 
 PASSWORD = "test-pass-123"  # make_staff's
@@ -39,6 +46,8 @@ def _api(username: str, password: str, address: str, **headers: str) -> tuple[st
         "/api/v1/auth/token/", {"username": username, "password": password},
         format="json", **headers)
     kind = {200: "in", 401: "wrong", 429: "locked"}[answer.status_code]
+    if kind == "locked" and answer.json()["code"] == "login_throttled":
+        kind = "throttled"
     return kind, answer
 
 
@@ -46,6 +55,8 @@ def _console(username: str, password: str, address: str, **headers: str) -> tupl
     answer = Client(REMOTE_ADDR=address).post(
         "/console/login/", {"username": username, "password": password}, **headers)
     kind = {302: "in", 400: "wrong", 429: "locked"}[answer.status_code]
+    if kind == "locked" and b"wrong passwords from this terminal" in answer.content:
+        kind = "throttled"
     return kind, answer
 
 
@@ -71,10 +82,11 @@ def _throttle(answer: Any) -> float:
 def test_200_wrong_passwords_lock_that_account_only(make_staff: Callable, path: str) -> None:
     """THE "done when" of issue 26 item 7, with the default limits: 200 wrong passwords
     on one account from one address, then every other account logs in from that address
-    with its own password; the attacked account is locked, right password or not, from
-    that address and from any other."""
+    with its own password; the attacked account is locked from that address, right
+    password or not, and its owner logs in from another (5 failures < 20)."""
     login = LOGINS[path]
-    assert (settings.AXES_FAILURE_LIMIT, settings.LOGIN_ADDRESS_FAILURE_LIMIT) == (5, 50)
+    assert (settings.AXES_FAILURE_LIMIT, settings.LOGIN_ACCOUNT_FAILURE_LIMIT,
+            settings.LOGIN_ADDRESS_FAILURE_LIMIT) == (5, 20, 50)
     victim = make_staff("dealer")
     others = [make_staff(role) for role in ("dealer", "floorperson", "cashier", "security",
                                             "poker_shift_supervisor", "count_team")]
@@ -92,18 +104,24 @@ def test_200_wrong_passwords_lock_that_account_only(make_staff: Callable, path: 
         assert kind == "in", (other.username, answer.status_code)
         assert _throttle(answer) == 0.0
     assert time.monotonic() - started < 5  # six logins, none waited a second
-    for elsewhere in (address, "10.26.99.1"):
-        kind, answer = login(victim.username, PASSWORD, elsewhere)
-        assert kind == "locked" and answer.status_code == 429
-        assert int(answer["Retry-After"]) == settings.AXES_COOLOFF_TIME.total_seconds()
+    kind, answer = login(victim.username, PASSWORD, address)
+    assert kind == "locked" and answer.status_code == 429
+    assert int(answer["Retry-After"]) == settings.AXES_COOLOFF_TIME.total_seconds()
     if path == "api":
         assert answer["Content-Type"] == "application/problem+json"
         assert answer.json()["code"] == "login_locked_out"
+        assert "from this address" in answer.json()["detail"]
+    else:
+        assert b"locked for 30 minutes from this address" in answer.content
+    # The owner, elsewhere, logs in; that does not lift the lock on the attacking address.
+    assert login(victim.username, PASSWORD, "10.26.99.1")[0] == "in"
+    assert login(victim.username, PASSWORD, address)[0] == "locked"
     # Staff see it as before: one LoginLockedOut for the account, none for the address.
     lockouts = [e for e in read_stream(login_stream_id(username=victim.username))
                 if e.type == "LoginLockedOut"]
     assert len(lockouts) == 1 and lockouts[0].data["failures"] == 5
     assert lockouts[0].data["ip_address"] == address
+    assert lockouts[0].data["scope"] == "address"
     assert _types(login_stream_id(ip_address=address)) == []
 
 
@@ -183,13 +201,204 @@ def test_a_locked_unknown_login_looks_like_a_locked_account(make_staff: Callable
     """Failures do not tell which usernames exist: wrong password and unknown login get
     one answer, and so do their lock-outs."""
     real = make_staff("dealer")
-    wrong = [_api(name, "nope", f"10.26.10.{n}")[1]
-             for n, name in enumerate([real.username, "ghost"] * 5)]
-    assert {a.status_code for a in wrong[:8]} == {401}
-    assert len({a.content for a in wrong[:8]}) == 1
+    # 20 failures each, over five addresses each (4 per pair): the 20th locks it.
+    wrong = [_api(name, "nope", f"10.26.10.{n % 10}")[1]
+             for n, name in enumerate([real.username, "ghost"] * 20)]
+    assert {a.status_code for a in wrong[:38]} == {401}
+    assert len({a.content for a in wrong[:38]}) == 1
+    assert [a.status_code for a in wrong[38:]] == [429, 429]
     locked = [_api(name, "nope", "10.26.10.99")[1] for name in (real.username, "ghost")]
     assert [a.status_code for a in locked] == [429, 429]
     assert locked[0].content == locked[1].content
+
+
+# --- the account-wide lock, and a sprayer that cannot use it -------------------------
+
+FLOOR_PROXY = "10.26.1.1"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["api", "console"])
+@override_settings(TRUSTED_PROXIES=[FLOOR_PROXY])
+def test_failures_spread_over_addresses_lock_the_account_everywhere(
+        make_staff: Callable, path: str) -> None:
+    """20 wrong passwords on one account from five clients behind the floor's proxy
+    (four each: no pair reaches 5) lock it from every address, a fresh one included;
+    the 19th is still a plain wrong password, the 20th is the lock-out."""
+    login = LOGINS[path]
+    victim, colleague = make_staff("cashier"), make_staff("cashier")
+    clients = [f"198.51.100.{n}" for n in range(1, 6)]
+    kinds = [login(victim.username, f"guess-{n}", FLOOR_PROXY,
+                   HTTP_X_FORWARDED_FOR=clients[n % 5])[0] for n in range(20)]
+    assert kinds == ["wrong"] * 19 + ["locked"]
+    assert [_failures_from(c) for c in clients] == [4, 4, 4, 4, 4]
+    kind, answer = login(victim.username, PASSWORD, FLOOR_PROXY,
+                         HTTP_X_FORWARDED_FOR="198.51.100.77")
+    assert kind == "locked" and int(answer["Retry-After"]) == 1800
+    if path == "api":
+        assert answer.json()["code"] == "login_locked_out"
+        assert "from every address" in answer.json()["detail"]
+    assert login(victim.username, PASSWORD, "10.26.5.5")[0] == "locked"  # no proxy either
+    # Nobody else is touched: a colleague logs in from one of those clients.
+    assert login(colleague.username, PASSWORD, FLOOR_PROXY,
+                 HTTP_X_FORWARDED_FOR=clients[0])[0] == "in"
+    lockouts = [e for e in read_stream(login_stream_id(username=victim.username))
+                if e.type == "LoginLockedOut"]
+    assert [(e.data["scope"], e.data["failures"]) for e in lockouts] == [("account", 20)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["api", "console"])
+@override_settings(LOGIN_ADDRESS_FAILURE_LIMIT=3, LOGIN_ACCOUNT_FAILURE_LIMIT=5,
+                   LOGIN_ADDRESS_DELAY_MS=10, LOGIN_ADDRESS_MAX_DELAY_MS=20)
+def test_a_sprayer_locks_no_account_for_anyone_else(make_staff: Callable, path: str) -> None:
+    """One address, 5 wrong passwords on each of 12 accounts. The account-wide limit is
+    lowered to 5 here, so that each of those accounts *would* be locked everywhere if
+    the sprayer's failures counted — they do not: past its own limit (3) the address is
+    spraying. Each account is locked from the sprayer's address only; each owner logs in
+    from a second address. The sprayer is slowed past its limit. A control account with
+    5 failures from 5 ordinary addresses is locked everywhere."""
+    login = LOGINS[path]
+    accounts = [make_staff("dealer") for _ in range(12)]
+    sprayer, desk = "10.26.12.1", "10.26.12.2"
+    kinds, slowed = [], []
+    for account in accounts:
+        for n in range(5):
+            kind, answer = login(account.username, f"spring{n}", sprayer)
+            kinds.append(kind)
+            slowed.append(_throttle(answer) > 0)
+    assert kinds == (["wrong"] * 4 + ["locked"]) * 12  # each pair locks at its 5th
+    assert slowed == [False] * 3 + [True] * 57  # everything past the address's 3rd
+    assert _failures_from(sprayer) == 60
+    for account in accounts:
+        assert login(account.username, PASSWORD, desk)[0] == "in", account.username
+        assert login(account.username, PASSWORD, sprayer)[0] == "locked"
+    assert all(e.data["scope"] == "address" for a in accounts
+               for e in read_stream(login_stream_id(username=a.username))
+               if e.type == "LoginLockedOut")
+    assert _types(login_stream_id(ip_address=sprayer)) == ["LoginThrottled"]
+
+    control = make_staff("dealer")
+    for n in range(5):
+        login(control.username, "wrong", f"10.26.13.{n}")
+    assert login(control.username, PASSWORD, desk)[0] == "locked"
+
+
+def test_the_account_limit_is_checked_at_start_up() -> None:
+    env = {**os.environ, "LOGIN_ACCOUNT_FAILURE_LIMIT": "3"}  # below LOGIN_FAILURE_LIMIT 5
+    done = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "LOGIN_ACCOUNT_FAILURE_LIMIT=3 is below LOGIN_FAILURE_LIMIT=5" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# --- the sleeper slot: the throttle never stalls the floor ---------------------------
+
+def _wait_for(condition: Callable[[], bool], seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def _spray(address: str, count: int) -> None:
+    """``count`` wrong passwords from ``address`` on as many accounts (none locked)."""
+    for n in range(count):
+        _api(f"sprayed-{address}-{n}", "wrong", address)
+
+
+@pytest.mark.usefixtures("committed_db")  # the sleeping thread has its own connection
+@override_settings(LOGIN_ADDRESS_FAILURE_LIMIT=2, LOGIN_ADDRESS_DELAY_MS=3000,
+                   LOGIN_ADDRESS_MAX_DELAY_MS=3000)
+def test_with_the_slot_taken_a_throttled_wrong_password_is_refused_at_once() -> None:
+    """Issue 26 item 7, review S1: a thread sleeps in a slowed login (3 s) holding the
+    sleeper slot; meanwhile a second slowed wrong password from that address is answered
+    at once 429 login_throttled with Retry-After 3 (the delay it would have had), on the
+    API, the console and the admin's form alike; a right password from there is 200 at
+    once; and the sleeper still gets its delayed 401."""
+    from casino.services import property_register, staff_bootstrap
+
+    sprayer = "10.26.14.1"
+    casino = property_register(licence_number="PA-TEST-1", name="Test Casino", system="test")
+    colleague = staff_bootstrap(property=casino, username="colleague", password=PASSWORD,
+                                credential_number="T-26141", roles=("dealer",),
+                                system="test").user
+    _spray(sprayer, 2)  # at the limit: the next wrong one waits 3 s
+    sleeper: dict[str, Any] = {}
+
+    def delayed() -> None:
+        try:
+            started = time.monotonic()
+            sleeper["kind"], answer = _api("sleeper", "wrong", sprayer)
+            sleeper["took"] = time.monotonic() - started
+            sleeper["slept"] = _throttle(answer)
+        finally:
+            connection.close()  # this thread's own; left open it would outlive the test
+
+    thread = threading.Thread(target=delayed)
+    thread.start()
+    try:
+        # The LoginThrottled event is written just before the sleeper takes the slot.
+        _wait_for(lambda: _types(login_stream_id(ip_address=sprayer)) == ["LoginThrottled"])
+        time.sleep(0.3)
+        started = time.monotonic()
+        kind, answer = _api("second", "wrong", sprayer)
+        assert time.monotonic() - started < 1
+        assert kind == "throttled" and answer.status_code == 429
+        assert answer["Content-Type"] == "application/problem+json"
+        assert int(answer["Retry-After"]) == 3
+        assert _throttle(answer) == 0.0
+        started = time.monotonic()
+        kind, answer = _console("third", "wrong", sprayer)
+        assert kind == "throttled" and int(answer["Retry-After"]) == 3
+        page = Client(REMOTE_ADDR=sprayer).post(
+            "/admin/login/", {"username": "fourth", "password": "wrong"})
+        assert page.status_code == 429 and int(page["Retry-After"]) == 3
+        assert b"Slow down" in page.content
+        kind, answer = _api(colleague.username, PASSWORD, sprayer)
+        assert kind == "in"
+        assert time.monotonic() - started < 1  # three answers, none waited for the slot
+        assert thread.is_alive()  # all of it while the sleeper slept
+    finally:
+        thread.join(timeout=10)
+    assert sleeper["kind"] == "wrong" and sleeper["slept"] == 3.0
+    assert sleeper["took"] >= 3.0
+    # The refused ones were checked and counted as failures all the same.
+    assert _failures_from(sprayer) == 2 + 1 + 3
+
+
+@pytest.mark.django_db
+@override_settings(LOGIN_ADDRESS_FAILURE_LIMIT=1, LOGIN_ADDRESS_DELAY_MS=2000,
+                   LOGIN_ADDRESS_MAX_DELAY_MS=2000)
+def test_the_slot_is_one_per_host_not_per_process(make_staff: Callable) -> None:
+    """bin/run's gunicorn has sync workers: one request per process, so a per-process
+    slot would always be free there. Another process holding the host's slot (the file
+    lock in CASINO_VAR_DIR) makes this process refuse its slowed wrong password at once;
+    once it lets go, the next one here is slowed again."""
+    _spray("10.26.15.1", 1)
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); "
+         "fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); sys.stdin.read()",
+         slot_path()], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        started = time.monotonic()
+        kind, answer = _api("guess-1", "wrong", "10.26.15.1")
+        assert time.monotonic() - started < 1
+        assert kind == "throttled" and int(answer["Retry-After"]) == 2
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=10)
+    fd = os.open(slot_path(), os.O_RDWR)
+    try:  # the holder is gone, so is its lock
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        os.close(fd)
+    with override_settings(LOGIN_ADDRESS_DELAY_MS=100, LOGIN_ADDRESS_MAX_DELAY_MS=100):
+        kind, answer = _api("guess-2", "wrong", "10.26.15.1")
+    assert kind == "wrong" and _throttle(answer) == 0.1
 
 
 # --- behind a reverse proxy ----------------------------------------------------------
