@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: setup run test test-fast docs bench clean
+.PHONY: setup run test test-fast docs bench bench-faults clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,9 @@ bench: setup                     ## benchmarks (PostgreSQL: set DATABASE_URL and
 	$(BIN)/python manage.py bench_high_hand_close
 	$(BIN)/python manage.py bench_console
 	$(BIN)/python manage.py bench_floor
+
+bench-faults: setup              ## the fault harness, 10 injections of each kind (root: network namespaces)
+	$(BIN)/python manage.py bench_faults --injections 10 --out var/faults
 
 clean:
 	rm -rf $(VENV) var
