@@ -106,6 +106,10 @@ class Network:
                 except ProcessLookupError:
                     pass
             sh("ip", "netns", "del", ns, check=False)
+        # a namespace whose last process is still dying outlives its name, and its veth
+        # with it: deleting our end deletes the pair
+        for host in self.hosts.values():
+            sh("ip", "link", "del", f"fl-{host.name}", check=False)
         sh("ip", "link", "del", BRIDGE, check=False)
 
     # --- faults ------------------------------------------------------------------------
