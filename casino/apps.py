@@ -37,6 +37,13 @@ class CasinoConfig(AppConfig):
 
         pre_migrate.connect(lift_for_migrate, sender=self, dispatch_uid="casino.lift_timeouts")
         staff_guard.install()
+        # every PostgreSQL connection watches for a commit the synchronous standby did not
+        # confirm (casino.replication; issue 26, review finding F2)
+        from django.db.backends.signals import connection_created
+
+        from casino import replication
+
+        connection_created.connect(replication.install, dispatch_uid="casino.replication")
         from casino.services import logins
 
         logins.connect_signals()

@@ -9,7 +9,9 @@
   the product can take commands (the database answers and takes writes: the primary),
   503 with ``Retry-After`` otherwise. The broker, the workers, the beat and what they
   keep up (the async projections, seals, digests, the outbox) are not needed by a
-  command: their trouble makes the status ``degraded``, still 200.
+  command: their trouble makes the status ``degraded``, still 200. So does the synchronous
+  standby's (``replication``: configured, and fewer in sync than it needs): commands then
+  answer 503 ``replication_unconfirmed`` by themselves (casino.replication).
 
 Nothing here names a property or shows a row: counts, ages and positions only.
 """
@@ -23,6 +25,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
+
+from casino import replication
 
 #: seconds a client is asked to wait when not ready
 RETRY_AFTER_SECONDS = 3
@@ -188,6 +192,8 @@ def ready() -> tuple[dict[str, Any], bool]:
         projections = _guarded(_projections)
         components["projections"] = projections
         components["seals"] = _guarded(_seals, now, projections.get("head", 0))
+        # the synchronous standby (casino.replication): down is degraded, not 503
+        components["replication"] = _guarded(replication.status)
     components["digests"] = _digests(now)
     outbox = _guarded(_outbox) if can_write else None
     if outbox is not None:

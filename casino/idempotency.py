@@ -14,6 +14,10 @@ with nothing recorded twice. Every command of the API passes through
   with the same fingerprint, done before: the stored answer again (status, body bytes,
   content type) with ``Idempotent-Replayed: true``, nothing recorded; with another
   fingerprint: 422 ``idempotency_key_reused``;
+* on PostgreSQL a replay first checks that the primary replicates synchronously when
+  it is configured to (casino.replication.confirm_replicating): 503
+  ``replication_unconfirmed`` otherwise, since the stored answer may acknowledge a commit
+  the standby never confirmed;
 * the same key while the first request still runs: 409 ``idempotency_key_in_flight``
   with ``Retry-After: 1`` (PostgreSQL: an advisory lock of the login and key, tried, not
   waited for).
@@ -43,6 +47,7 @@ from django.utils import timezone
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.errors import ConcurrencyError
 from casino.eventstore.store import writer_turn
+from casino.replication import confirm_replicating
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -150,6 +155,10 @@ def _run_once(user_id: int, key: str, request_digest: str, run: Callable[[], Any
         # the lock would be missed and the command run twice.
         done = _stored(user_id, key)
         if done is not None:
+            # The stored answer acknowledges a commit; with a synchronous standby
+            # configured and none in sync it may be one the standby never confirmed
+            # (casino.replication): 503 replication_unconfirmed rather than the 2xx.
+            confirm_replicating()
             return replayed(done, request_digest)
         response = run()
         render(response)

@@ -14,7 +14,15 @@ their navigation). What counts as an outage (:func:`outage_of`):
   limits (casino.env.session_timeouts);
 * ``contention``: a serialization failure or deadlock the command runner did not retry
   away (40001, 40P01);
-* ``broker_unreachable``: a message could not be published (kombu's OperationalError).
+* ``broker_unreachable``: a message could not be published (kombu's OperationalError);
+* ``cache_unreachable``: the Redis cache (``CACHE_URL``) refused or did not answer within
+  its socket timeouts (redis's ConnectionError, TimeoutError);
+* ``replication_unconfirmed``: the synchronous standby did not confirm a commit of this
+  request (casino.replication: the request's success is replaced by this 503), or a
+  stored answer would be replayed while no standby is in sync.
+
+On SQLite only "database is locked" (another writer past the busy timeout) is an outage
+(``lock_timeout``); its other errors (no such table) are bugs, 500s.
 
 Three places answer it: the API's exception handler (casino.api.problems), the
 :class:`OutageMiddleware` for every other view, and :func:`server_error` (``handler500``)
@@ -51,7 +59,8 @@ _TRANSIENT = {"55P03": "lock_timeout", "57014": "statement_timeout",
 _UNREACHABLE_CLASSES = {"08", "53", "57", "58"}
 #: seconds a client is asked to wait, per reason
 RETRY_AFTER = {"database_unreachable": 3, "database_read_only": 3, "lock_timeout": 1,
-               "statement_timeout": 2, "contention": 1, "broker_unreachable": 3}
+               "statement_timeout": 2, "contention": 1, "broker_unreachable": 3,
+               "cache_unreachable": 3, "replication_unconfirmed": 3}
 _DETAIL = {
     "database_unreachable": "the database cannot be reached; nothing was recorded by this "
                             "request unless a retry with its Idempotency-Key says so",
@@ -63,6 +72,10 @@ _DETAIL = {
     "contention": "the database asked for this request to be tried again; nothing was "
                   "recorded",
     "broker_unreachable": "the message broker cannot be reached",
+    "cache_unreachable": "the cache (Redis) cannot be reached",
+    "replication_unconfirmed": "the standby database has not confirmed what this request "
+                               "recorded; send it again with the same Idempotency-Key "
+                               "once the standby is back or the failover step is done",
 }
 
 
@@ -116,8 +129,37 @@ def _broker_errors() -> tuple[type[BaseException], ...]:
     return (KombuOperationalError,)
 
 
+def _cache_errors() -> tuple[type[BaseException], ...]:
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:  # pragma: no cover - redis is a dependency
+        return ()
+    return (RedisConnectionError, RedisTimeoutError)
+
+
+def _sqlite_error(exc: BaseException) -> BaseException | None:
+    import sqlite3
+
+    for e in (exc, exc.__cause__):
+        if isinstance(e, sqlite3.Error):
+            return e
+    return None
+
+
 def outage_of(exc: BaseException) -> Outage | None:
     """The outage an exception means, or None for any other error (a bug stays a 500)."""
+    from casino.replication import ReplicationUnconfirmed
+
+    if isinstance(exc, ReplicationUnconfirmed):
+        return Outage("replication_unconfirmed")
+    if isinstance(exc, _cache_errors()):
+        return Outage("cache_unreachable")
+    sqlite_error = _sqlite_error(exc)
+    if sqlite_error is not None:  # no SQLSTATE: only a lock waited for past the timeout
+        locked = "database is locked" in str(sqlite_error) or "table is locked" in str(
+            sqlite_error)
+        return Outage("lock_timeout") if locked else None
     state = _sqlstate(exc)
     if state in _TRANSIENT:
         return Outage(_TRANSIENT[state])
@@ -152,7 +194,8 @@ def after_outage(outage: Outage) -> None:
     closes it at the transaction's end instead."""
     log.warning("service unavailable: %s", outage.reason)
     if outage.reason in {"lock_timeout", "statement_timeout", "contention",
-                         "broker_unreachable"}:
+                         "broker_unreachable", "cache_unreachable",
+                         "replication_unconfirmed"}:
         return
     for conn in connections.all(initialized_only=True):
         try:
@@ -209,13 +252,22 @@ def response_for(request: HttpRequest, outage: Outage) -> HttpResponse:
 
 class OutageMiddleware:
     """A view's outage error (a plain Django view: the console's pages, the admin, the
-    boards) answered as 503; the API's views answer through casino.api.problems."""
+    boards) answered as 503; the API's views answer through casino.api.problems. A
+    request during which the synchronous standby did not confirm a commit answers 503
+    ``replication_unconfirmed`` instead of its success (an error answer stays as it is:
+    it acknowledges nothing)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        from casino.replication import watching
+
+        with watching() as unconfirmed:
+            response = self.get_response(request)
+        if unconfirmed and response.status_code < 400:
+            return response_for(request, Outage("replication_unconfirmed"))
+        return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         outage = outage_of(exc)

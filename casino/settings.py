@@ -489,9 +489,13 @@ CACHES = {
     "kiosk": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
               "LOCATION": str(VAR_DIR / "cache" / "kiosk")},
 }
+# A Redis that is away is answered in a second (503 cache_unreachable, casino.outage),
+# not after the kernel's connect and read timeouts (minutes).
+CACHE_REDIS_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
 if CACHE_URL:
     CACHES = {alias: {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                      "LOCATION": CACHE_URL, "KEY_PREFIX": alias}
+                      "LOCATION": CACHE_URL, "KEY_PREFIX": alias,
+                      "OPTIONS": dict(CACHE_REDIS_OPTIONS)}
               for alias in ("default", "kiosk")}
 # The feed's JSON is built at most this often per process (a change committed in the
 # process drops it at once): never more than this stale (milliseconds, 0..1000).
