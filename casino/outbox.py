@@ -89,6 +89,13 @@ def collecting() -> Iterator[list[Scheduled]]:
         _local.collected = saved
 
 
+def in_command() -> bool:
+    """Whether a task scheduled now belongs to a command: the runner's pipeline is
+    collecting, or a transaction is open (then :func:`schedule` writes its row there)."""
+    return (getattr(_local, "collected", None) is not None
+            or transaction.get_connection().in_atomic_block)
+
+
 def _eager() -> bool:
     from celery import current_app
 

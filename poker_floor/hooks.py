@@ -23,7 +23,6 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 
 from casino import outbox
 from casino.eventstore.store import RecordedEvent
@@ -41,7 +40,7 @@ def send(task_name: str, args: list[Any], eta: datetime | None = None) -> None:
     with no row (the floor's sweep finds a lost one)."""
     import poker_floor.tasks  # noqa: F401  the floor's tasks, registered by name (eager)
 
-    if transaction.get_connection().in_atomic_block:
+    if outbox.in_command():  # the runner's pipeline collecting, or a transaction
         outbox.schedule(task_name, args, eta)
     else:
         outbox.send_soon(task_name, args)
