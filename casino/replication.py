@@ -64,7 +64,7 @@ def is_unconfirmed_warning(diag: Any) -> bool:
     return any(phrase in text for phrase in _WAIT_CANCELLED)
 
 
-def _on_notice(diag: Any) -> None:
+def _notice_received(diag: Any) -> None:
     if not is_unconfirmed_warning(diag):
         return
     seen = _request.get()
@@ -127,7 +127,7 @@ def install(sender: Any = None, connection: Any = None, **_: Any) -> None:
     if conn is None or conn in _installed:
         return
     _installed.add(conn)
-    conn.add_notice_handler(_on_notice)
+    conn.add_notice_handler(_notice_received)
     limit = _commit_limit()
     if limit > 0:
         conn.wait = _limited_wait(conn, limit)
