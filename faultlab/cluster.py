@@ -155,12 +155,8 @@ class PgServer:
         self.log = cluster.logs / f"{host.name}-postgres.log"
 
     def _run(self, *argv: str, timeout: float = 120) -> str:
-        done = subprocess.run(self.host.argv(*AS_POSTGRES, *argv), capture_output=True,
-                              text=True, timeout=timeout)
-        if done.returncode != 0:
-            raise ClusterError(f"{self.host.name}: {' '.join(argv)}: "
-                               f"{(done.stderr or done.stdout).strip()[-1500:]}")
-        return done.stdout
+        return _checked(self.host.argv(*AS_POSTGRES, *argv),
+                        f"{self.host.name}: {' '.join(argv)}", timeout=timeout)
 
     def _fresh_dirs(self) -> None:
         uid, gid = _postgres_user()
@@ -402,13 +398,9 @@ class Cluster:
     def manage(self, *args: str, timeout: float = 300) -> str:
         """``manage.py`` in the root namespace against the current primary."""
         root = Path(__file__).resolve().parent.parent
-        done = subprocess.run([sys.executable, str(root / "manage.py"), *args],
-                              capture_output=True, text=True, env=self.manage_env(),
-                              cwd=root, timeout=timeout)
-        if done.returncode != 0:
-            raise ClusterError(f"manage.py {' '.join(args)} exit {done.returncode}: "
-                               f"{(done.stderr or done.stdout).strip()[-2000:]}")
-        return done.stdout
+        return _checked([sys.executable, str(root / "manage.py"), *args],
+                        f"manage.py {' '.join(args)}", timeout=timeout,
+                        env=self.manage_env(), cwd=root)
 
     def remove(self) -> None:
         """Every process, namespace and file the cluster made."""
@@ -443,6 +435,16 @@ class Cluster:
                 pass
             time.sleep(0.2)
         raise ClusterError(message)
+
+
+def _checked(argv: list[str], what: str, timeout: float, **popen: Any) -> str:
+    """Run ``argv`` to its end; its output, or :class:`ClusterError` with the tail of
+    what it printed when it failed."""
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, **popen)
+    if done.returncode != 0:
+        raise ClusterError(f"{what}: exit {done.returncode}: "
+                           f"{(done.stderr or done.stdout).strip()[-2000:]}")
+    return done.stdout
 
 
 def _redis_ping(ip: str) -> bool:
