@@ -137,10 +137,19 @@ def demo() -> Iterator[dict[str, str]]:
                       (var_dir / "demo_logins.txt").read_text().splitlines())
         cashier = _get_json(f"{api}/auth/token/", body={
             "username": "demo_cashier", "password": logins["demo_cashier"]})["token"]
-        # (The simulated day's own count is there already, closed: wait for an open one.)
-        _wait_for(lambda: any(c["state"] != "closed" for c in
-                              _get_json(f"{api}/jackpot-funds/bad-beat/counts/", cashier)),
-                  "the beat's Bad Beat count of the day", 90)
+        # (The simulated day's own count is there already, closed: wait for an open one.
+        # Up to 150 s: on a loaded CI machine the worker may first be catching up the
+        # simulated day's projections on SQLite; a failure prints the processes' logs.)
+        try:
+            _wait_for(lambda: any(c["state"] != "closed" for c in
+                                  _get_json(f"{api}/jackpot-funds/bad-beat/counts/", cashier)),
+                      "the beat's Bad Beat count of the day", 150)
+        except AssertionError as exc:  # what the worker and the beat said, to see why
+            for f in log_files:
+                f.flush()
+            tails = "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}"
+                               for p in sorted(logs.glob("*.log")))
+            raise AssertionError(f"{exc}\n{tails}") from None
         yield dict(env, API=api, LOGINS=str(var_dir / "demo_logins.txt"), DEMO_LOGS=str(logs))
     finally:
         for process in processes:
