@@ -45,6 +45,7 @@ from typing import Any
 import psycopg
 
 from faultlab.netns import Host, Network, NetworkError
+from faultlab.process import Process
 
 HOSTS = {"db1": 11, "db2": 12, "broker": 31, "app1": 21, "app2": 22}
 PG_PORT = 5432
@@ -94,55 +95,6 @@ class ClusterError(RuntimeError):
 def _postgres_user() -> tuple[int, int]:
     entry = pwd.getpwnam("postgres")
     return entry.pw_uid, entry.pw_gid
-
-
-class Process:
-    """A long-running program on a host, in a session of its own, its output in a log."""
-
-    def __init__(self, host: Host, name: str, argv: list[str], log_dir: Path,
-                 env: dict[str, str] | None = None):
-        self.host, self.name = host, name
-        self.log_path = log_dir / f"{host.name}-{name}.log"
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(host.argv(*argv), stdout=log, stderr=log,
-                                     stdin=subprocess.DEVNULL, env=env,
-                                     start_new_session=True)
-        log.close()
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def signal(self, sig: int) -> None:
-        try:
-            os.killpg(self.proc.pid, sig)
-        except ProcessLookupError:
-            pass
-
-    def stop(self, timeout: float = 10.0) -> None:
-        self.signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.signal(signal.SIGKILL)
-            self.proc.wait(timeout=5)
-
-    def children(self) -> list[int]:
-        """The pids whose parent is this process (gunicorn's and Celery's workers)."""
-        try:
-            with open(f"/proc/{self.pid}/task/{self.pid}/children") as f:
-                return [int(p) for p in f.read().split()]
-        except OSError:
-            return []
-
-    def tail(self, chars: int = 3000) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")[-chars:]
-        except OSError:
-            return ""
 
 
 class PgServer:
