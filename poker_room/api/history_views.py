@@ -18,6 +18,7 @@ from casino.domain.errors import DomainError
 from casino.roles import roles_required
 from poker_room.api.cards import cards_in, cards_out, command_in
 from poker_room.api.rake_views import BadDay
+from poker_room.api.serializers import DisputeFiguresOut
 from poker_room.services import disputes, hand_steps, histories
 
 HISTORY_READERS = histories.HISTORY_READERS
@@ -136,7 +137,8 @@ class HandSteps(APIView):
 class SettleScriptIn(serializers.Serializer):
     game = serializers.CharField(required=False, help_text="with options: the game's id")
     options = serializers.JSONField(required=False,
-                                    help_text="a poker Rules Submission's options")
+                                    help_text="a poker Rules Submission's options; without "
+                                              "a rake, no pot rake and no time charge")
     rules_submission_id = serializers.UUIDField(
         required=False, allow_null=True, help_text="instead of options: a Rules Submission "
                                                    "of this property (any version)")
@@ -153,7 +155,7 @@ class SettleScriptIn(serializers.Serializer):
                   "(amounts in cents)")
 
 
-class SettlementOut(serializers.Serializer):
+class SettlementOut(DisputeFiguresOut):
     game = serializers.CharField()
     complete = serializers.BooleanField()
     voided = serializers.BooleanField()
@@ -170,16 +172,16 @@ class SettlementOut(serializers.Serializer):
                                               allow_null=True)
     contributions = serializers.ListField(child=serializers.DictField(),
                                           help_text="[{fund, amount_cents}]")
-    pots = serializers.ListField(
-        child=serializers.DictField(),
-        help_text="each pot: pot_number (1 the main pot), gross_pot_cents, rake_cents, contributions, pot_cents, "
-                  "awards [{seat, amount_cents, share, odd_chips_cents}]")
     awards = serializers.ListField(child=serializers.DictField(),
                                    help_text="[{pot_number, seat, amount_cents, share, "
                                              "odd_chips_cents}]")
     starting_stacks_cents = serializers.DictField(child=serializers.IntegerField())
     stacks_cents = serializers.DictField(child=serializers.IntegerField())
     net_cents = serializers.DictField(child=serializers.IntegerField())
+    time_charge = serializers.DictField(
+        allow_null=True, help_text="the time charge the rules gave (637a.17(b)(3)): basis, "
+                                   "hourly_cents, interval_minutes; null when none was given "
+                                   "(a hand pays none itself)")
     events = serializers.ListField(child=serializers.DictField())
 
 

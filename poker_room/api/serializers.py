@@ -149,6 +149,72 @@ class RulingIn(serializers.Serializer):
     ruling = serializers.CharField(max_length=2000)
 
 
+# --- what a dispute turns on (637a.18(a); poker_room.domain.pot_figures.dispute_figures) --
+
+class ContributionOut(serializers.Serializer):
+    fund = serializers.CharField(help_text="the fund's posted name")
+    amount_cents = serializers.IntegerField()
+
+
+class PotAwardOut(serializers.Serializer):
+    seat = serializers.IntegerField()
+    amount_cents = serializers.IntegerField()
+    share = serializers.CharField(allow_null=True, help_text="whole, high or low")
+    odd_chips_cents = serializers.IntegerField()
+
+
+class PotOut(serializers.Serializer):
+    pot_number = serializers.IntegerField(help_text="1 the main pot, then each side pot")
+    gross_pot_cents = serializers.IntegerField(help_text="what the players put in it")
+    rake_cents = serializers.IntegerField(help_text="the rake taken from it (637a.17)")
+    contributions = ContributionOut(many=True, help_text="what each jackpot fund took "
+                                                         "from it (637a.15(c), 637a.16(c))")
+    pot_cents = serializers.IntegerField(help_text="the Pot (637a.1): after the rake and "
+                                                   "the contributions, what is awarded")
+    eligible_seats = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the seats that may win it: not a folded player, an all-in player only "
+                  "the pots he reached (637a.8(b)(5))")
+    awards = PotAwardOut(many=True)
+
+
+class FirstToActOut(serializers.Serializer):
+    betting_round = serializers.IntegerField(help_text="1 the first betting round")
+    seat = serializers.IntegerField(allow_null=True)
+
+
+class NextHandKillOut(serializers.Serializer):
+    option = serializers.ChoiceField(["kill", "half-kill"])
+    scooped_by_seat = serializers.IntegerField(
+        allow_null=True, help_text="who won the entire qualifying pot; null when the Kill "
+                                   "carries on from an earlier hand")
+    qualifying_pot_cents = serializers.IntegerField()
+    small_bet_cents = serializers.IntegerField(allow_null=True,
+                                               help_text="fixed limit: the next hand's")
+    big_bet_cents = serializers.IntegerField(allow_null=True,
+                                             help_text="fixed limit: the next hand's")
+    minimum_bet_cents = serializers.IntegerField(
+        allow_null=True, help_text="pot or no limit: the next hand's minimum bet")
+
+
+class DisputeFiguresOut(serializers.Serializer):
+    """What a supervisor settling a dispute reads without opening the events (637a.18(a);
+    poker_room.domain.pot_figures.dispute_figures): a hand's answer and the dispute
+    calculator's both carry it."""
+
+    pots = PotOut(many=True, help_text="once the hand is over, each pot, main pot first "
+                                       "(empty while it is played, or void)")
+    first_to_act = FirstToActOut(many=True, help_text=(
+        "each betting round played and the seat that acted first in it (637a.10(e)-(f), "
+        "637a.11(g)-(h)); in a round no one has acted in yet, the seat to act"))
+    forced_bet_seat = serializers.IntegerField(
+        allow_null=True, help_text="stud: the seat that owed the Forced Bet (637a.10(d)); "
+                                   "null in a game with blinds")
+    next_hand_kill = NextHandKillOut(allow_null=True, help_text=(
+        "once the hand is over, the Kill or Half-kill in force for the next hand and its "
+        "limits (637a.1, 637a.12(n)); null when none"))
+
+
 def hand_view(ph: PokerHand, audience: str) -> dict[str, Any]:
     """A hand as ``audience`` may see it (poker_room.domain.visibility), cards as codes."""
     hand = ph.hand
@@ -173,13 +239,15 @@ def hand_view(ph: PokerHand, audience: str) -> dict[str, Any]:
         "version": ph.version, "over": over, "phase": hand.phase, "to_act": hand.to_act,
         "legal_actions": legal, **pot, "board": hand.board, "seats": seats,
         "kill_active": hand.kill_active, "result": result,
+        # what a supervisor settling a dispute reads without the events (637a.18(a))
+        **pot_figures.dispute_figures(hand),
         "events": [{"version": e.version, "type": e.type,
                     "data": event_data(e.type, e.data, hand_over=over, audience=audience)}
                    for e in ph.events if e.type not in ("RoundOpened",)],
     })
 
 
-class HandOut(serializers.Serializer):
+class HandOut(DisputeFiguresOut):
     """The hand: seats with stacks, bets and cards (hole cards ``null`` on the terminal),
     the board, whose turn and what is legal, the pot; the events this command appended
     (or, read, all of them); the ``version`` to send as ``expected_version`` next."""

@@ -5,6 +5,7 @@ recorded."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from casino.actors import Actor
@@ -14,7 +15,6 @@ from casino.scoping import property_row
 from poker_room.domain import pot_figures
 from poker_room.domain.hand import Hand
 from poker_room.domain.rules import TableRules
-from poker_room.services.histories import pot_deductions
 from tables.domain.catalogue import POKER_GAMES
 from tables.domain.options_reader import MAX_CENTS
 from tables.models import RulesSubmission
@@ -66,11 +66,34 @@ def _script_rules(actor: Actor, script: Mapping[str, Any]) -> TableRules:
     if not isinstance(options, dict):
         raise ScriptError("give the Rules Submission's id, or the game and its options "
                           "(an object)", field="options")
+    unraked = options.get("rake") is None
     try:
-        return TableRules.from_dict({**options, "game": game})
+        rules = TableRules.from_dict({**options, "game": game,
+                                      "rake": _placeholder(options) if unraked
+                                      else options["rake"]})
     except DomainError as exc:
         raise ScriptError(exc.message, code=exc.code, field=_options_field(exc.field)
                           ) from None
+    return without_rake(rules) if unraked else rules
+
+
+def _placeholder(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A rake the schema accepts whatever the chip (637a.17(b)(3): a time charge of one
+    chip a period), to check options that name none; :func:`without_rake` drops it."""
+    unit = options.get("chip_unit_cents")
+    unit = unit if isinstance(unit, int) and not isinstance(unit, bool) and unit > 0 else 100
+    return {"types": ["time-charge"], "time_charge": {
+        "basis": "per-table", "hourly_cents": 2 * unit, "assessed_every_minutes": 30}}
+
+
+def without_rake(rules: TableRules) -> TableRules:
+    """The rules of a hand whose options name no rake: no pot rake and no time charge
+    (637a.17(a)-(b)). A Rules Submission names at least one kind of rake, so the options
+    are checked with a placeholder time charge, then dropped: a hand worked out without
+    a rake is never charged one the script did not give."""
+    bare = replace(rules, rake=None, time_charge=None)
+    object.__setattr__(bare, "_as_dict", {**rules.shared_dict(), "rake": None})
+    return bare
 
 
 def _options_field(field: str | None) -> str:
@@ -129,30 +152,6 @@ def _play(hand: Hand, commands: Any) -> None:
                               code="invalid_command", field=f"commands[{i}]") from None
 
 
-def _pots(hand: Hand) -> list[dict[str, Any]]:
-    """Each pot: what the players put in (``gross_pot_cents``), the rake and contributions
-    taken from it, the Pot after them (``pot_cents``, 637a.1), what each winner was
-    awarded."""
-    gross, rake, taken = pot_deductions(hand)
-    # taken holds each pot's rake and contributions (pot_deductions)
-    pots = [{"pot_number": k + 1, "gross_pot_cents": amount, "rake_cents": rake[k],
-             "contributions": [],
-             "pot_cents": pot_figures.pot_after(amount, rake[k], taken[k] - rake[k]),
-             "awards": []}
-            for k, amount in enumerate(gross)]
-    for e in hand.events:
-        d = e["data"]
-        if e["type"] == "JackpotContributionTaken":
-            pots[d["pot"]]["contributions"].append(
-                {"fund": d.get("fund_name", d["fund"]), "amount_cents": d["amount"]})
-        elif e["type"] == "PotAwarded":
-            # the award as the settlement lists it, less the pot it is listed under
-            award = _award(d)
-            del award["pot_number"]
-            pots[d["pot"]]["awards"].append(award)
-    return pots
-
-
 def _award(d: Mapping[str, Any]) -> dict[str, Any]:
     return {"pot_number": d["pot"] + 1, "seat": d["seat"], "amount_cents": d["amount"],
             "share": d.get("share"), "odd_chips_cents": d.get("odd_chips", 0)}
@@ -161,7 +160,11 @@ def _award(d: Mapping[str, Any]) -> dict[str, Any]:
 def settlement(hand: Hand) -> dict[str, Any]:
     """What the script comes to: pots, awards, rake, contributions, the stacks. The gross
     pot and the Pot after the rake and the contributions (637a.1) are two figures
-    (poker_room.domain.pot_figures); every amount in cents, in a field named so."""
+    (poker_room.domain.pot_figures); each pot names the seats that may win it; the first
+    player to act in each betting round, the Forced Bet's seat and the Kill in force for
+    the next hand are read off the hand (pot_figures.dispute_figures); a time charge is
+    the one the rules gave (637a.17(b)(3)), never one the calculator made up. Every
+    amount in cents, in a field named so."""
     done = pot_figures.hand_result(hand.result, hand.events) or {}
     start = {s: v for s, v in hand.events[0]["data"]["seats"]}
     return {"game": hand.rules.game, "complete": hand.is_complete,
@@ -171,7 +174,9 @@ def settlement(hand: Hand) -> dict[str, Any]:
             "pot_cents": done.get("pot_cents"), "rake_cents": done.get("rake_cents"),
             "rake_by_pot_cents": done.get("rake_by_pot_cents"),
             "contributions": pot_figures.contributions(hand.events),
-            "pots": _pots(hand) if hand.is_complete else [],
+            **pot_figures.dispute_figures(hand),
+            "time_charge": (hand.base_rules.time_charge.to_dict()
+                            if hand.base_rules.time_charge else None),
             "awards": [_award(e["data"]) for e in hand.events if e["type"] == "PotAwarded"],
             "starting_stacks_cents": {str(s): v for s, v in start.items()},
             "stacks_cents": {str(s): v for s, v in hand.stacks.items()},

@@ -72,10 +72,18 @@ def test_a_hand_worked_out_under_the_tables_rules_submission(supervisor, rules_i
             ) == (True, 4_800, 400, 4_200)
     assert out["contributions"] == [{"fund": "bad-beat", "amount_cents": 100},
                                     {"fund": "high-hand", "amount_cents": 100}]
+    # seats 3 and 4 folded: only seats 1 and 2 may win the pot (§ 637a.8(b)(5))
     assert out["pots"] == [{"pot_number": 1, "gross_pot_cents": 4_800, "rake_cents": 400,
                             "contributions": out["contributions"], "pot_cents": 4_200,
+                            "eligible_seats": [1, 2],
                             "awards": [{"seat": 1, "amount_cents": 4_200, "share": "whole",
                                         "odd_chips_cents": 0}]}]
+    # § 637a.11(g): seat 3, left of the big blind, first; § 637a.11(h): then seat 1, the
+    # first player left of the button (seat 4, folded) still in. Blinds: no Forced Bet.
+    assert [(r["betting_round"], r["seat"]) for r in out["first_to_act"]] == [
+        (1, 3), (2, 1), (3, 1), (4, 1)]
+    assert (out["forced_bet_seat"], out["next_hand_kill"], out["time_charge"]) == (
+        None, None, None)
     assert out["awards"] == [{"pot_number": 1, "seat": 1, "amount_cents": 4_200, "share": "whole",
                               "odd_chips_cents": 0}]
     assert out["stacks_cents"] == {"1": 12_200, "2": 8_000, "3": 9_200, "4": 10_000}
@@ -107,9 +115,18 @@ def test_a_side_pot_from_a_deck_order_with_the_rules_given_as_options(supervisor
     r = supervisor.post(URL, script, format="json")
     assert r.status_code == 200, r.json()
     out = r.json()
-    assert [(p["gross_pot_cents"], p["rake_cents"], p["pot_cents"], p["awards"][0]["seat"],
-             p["awards"][0]["amount_cents"]) for p in out["pots"]] == [
-        (6_000, 500, 5_300, 1, 5_300), (3_000, 0, 3_000, 2, 3_000)]
+    # the main pot: $60 less the $5 rake and the two $1 contributions; seat 1, all in,
+    # may win only the main pot (§ 637a.8(b)(5)(i)); seats 2 and 3 play for the side pot
+    assert [(p["gross_pot_cents"], p["rake_cents"], p["contributions"], p["pot_cents"],
+             p["eligible_seats"], p["awards"][0]["seat"], p["awards"][0]["amount_cents"])
+            for p in out["pots"]] == [
+        (6_000, 500, [{"fund": "bad-beat", "amount_cents": 100},
+                      {"fund": "high-hand", "amount_cents": 100}], 5_300, [1, 2, 3], 1, 5_300),
+        (3_000, 0, [], 3_000, [2, 3], 2, 3_000)]
+    # § 637a.11(g): seat 3 (the button; left of the big blind at seat 2) first; after the
+    # flop seat 1, left of the button, is all in: seat 2 bets first (§ 637a.11(h))
+    assert [(r["betting_round"], r["seat"]) for r in out["first_to_act"]] == [
+        (1, 3), (2, 2), (3, 2), (4, 2)]
     # $90 gross; the Pot after the $5 rake and the two $1 contributions: $83
     assert (out["gross_pot_cents"], out["rake_cents"], out["rake_by_pot_cents"],
             out["pot_cents"]) == (9_000, 500, [500, 0], 8_300)
