@@ -176,6 +176,11 @@ deck_shuffle = _deck(
     decks.deck_shuffle, s.ShuffleInput, (Role.DEALER,), "shuffle/", "deck-shuffle",
     "Record the shuffle", "Shuffle a deck by hand or in the automated shuffler.",
     "Shuffled by hand or by the automated shuffler.")
+deck_shuffle_jam = _deck(
+    decks.deck_shuffle_jam, s.NoteInput, AT_TABLE, "shuffle-jam/", "deck-shuffle-jam",
+    "Record the shuffler jammed", "Record that the automated shuffler jammed on a deck.",
+    "The automated shuffler jammed, stopped or did not finish its cycle; the deck is "
+    "shuffled again before it is cut or put in play (637a.18(q), 589.13(e)).")
 deck_cut = _deck(
     decks.deck_cut, s.CutInput, (Role.DEALER,), "cut/", "deck-cut",
     "Record the cut", "Cut a deck with the cover card.",

@@ -115,6 +115,8 @@ sentences({
     "DeckSpread": say("{who} spread the deck for {players} player(s)"),
     "DeckWashed": say("{who} washed the deck"),
     "DeckShuffled": say("{who} shuffled the deck ({method:w})"),
+    "DeckShuffleJammed": say("{who} recorded the shuffler jammed on the deck; it is "
+                             "shuffled again: {note}"),
     "DeckCut": say("{who} cut the deck {depth} cards deep"),
     "DeckRecutOrdered": say("{who} ordered the deck cut again: {reason}"),
     "DeckPutInPlay": say("{who} put the deck in play until {deadline_at:t} "

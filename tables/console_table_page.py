@@ -15,11 +15,12 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from casino.actors import Actor
+from casino.roles import Role
 from casino.scoping import property_row, property_rows
 from console.registry import offer
 from tables.api.views import TABLE_STAFF
 from tables.console_access import console_page
-from tables.console_panels import panels_for
+from tables.console_panels import Panel, panels_for, register_panel
 from tables.domain.catalogue import get_table_game
 from tables.domain.signage import signage_for
 from tables.models import Deck, DeckState, GameTable, TableStatus
@@ -30,6 +31,7 @@ from tables.selectors import (
     with_decks_in_play,
     with_rules_notices,
 )
+from tables.services.tables import out_of_order_reports
 
 #: who reads a table's page and the list: the roles that read tables through the API
 #: (``tables.api.views.TABLE_STAFF``, TableList's permission), so the page, its nav item
@@ -61,7 +63,8 @@ def _deck_actions(actor: Actor, deck: Deck) -> list[dict[str, str]]:
         DeckState.INSPECTED: [("deck_inspection_verify", "Verify the inspection")],
         DeckState.VERIFIED: [("deck_spread", "Spread the deck")],
         DeckState.SPREAD: [("deck_wash", "Wash the deck")],
-        DeckState.WASHED: [("deck_shuffle", "Shuffle the deck")],
+        DeckState.WASHED: [("deck_shuffle", "Shuffle the deck"),
+                           ("deck_shuffle_jam", "Record the shuffler jammed")],
         DeckState.SHUFFLED: [("deck_cut", "Cut the deck")],
         DeckState.READY: [("deck_put_in_play", "Put the deck in play")],
         DeckState.IN_PLAY: [("deck_count", "Count the deck"),
@@ -90,6 +93,32 @@ def _table_actions(actor: Actor, table: GameTable, decks: list[Deck]) -> list[di
                 ("Request a credit", "slip_request", table.pk, {"kind": "credit"})]
     return [a for label, name, pk, initial in actions
             if (a := offer(actor, label, name, pk, **initial))]
+
+
+#: what the floor does while a device is out of order (637a.18(r), 589.13(g), 671a.13(g),
+#: 579.13(f)): the other method, and who may put the device back
+WHILE_OUT = {
+    "shuffler": "Shuffle every deck by hand and cut it until the shuffler is back in service.",
+    "shoe": "Deal by hand (the deck's limit is then four hours) until the shoe is back in "
+            "service.",
+}
+
+
+@register_panel
+def equipment_panel(request: HttpRequest, actor: Actor, table: GameTable) -> Panel | None:
+    """The devices out of order at the table: covered or signed, who reported it and when,
+    what the floor does meanwhile, and the link to put it back in service (a floorperson
+    other than the reporter)."""
+    reports = out_of_order_reports(table)
+    if not reports:
+        return None
+    rows = [{**r, "while_out": WHILE_OUT[device],
+             "restore": offer(actor, f"Put the {device} back in service", "table_equipment",
+                              table.pk, device=device, out_of_order="false")
+             if actor.has(Role.FLOORPERSON) and actor.username != r["reported_by"] else None}
+            for device, r in sorted(reports.items())]
+    return Panel(title="Equipment out of order", template="tables/console/_equipment.html",
+                 context={"reports": rows}, order=5)
 
 
 @console_page(*TABLE_PAGE_ROLES)

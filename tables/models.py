@@ -258,6 +258,10 @@ class Deck(models.Model):
     @transition(field=state, source=[DeckState.WASHED, DeckState.READY], target=DeckState.SHUFFLED)
     def shuffle(self) -> None: ...
 
+    # A shuffler jammed mid-shuffle: shuffled again before anything else (637a.18(q)).
+    @transition(field=state, source=[DeckState.WASHED, DeckState.READY], target=DeckState.WASHED)
+    def jam(self) -> None: ...
+
     @transition(field=state, source=DeckState.SHUFFLED, target=DeckState.READY)
     def make_ready(self) -> None: ...
 

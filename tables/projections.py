@@ -425,6 +425,7 @@ HANDLERS: dict[str, Callable[[RecordedEvent], None]] = {
     "DeckSpread": deck_step("spread", "spread"),
     "DeckWashed": deck_step("washed", "wash"),
     "DeckShuffled": deck_shuffled,
+    "DeckShuffleJammed": deck_step("shuffle-jammed", "jam"),  # 637a.18(q)
     "DeckCut": deck_step("cut", "make_ready"),
     "DeckRecutOrdered": deck_step("recut-ordered", "order_recut",
                                   cut_required=lambda e: True),

@@ -30,6 +30,7 @@ from tables.domain.decks import (
     ShuffleMethod,
     TableSetup,
     check_cut,
+    check_jam,
     check_shuffle,
     check_spread,
     cut_required,
@@ -82,6 +83,9 @@ STEPS: Mapping[str, Step] = {
     "spread": Step(frozenset({S.VERIFIED, S.READY, S.IN_PLAY}), S.SPREAD, "spread"),
     "wash": Step(frozenset({S.SPREAD}), S.WASHED, "washed"),                     # 589.4(c)
     "shuffle": Step(frozenset({S.WASHED, S.READY}), S.SHUFFLED, "shuffled"),     # 589.5(a)
+    # A shuffler that jams mid-shuffle leaves a stack to be shuffled again (637a.18(q),
+    # 589.13(e)): the deck goes back to where a shuffle starts, never ready.
+    "jam": Step(frozenset({S.WASHED, S.READY}), S.WASHED, "shuffled"),
     "make_ready": Step(frozenset({S.SHUFFLED}), S.READY, "cut"),                 # 589.5(d)
     "order_recut": Step(frozenset({S.READY}), S.SHUFFLED, "recut"),              # 589.5(e)
     "put_in_play": Step(frozenset({S.READY}), S.IN_PLAY, "put in play"),
@@ -124,6 +128,8 @@ class DeckSeen:
     change_due: bool
     inspector: str | None = None
     last_count: LastCount | None = None
+    #: its last shuffle jammed and none has completed since (637a.18(q), 589.13(e))
+    jammed: bool = False
 
 
 def _event(type_: str, **data: Any) -> Event:
@@ -185,9 +191,26 @@ def shuffle(deck: DeckSeen, setup: TableSetup, how: ShuffleMethod) -> list[Event
     return [_event("DeckShuffled", method=how.value, cut_required=cut_required(setup, how))]
 
 
+def _not_jammed(deck: DeckSeen) -> None:
+    """637a.18(q), 589.13(e), 671a.13(e), 579.13(d): after a jam the cards are shuffled
+    again before anything else is done with them."""
+    if deck.jammed:
+        raise ConflictError("the shuffler jammed on this deck: shuffle it again first",
+                            code="reshuffle_required")
+
+
+def shuffle_jammed(deck: DeckSeen, setup: TableSetup, note: str) -> list[Event]:
+    """637a.18(q), 589.13(e), 671a.13(e), 579.13(d): the automated shuffler jammed,
+    stopped or did not complete its cycle; the deck waits to be shuffled again."""
+    step_allowed(deck.state, "jam")
+    check_jam(setup)
+    return [_event("DeckShuffleJammed", note=note)]
+
+
 def cut(deck: DeckSeen, depth: object) -> list[Event]:
     """589.5(d), 671a.5(d), 579.5(d), 637a.5(b)(2): a shuffled stack that needs a cut, the
     cover card at least 10 deep."""
+    _not_jammed(deck)
     if deck.state != S.SHUFFLED or not deck.cut_required:
         raise DeckConflict(f"the deck is {deck.state}; only a shuffled stack that needs a "
                            "cut is cut")
@@ -206,6 +229,7 @@ def put_in_play(deck: DeckSeen, setup: TableSetup, *, table_id: str, in_play: in
     """The deck enters play (or stands by as the second of the pair) if the table may
     have one more deck in play (589.3, 637a.3); its time limit runs from when it first
     entered play: 4 h by hand, 8 h from a shoe (589.3(c)), 12 h at poker (637a.3(c))."""
+    _not_jammed(deck)
     step_allowed(deck.state, "put_in_play")
     if in_play >= setup.decks_in_play_allowed:
         raise ConflictError(

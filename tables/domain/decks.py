@@ -143,12 +143,27 @@ def cut_required(setup: TableSetup, method: ShuffleMethod) -> bool:
 
 
 def check_shuffle(setup: TableSetup, method: ShuffleMethod) -> None:
+    """An automated shuffle needs a working shuffler. At a table with an automated shuffler
+    the cards are shuffled by hand only once it is recorded out of order, covered or
+    signed (637a.18(r), 589.13(g), 671a.13(g), 579.13(f))."""
     if method is ShuffleMethod.AUTOMATED and not setup.shuffler_working:
         raise DeckConflict("this table has no working automated shuffler",
                            code="shuffler_unavailable")
+    if method is ShuffleMethod.MANUAL and setup.shuffler_working:
+        raise DeckConflict("the table's automated shuffler is in service: record it out of "
+                           "order, covered or signed, before shuffling by hand",
+                           code="shuffler_not_out_of_order")
     if method is ShuffleMethod.PRESHUFFLED:
         raise DeckError("a preshuffled deck is recorded when it is received",
                         code="invalid_shuffle_method", field="method")
+
+
+def check_jam(setup: TableSetup) -> None:
+    """Only an automated shuffler in service jams mid-shuffle (637a.18(q), 589.13(e),
+    671a.13(e), 579.13(d))."""
+    if not setup.shuffler_working:
+        raise DeckConflict("this table has no automated shuffler in service to jam",
+                           code="shuffler_unavailable")
 
 
 def check_cut(depth: object) -> int:

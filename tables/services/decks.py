@@ -71,9 +71,9 @@ _TABLE_COLUMNS = ("r.id, r.name, r.dealer_id, r.game, r.dealing_method, r.shuffl
                   "r.shuffler_out_of_order, r.shoe_out_of_order")
 
 #: A deck at its table (the command's key is the deck's id): the table row locked, the
-#: deck's row, the deck dealing the table's round in progress, who inspected the deck and
-#: its last count or count verification (from the card inventory log, for the four-eyes
-#: checks of 589.4(a) and 637a.7(e)(4)).
+#: deck's row, the deck dealing the table's round in progress, who inspected the deck,
+#: whether its last shuffle jammed (637a.18(q)) and its last count or count verification
+#: (from the card inventory log, for the four-eyes checks of 589.4(a) and 637a.7(e)(4)).
 DECK: Aggregate[None] = Aggregate(
     name="deck", stream_type="deck", what="deck",
     select=(
@@ -83,6 +83,8 @@ DECK: Aggregate[None] = Aggregate(
         "(SELECT cr.deck_id FROM tables_round cr WHERE cr.id = r.current_round_id), "
         "(SELECT s.actor FROM tables_deckstep s WHERE s.deck_id = d.id "
         " AND s.step = 'inspected' ORDER BY s.stream_version DESC LIMIT 1), "
+        "(SELECT s.step FROM tables_deckstep s WHERE s.deck_id = d.id "
+        " AND s.step IN ('shuffled', 'shuffle-jammed') ORDER BY s.stream_version DESC LIMIT 1), "
         "lc.step, lc.actor, lc.stream_version, lc.details "
         "FROM tables_gametable r JOIN tables_deck d ON d.table_id = r.id "
         "LEFT JOIN tables_deckstep lc ON lc.id = ("
@@ -161,12 +163,13 @@ class AtTable:
 
 def _at_table(row: tuple[Any, ...]) -> AtTable:
     (deck_id, state, needs_cut, defects, entered, change_due, version, round_deck,
-     inspector, count_step, count_actor, count_version, count_details) = row[8:]
+     inspector, last_shuffle, count_step, count_actor, count_version, count_details) = row[8:]
     deck_id = _uuid(deck_id)
     last = None if count_step is None else LastCount(
         count_step, count_actor, count_version, (_json(count_details) or {}).get("cards"))
     deck = DeckSeen(str(deck_id), state, bool(needs_cut), list(_json(defects) or []),
-                    _when(entered), bool(change_due), inspector, last)
+                    _when(entered), bool(change_due), inspector, last,
+                    jammed=last_shuffle == "shuffle-jammed")
     return AtTable(deck, _table_of(row), version, _uuid(round_deck) == deck_id)
 
 
@@ -288,7 +291,8 @@ def deck_wash(*, actor: Actor, deck_id: Any) -> Deck:
 
 def deck_shuffle(*, actor: Actor, deck_id: Any, method: str) -> Deck:
     """589.5(a), 637a.5(a): shuffled by hand or by an automated shuffler; only a manual
-    shuffle needs a cut afterwards."""
+    shuffle needs a cut afterwards. At a table with an automated shuffler, by hand only
+    once the shuffler is recorded out of order (637a.18(r), 589.13(g))."""
     try:
         how = ShuffleMethod(method)
     except ValueError:
@@ -296,6 +300,17 @@ def deck_shuffle(*, actor: Actor, deck_id: Any, method: str) -> Deck:
                           field="method") from None
     _deck_run(actor, deck_id, (Role.DEALER,),
               lambda s: deck_steps.shuffle(s.deck, s.table.setup, how))
+    return _done(deck_id)
+
+
+def deck_shuffle_jam(*, actor: Actor, deck_id: Any, note: str = "") -> Deck:
+    """637a.18(q), 589.13(e), 671a.13(e), 579.13(d): the automated shuffler jammed,
+    stopped or did not finish its cycle on this deck; the cards are shuffled again before
+    they are cut or put in play. A shuffler that cannot be used is then recorded out of
+    order (``table_equipment``) before the cards are shuffled by hand."""
+    note = _text(note, "note", limit=500, required=False)
+    _deck_run(actor, deck_id, (Role.DEALER, Role.FLOORPERSON),
+              lambda s: deck_steps.shuffle_jammed(s.deck, s.table.setup, note))
     return _done(deck_id)
 
 

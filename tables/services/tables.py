@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from casino.actors import Actor
+from casino.eventstore.models import Event
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import NewEvent
 from casino.roles import Role, has_role
@@ -165,9 +166,10 @@ def table_equipment(*, actor: Actor, table_id: Any, device: str, out_of_order: b
                     covered_or_signed: bool = False, note: str = "") -> GameTable:
     """A shuffler or automated shoe out of order, or back in service.
 
-    589.13(g): the device is covered or signed out of order before any other method is
-    used; the table then shuffles by hand (cut required, dealer counts) or deals by hand,
-    and the deck time limit follows the dealing method now used.
+    589.13(g), 671a.13(g), 579.13(f), 637a.18(r): the device is covered or signed out of
+    order before any other method is used; the table then shuffles by hand (cut required,
+    dealer counts) or deals by hand, and the deck time limit follows the dealing method
+    now used. A floorperson other than whoever reported it puts it back in service.
     """
     if device not in DEVICES:
         raise DomainError(f"device must be one of {', '.join(DEVICES)}", code="invalid_device",
@@ -192,6 +194,8 @@ def table_equipment(*, actor: Actor, table_id: Any, device: str, out_of_order: b
         if out_of_order and covered_or_signed is not True:
             raise DomainError("589.13(g): cover the device or sign it out of order first",
                               code="out_of_order_sign_required", field="covered_or_signed")
+        if not out_of_order:
+            _not_the_reporter(table, device, actor)
         if out_of_order:
             event = NewEvent("EquipmentOutOfOrder", {"device": device, "covered_or_signed": True,
                                                      "note": str(note)[:500]})
@@ -202,6 +206,34 @@ def table_equipment(*, actor: Actor, table_id: Any, device: str, out_of_order: b
         if device == "shoe":
             _recompute_deadlines(table, actor, role)
     return GameTable.objects.get(pk=table.pk)
+
+
+def out_of_order_reports(table: GameTable) -> dict[str, dict[str, Any]]:
+    """Each device of ``table`` now out of order with its report: who recorded it, when,
+    whether it was covered or signed, and the note (the last ``EquipmentOutOfOrder`` of
+    the device on the table's stream; one read)."""
+    down = [d for d in DEVICES if getattr(table, f"{d}_out_of_order")]
+    if not down:
+        return {}
+    reports: dict[str, dict[str, Any]] = {}
+    events = Event.objects.filter(stream_id=table.stream_id, type="EquipmentOutOfOrder",
+                                  data__device__in=down).order_by("-version")
+    for e in events.only("data", "metadata", "recorded_at"):
+        reports.setdefault(e.data["device"], {
+            "device": e.data["device"], "reported_by": e.metadata.get("actor", ""),
+            "role": e.metadata.get("role", ""), "at": e.recorded_at,
+            "covered_or_signed": bool(e.data.get("covered_or_signed")),
+            "note": e.data.get("note", "")})
+    return reports
+
+
+def _not_the_reporter(table: GameTable, device: str, actor: Actor) -> None:
+    """Four eyes: whoever reported the device out of order does not also put it back in
+    service (637a.18(r), 589.13(g): the floor checks the repair)."""
+    report = out_of_order_reports(table).get(device)
+    if report is not None and report["reported_by"] == actor.username:
+        raise ConflictError(f"{actor.username} reported the {device} out of order: another "
+                            "floorperson puts it back in service", code="same_person")
 
 
 def _recompute_deadlines(table: GameTable, actor: Actor, role: str) -> None:

@@ -79,7 +79,8 @@ def test_floorperson_may_order_a_recut_before_dealing(game, crew, open_table,
                                                       ready_deck) -> None:
     """5(e) (637a.5(c)): after the cut and before dealing, a floorperson may require a recut."""
     cites = RECUT[game]
-    table = open_table(game, shuffler="none" if game != "five-card-hi-lo" else "automated",
+    # no automated shuffler: the cards are shuffled by hand (637a.18(r), 579.13(f))
+    table = open_table(game, shuffler="none",
                        dealing_method="manual-shoe" if game != "holdem" else "hand")
     deck = ready_deck(table, shuffle="manual")
     with pytest.raises(DomainError) as missing:

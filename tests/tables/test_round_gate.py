@@ -198,8 +198,9 @@ def test_a_deadline_moved_and_moved_back_warns_again(crew, open_table, deck_in_p
     table = open_table("lunar-poker-589")
     deck = deck_in_play(table)
     shoe_deadline = deck.deadline_at.isoformat()
-    for out in (True, False):
-        tables.table_equipment(actor=crew["floor"], table_id=table.pk, device="shoe",
+    # the dealer reports it, a floorperson puts it back (§ 589.13(g): not the reporter)
+    for who, out in (("dealer", True), ("floor", False)):
+        tables.table_equipment(actor=crew[who], table_id=table.pk, device="shoe",
                                out_of_order=out, covered_or_signed=True)
         deck.refresh_from_db()
         assert deck_timer_fire(deck_id=str(deck.pk), kind="warning",

@@ -88,6 +88,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "deck_inspection_verify": {"accepted": True, "note": ""},
     "deck_spread": {"players": 2},
     "deck_shuffle": {"method": "automated"},
+    "deck_shuffle_jam": {"note": "The shuffler stopped mid-cycle; the cards go in again."},
     "deck_cut": {"depth": 23},
     "deck_recut": {"reason": "The cover card showed before the cut was complete."},
     "deck_count": {"cards": 52},
