@@ -143,6 +143,9 @@ def test_an_unfinished_script_says_where_the_hand_stands(supervisor, rules_id) -
     out = r.json()
     assert (r.status_code, out["complete"], out["to_act"], out["pots"]) == (
         200, False, 3, [])
+    # the round no one has acted in yet names the seat to act; no Kill known before the end
+    assert (out["first_to_act"], out["next_hand_kill"]) == (
+        [{"betting_round": 1, "seat": 3}], None)
     assert out["stacks_cents"] == {"1": 9_800, "2": 9_600, "3": 10_000, "4": 10_000}
 
 

@@ -99,7 +99,7 @@ def _omaha_scooped(kill: dict[str, Any]) -> dict[str, Any]:
     or below, so no low hand qualifies (§ 637a.12(k)); seat 2's Ks Tc with Qd Js 9h is a
     king-high straight, the best high hand: seat 2 wins the entire $6 Pot."""
     h = hand("omaha-hilo8", kill=kill)
-    h.deal({2: C("KsTcAh2d"), 3: C("7h7s6c6d"), 1: C("2c3c4d5d")})
+    h.deal({2: C("KsTc8c8d"), 3: C("7h7s6c6d"), 1: C("2c3c4d5d")})
     h.act(1, "call"), h.act(2, "call"), h.act(3, "check")
     for board in ("KhKcQd", "Js", "9h"):
         h.deal(C(board))
@@ -123,6 +123,28 @@ def test_a_qualifying_pot_won_whole_puts_the_kill_in_force_with_its_limits(optio
     # big blind, first; then seat 2, left of the button (§ 637a.11(h))
     assert out["forced_bet_seat"] is None
     assert [r["seat"] for r in out["first_to_act"]] == [1, 2, 2, 2]
+
+
+def test_a_kill_carries_on_at_the_posted_limits_doubled_once() -> None:
+    """§ 637a.1 "Kill option": the Kill in force stays "until a pot is split between one
+    player winning the high hand and another player winning the low hand" or a pot falls
+    short. A hand played under the Kill ($4/$8; the blinds stay $1/$2): seats 2 and 3
+    both make the king-high straight (Ks Tc and Kd Th with Qd Js 9h), no low qualifies:
+    the $6 Pot, over the $5 qualifying pot, is split for the high only, so the Kill goes
+    on, won by no one seat, at twice the posted $2/$4 ($4/$8, not twice the Kill's)."""
+    h = Hand.start(rules("omaha-hilo8", kill={"option": "kill", "qualifying_pot_cents": 500}),
+                   {1: 10_000, 2: 10_000, 3: 10_000}, button=1, kill_active=True)
+    h.deal({2: C("KsTc8c8d"), 3: C("KdTh7s6c"), 1: C("2c3c4d5d")})
+    h.act(1, "call"), h.act(2, "call"), h.act(3, "check")
+    for board in ("KhKcQd", "Js", "9h"):
+        h.deal(C(board))
+        for seat in (2, 3, 1):
+            h.act(seat, "check")
+    out = settlement(h)
+    assert [(a["seat"], a["amount_cents"]) for a in out["awards"]] == [(2, 300), (3, 300)]
+    assert out["next_hand_kill"] == {
+        "option": "kill", "scooped_by_seat": None, "qualifying_pot_cents": 500,
+        "small_bet_cents": 400, "big_bet_cents": 800, "minimum_bet_cents": None}
 
 
 def test_a_pot_short_of_the_qualifying_pot_puts_no_kill_in_force() -> None:
