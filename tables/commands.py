@@ -43,10 +43,10 @@ R = "rules-submissions/<uuid:pk>/"
 
 
 def _rules(service: Any, input: type, route: str, url_name: str, label: str, summary: str,
-           doc: str, roles: tuple[Role, ...] = (Role.COMPLIANCE,)) -> Any:
+           doc: str, roles: tuple[Role, ...] = (Role.COMPLIANCE,), **more: Any) -> Any:
     return declare(service=service, input=input, output=s.RulesSubmissionSerializer,
                    roles=roles, path=R + route, url_name=url_name, id_arg="rules_id",
-                   stream=rules_stream, label=label, summary=summary, doc=doc)
+                   stream=rules_stream, label=label, summary=summary, doc=doc, **more)
 
 
 rules_draft = declare(
@@ -71,7 +71,12 @@ rules_approve = _rules(
     "Approve the Rules Submission",
     "Approve a submitted Rules Submission as a second compliance officer.",
     "Approve a submitted version (by a compliance officer who did not write or submit "
-    "it); it takes effect at effective_at or now.")
+    "it); it takes effect at effective_at or now. A version selecting a paytable with a "
+    "negative house edge (its paytables list) is approved only with "
+    "acknowledge_negative_house_edge, recorded on the approval.",
+    refusals={"negative_house_edge_unacknowledged":
+              "A paytable of this version pays back more than is wagered on it (a "
+              "negative house edge); tick the acknowledgement to approve it anyway."})
 rules_withdraw = _rules(
     rules.rules_withdraw, s.ReasonInput, "withdraw/", "rules-withdraw",
     "Withdraw this version",

@@ -3,7 +3,9 @@ rules by game (601a.2), who drafted, submitted, approved or asked to withdraw it
 next steps as links to the declared commands' forms: write a draft, edit or submit it,
 approve or send back a submitted one (a second officer: never offered to the one who
 submitted it), ask to withdraw the version in effect and confirm or cancel that request
-(a second officer confirms: never offered to the one who asked).
+(a second officer confirms: never offered to the one who asked). Each version shows the
+paytables it selects with their exact house edges, a negative one flagged: its approval
+needs the approver's acknowledgement (tables.services.rules.rules_approve).
 
 Without it a compliance officer had no page from which to draft, submit or ask for a
 withdrawal: "Waiting for me" lists only the second steps. One query of the read model."""
@@ -22,6 +24,7 @@ from casino.scoping import property_rows
 from console.registry import offer
 from tables.console_access import console_page
 from tables.domain.catalogue import get_table_game
+from tables.domain.paytable_edges import submission_edges
 from tables.models import RulesState, RulesSubmission
 
 #: who writes drafts (tables.commands.RULES_WRITERS); the other steps are compliance's
@@ -66,7 +69,8 @@ def rules_page(request: HttpRequest, actor: Actor) -> HttpResponse:
     rows = property_rows(RulesSubmission.objects.all(), actor).order_by("game",
                                                                        "-version_number")
     games = [{"game": get_table_game(game).name, "versions": [
-        {"rs": rs, "state": rs.get_state_display(), "actions": _actions(actor, rs)}
+        {"rs": rs, "state": rs.get_state_display(), "actions": _actions(actor, rs),
+         "paytables": [e.as_dict() for e in submission_edges(rs.game, rs.options)]}
         for rs in versions]} for game, versions in groupby(rows, key=lambda r: r.game)]
     return render(request, "tables/console/rules.html", {
         "games": games, "draft": offer(actor, "Write a draft", "rules_draft", next=PAGE)})

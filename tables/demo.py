@@ -56,7 +56,9 @@ def example_rules_in_effect(p: dict[str, Actor], game: str) -> None:
     rs = rules.rules_draft(actor=p["compliance"], game=game, options=example_options(game),
                            notes="Demo Rules Submission")
     rules.rules_submit(actor=p["compliance"], rules_id=rs.pk)
-    rules.rules_approve(actor=p["approver"], rules_id=rs.pk)
+    # The 589 example selects a Super Wager paytable, whose house edge is negative read by
+    # the letter of 589.6(d)(7): the demo's approver acknowledges it (rules_approve).
+    rules.rules_approve(actor=p["approver"], rules_id=rs.pk, acknowledge_negative_house_edge=True)
 
 
 def deck_ready(table: GameTable, dealer: Actor, floor: Actor, colour: str, *,

@@ -12,6 +12,7 @@ from casino.api.digest_views import DigestSerializer
 from tables import selectors
 from tables.domain.catalogue import GAMES
 from tables.domain.decks import DealingMethod, RemovalReason, Shuffler
+from tables.domain.paytable_edges import submission_edges
 from tables.models import GAME_CHOICES, Deck, DeckStep, GameTable, Round, RulesSubmission
 
 GAME_IDS = list(GAMES)
@@ -20,17 +21,42 @@ REMOVAL_REASONS = [(r.value, r.value) for r in RemovalReason]
 
 # --- outputs ---------------------------------------------------------------------------
 
+class PaytableEdgeSerializer(serializers.Serializer):
+    """A paytable the Rules Submission selects and what it returns
+    (tables.domain.paytable_edges)."""
+
+    paytable = serializers.CharField()
+    title = serializers.CharField()
+    section = serializers.CharField()
+    wager = serializers.CharField()
+    house_edge = serializers.CharField(
+        allow_null=True, help_text="exact, as a fraction p/q; null where the paytable has "
+                                   "no house edge of its own or no exact figure (see basis)")
+    house_edge_percent = serializers.CharField(allow_null=True)
+    negative_house_edge = serializers.BooleanField(
+        help_text="it pays back more than is wagered on it: approving the submission "
+                  "needs acknowledge_negative_house_edge")
+    bonus_per_unit_ante_percent = serializers.CharField(allow_null=True)
+    basis = serializers.CharField()
+
+
 class RulesSubmissionSerializer(serializers.ModelSerializer):
     superseded_by = serializers.UUIDField(source="superseded_by_id", allow_null=True)
     stream_id = serializers.CharField()
+    paytables = serializers.SerializerMethodField()
 
     class Meta:
         model = RulesSubmission
-        fields = ["id", "game", "version_number", "state", "options", "notes", "drafted_by",
-                  "revised_by", "submitted_by", "approved_by", "effective_at", "took_effect_at",
-                  "ended_at", "superseded_by", "withdrawal_requested_by", "withdrawal_reason",
-                  "withdrawal_requested_at", "withdrawn_by", "created_at", "stream_id",
-                  "stream_version"]
+        fields = ["id", "game", "version_number", "state", "options", "paytables", "notes",
+                  "drafted_by", "revised_by", "submitted_by", "approved_by", "effective_at",
+                  "took_effect_at", "ended_at", "superseded_by", "withdrawal_requested_by",
+                  "withdrawal_reason", "withdrawal_requested_at", "withdrawn_by",
+                  "created_at", "stream_id", "stream_version"]
+
+    @extend_schema_field(PaytableEdgeSerializer(many=True))
+    def get_paytables(self, rs: RulesSubmission) -> list[dict[str, Any]]:
+        """The selected paytables' house edges, for the approver to read first."""
+        return [e.as_dict() for e in submission_edges(rs.game, rs.options)]
 
 
 class RulesNoticeSerializer(serializers.Serializer):
@@ -181,6 +207,10 @@ class ApproveInput(serializers.Serializer):
     effective_at = serializers.CharField(required=False, allow_null=True, default=None,
                                          help_text="ISO 8601 with offset, e.g. "
                                                    "2026-12-01T06:00:00-05:00 (default: now)")
+    acknowledge_negative_house_edge = serializers.BooleanField(
+        required=False, default=False,
+        help_text="required (true) when a selected paytable has a negative house edge; "
+                  "recorded on the approval")
 
 
 class TableConfigureInput(serializers.Serializer):

@@ -23,6 +23,7 @@ from casino.models import Property
 from casino.roles import Role
 from casino.scoping import property_rows
 from tables.domain.catalogue import get_table_game
+from tables.domain.paytable_edges import negative_edges
 from tables.domain.rules_options import validate_options
 from tables.models import RulesState, RulesSubmission
 from tables.selectors import rules_in_force
@@ -136,13 +137,47 @@ def _parse_time(value: Any, field: str) -> datetime | None:
     return moment
 
 
-def rules_approve(*, actor: Actor, rules_id: Any, effective_at: Any = None) -> RulesSubmission:
+class NegativeHouseEdgeUnacknowledged(ConflictError):
+    """409 ``negative_house_edge_unacknowledged``, naming the paytables and their edges in
+    the problem body."""
+
+    code = "negative_house_edge_unacknowledged"
+
+    def __init__(self, flagged: list[dict[str, Any]]) -> None:
+        names = ", ".join(f"{e['paytable']} ({e['house_edge_percent']})" for e in flagged)
+        super().__init__(f"the Rules Submission selects a paytable with a negative house "
+                         f"edge: {names}; approve it only with "
+                         "acknowledge_negative_house_edge")
+        self.extra = {"negative_house_edges": flagged}
+
+
+def _acknowledged_edges(rs: RulesSubmission, acknowledged: bool) -> dict[str, Any]:
+    """What the approval event records of the selected paytables that pay back more than
+    is wagered (601a.2, 589.12(b)): refused unless the approver acknowledges them; the
+    acknowledgement's author is the event's actor."""
+    flagged = [e.as_dict() for e in negative_edges(rs.game, rs.options)]
+    if not flagged:
+        return {}
+    if not acknowledged:
+        raise NegativeHouseEdgeUnacknowledged(flagged)
+    return {"negative_house_edges_acknowledged": [
+        {k: e[k] for k in ("paytable", "section", "house_edge", "house_edge_percent")}
+        for e in flagged]}
+
+
+def rules_approve(*, actor: Actor, rules_id: Any, effective_at: Any = None,
+                  acknowledge_negative_house_edge: Any = False) -> RulesSubmission:
     """Approve a submitted version; it takes effect at ``effective_at`` (default: now).
 
     Four eyes: the approver is a compliance officer who neither drafted, edited nor
-    submitted this version.
+    submitted this version. A version selecting a paytable with a negative house edge
+    (:mod:`tables.domain.paytable_edges`) is approved only with
+    ``acknowledge_negative_house_edge``, recorded on the approval.
     """
     role = actor.require(Role.COMPLIANCE)
+    if not isinstance(acknowledge_negative_house_edge, bool):
+        raise DomainError("acknowledge_negative_house_edge must be true or false",
+                          code="invalid_input", field="acknowledge_negative_house_edge")
     now = timezone.now()
     when = _parse_time(effective_at, "effective_at") or now
     if when < now - PAST_TOLERANCE:
@@ -159,8 +194,9 @@ def rules_approve(*, actor: Actor, rules_id: Any, effective_at: Any = None) -> R
         if actor.username == rs.drafted_by or actor.username in rs.revised_by:
             raise ConflictError("an author of this version may not approve it",
                                 code="approver_is_author")
+        acknowledged = _acknowledged_edges(rs, acknowledge_negative_house_edge)
         record(rs, [NewEvent("RulesSubmissionApproved",
-                             {"effective_at": when.isoformat()})], actor, role)
+                             {"effective_at": when.isoformat(), **acknowledged})], actor, role)
         rs.refresh_from_db()
         if when <= now:
             _take_effect(rs, now, actor)

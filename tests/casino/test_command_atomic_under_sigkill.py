@@ -280,7 +280,8 @@ def lunar(poker: dict[str, Any]) -> dict[str, Any]:
     crew = poker["crew"]
     rs = rules.rules_draft(actor=crew["comp"], game=LUNAR, options=example_options(LUNAR))
     rules.rules_submit(actor=crew["comp"], rules_id=rs.pk)
-    rules.rules_approve(actor=crew["appr"], rules_id=rs.pk)
+    rules.rules_approve(actor=crew["appr"], rules_id=rs.pk,
+                        acknowledge_negative_house_edge=True)  # its Super Wager paytable
     table = tables.table_configure(actor=crew["admin"], name="LP589-K", game=LUNAR,
                                    positions=5, dealing_method="manual-shoe", shuffler="none")
     tables.table_assign_dealer(actor=crew["floor"], table_id=table.pk, dealer="kill-dealer")

@@ -74,7 +74,7 @@ def submitted_rules(crew: dict[str, Actor]) -> Callable[[], Any]:
     from tables.domain.rules_options import example_options
     from tables.services import rules
 
-    def make(game: str = "lunar-poker-589") -> Any:
+    def make(game: str = "five-card-hi-lo") -> Any:
         rs = rules.rules_draft(actor=crew["compliance"], game=game,
                                options=example_options(game))
         return rules.rules_submit(actor=crew["compliance"], rules_id=rs.pk)
@@ -209,7 +209,7 @@ def test_fill_request_by_denomination_records_what_the_api_records(
 
 def test_rules_approval_by_a_second_officer_records_what_the_api_records(
         console_client: Callable, api_as: Callable, submitted_rules: Callable) -> None:
-    by_form, by_api = submitted_rules("lunar-poker-589"), submitted_rules("lunar-poker-671a")
+    by_form, by_api = submitted_rules("five-card-hi-lo"), submitted_rules("lunar-poker-671a")
     c, api = console_client("compliance"), api_as("compliance")
     hidden = form_of(c.get(f"/console/do/rules_approve/{by_form.pk}/"))
     before = events_count()

@@ -49,7 +49,8 @@ def put_rules_in_effect(team: dict[str, Actor], game: str, **changes: Any) -> No
     rs = rules.rules_draft(actor=team["compliance"], game=game,
                            options={**example_options(game), **changes})
     rules.rules_submit(actor=team["compliance"], rules_id=rs.pk)
-    rules.rules_approve(actor=team["approver"], rules_id=rs.pk)
+    rules.rules_approve(actor=team["approver"], rules_id=rs.pk,
+                        acknowledge_negative_house_edge=True)  # 589's Super Wager paytable
 
 
 def configure_table(team: dict[str, Actor], game: str, *, name: str) -> Any:

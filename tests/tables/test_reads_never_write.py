@@ -19,6 +19,9 @@ from tables.services.timers import timers_sweep
 from tests.tables._api import ok
 
 pytestmark = pytest.mark.django_db
+#: the 589 example selects a Super Wager paytable with a negative house edge (589.6(d)(7)
+#: read by the letter): its approval takes the approver's acknowledgement
+ACK = {"acknowledge_negative_house_edge": True}
 V1 = "/api/v1"
 GAME = "lunar-poker-589"
 
@@ -35,7 +38,7 @@ def due(crew, open_table, deck_in_play, monkeypatch) -> dict[str, Any]:  # noqa:
     rs = rules.rules_draft(actor=crew["compliance"], game=GAME,
                            options={**example_options(GAME)})
     rules.rules_submit(actor=crew["compliance"], rules_id=rs.pk)
-    v2 = rules.rules_approve(actor=crew["approver"], rules_id=rs.pk,
+    v2 = rules.rules_approve(actor=crew["approver"], **ACK, rules_id=rs.pk,
                              effective_at=when.isoformat())
     assert v2.state == RulesState.APPROVED
     later = when + timedelta(seconds=1)
@@ -121,10 +124,11 @@ def test_an_older_due_version_does_not_displace_a_newer_one_in_effect(
     when = timezone.now() + timedelta(hours=1)
     old = rules.rules_draft(actor=crew["compliance"], game=GAME, options=example_options(GAME))
     rules.rules_submit(actor=crew["compliance"], rules_id=old.pk)
-    rules.rules_approve(actor=crew["approver"], rules_id=old.pk, effective_at=when.isoformat())
+    rules.rules_approve(actor=crew["approver"], **ACK, rules_id=old.pk,
+                        effective_at=when.isoformat())
     new = rules.rules_draft(actor=crew["compliance"], game=GAME, options=example_options(GAME))
     rules.rules_submit(actor=crew["compliance"], rules_id=new.pk)
-    new = rules.rules_approve(actor=crew["approver"], rules_id=new.pk)
+    new = rules.rules_approve(actor=crew["approver"], **ACK, rules_id=new.pk)
     assert new.state == RulesState.IN_EFFECT
     later = when + timedelta(seconds=1)
     assert selectors.rules_in_force(crew["admin"].property, GAME, later).pk == new.pk

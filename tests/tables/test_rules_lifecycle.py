@@ -16,6 +16,9 @@ from tables.models import RulesState
 from tables.services import rules
 
 pytestmark = pytest.mark.django_db
+#: the 589 example selects a Super Wager paytable with a negative house edge (589.6(d)(7)
+#: read by the letter): its approval takes the approver's acknowledgement
+ACK = {"acknowledge_negative_house_edge": True}
 
 
 def _submitted(crew: dict[str, Any], game: str = "lunar-poker-589", **changes: Any) -> Any:
@@ -26,7 +29,7 @@ def _submitted(crew: dict[str, Any], game: str = "lunar-poker-589", **changes: A
 
 def test_draft_submit_approve_puts_the_version_in_effect_with_an_event_per_step(crew) -> None:
     rs = _submitted(crew)
-    rs = rules.rules_approve(actor=crew["approver"], rules_id=rs.pk)
+    rs = rules.rules_approve(actor=crew["approver"], **ACK, rules_id=rs.pk)
     assert rs.state == RulesState.IN_EFFECT and rs.version_number == 1
     assert [e.type for e in read_stream(rs.stream_id)] == [
         "RulesSubmissionDrafted", "RulesSubmissionSubmitted", "RulesSubmissionApproved",
@@ -51,7 +54,7 @@ def test_an_author_of_the_draft_cannot_approve(crew, staff) -> None:
                            options=example_options("holdem"))
     rules.rules_submit(actor=other, rules_id=rs.pk)
     with pytest.raises(ConflictError) as err:
-        rules.rules_approve(actor=crew["approver"], rules_id=rs.pk)
+        rules.rules_approve(actor=crew["approver"], **ACK, rules_id=rs.pk)
     assert err.value.code == "approver_is_author"
 
 
@@ -62,7 +65,7 @@ def test_only_compliance_approves(crew) -> None:
 
 
 def test_a_version_in_effect_is_never_edited(crew) -> None:
-    rs = rules.rules_approve(actor=crew["approver"], rules_id=_submitted(crew).pk)
+    rs = rules.rules_approve(actor=crew["approver"], **ACK, rules_id=_submitted(crew).pk)
     before = head()
     with pytest.raises(ConflictError) as err:
         rules.rules_revise(actor=crew["compliance"], rules_id=rs.pk,
@@ -95,8 +98,8 @@ def test_illegal_paytable_is_refused_and_nothing_is_recorded(crew) -> None:
 
 
 def test_next_version_supersedes_the_one_in_effect(crew) -> None:
-    v1 = rules.rules_approve(actor=crew["approver"], rules_id=_submitted(crew).pk)
-    v2 = rules.rules_approve(actor=crew["approver"],
+    v1 = rules.rules_approve(actor=crew["approver"], **ACK, rules_id=_submitted(crew).pk)
+    v2 = rules.rules_approve(actor=crew["approver"], **ACK,
                              rules_id=_submitted(crew, instant_paytable="B").pk)
     v1.refresh_from_db()
     assert (v1.state, v2.state) == (RulesState.SUPERSEDED, RulesState.IN_EFFECT)
@@ -104,9 +107,9 @@ def test_next_version_supersedes_the_one_in_effect(crew) -> None:
 
 
 def test_future_effective_time_waits_until_due(crew) -> None:
-    v1 = rules.rules_approve(actor=crew["approver"], rules_id=_submitted(crew).pk)
+    v1 = rules.rules_approve(actor=crew["approver"], **ACK, rules_id=_submitted(crew).pk)
     later = timezone.now() + timedelta(hours=2)
-    v2 = rules.rules_approve(actor=crew["approver"], rules_id=_submitted(crew).pk,
+    v2 = rules.rules_approve(actor=crew["approver"], **ACK, rules_id=_submitted(crew).pk,
                              effective_at=later.isoformat())
     assert v2.state == RulesState.APPROVED
     assert rules.rules_in_effect(crew["admin"].property, "lunar-poker-589").pk == v1.pk
@@ -122,7 +125,7 @@ def test_future_effective_time_waits_until_due(crew) -> None:
 def test_effective_time_in_the_past_is_refused(crew) -> None:
     rs = _submitted(crew)
     with pytest.raises(DomainError) as err:
-        rules.rules_approve(actor=crew["approver"], rules_id=rs.pk,
+        rules.rules_approve(actor=crew["approver"], **ACK, rules_id=rs.pk,
                             effective_at=(timezone.now() - timedelta(days=1)).isoformat())
     assert err.value.code == "effective_time_in_past"
 
@@ -130,16 +133,16 @@ def test_effective_time_in_the_past_is_refused(crew) -> None:
 def test_effective_time_without_offset_is_refused(crew) -> None:
     rs = _submitted(crew)
     with pytest.raises(DomainError) as err:
-        rules.rules_approve(actor=crew["approver"], rules_id=rs.pk,
+        rules.rules_approve(actor=crew["approver"], **ACK, rules_id=rs.pk,
                             effective_at="2030-01-01T10:00:00")
     assert err.value.field == "effective_at"
 
 
 def test_an_older_version_due_after_a_newer_one_never_takes_effect(crew) -> None:
     later = timezone.now() + timedelta(hours=1)
-    old = rules.rules_approve(actor=crew["approver"], rules_id=_submitted(crew).pk,
+    old = rules.rules_approve(actor=crew["approver"], **ACK, rules_id=_submitted(crew).pk,
                               effective_at=later.isoformat())
-    new = rules.rules_approve(actor=crew["approver"], rules_id=_submitted(crew).pk)
+    new = rules.rules_approve(actor=crew["approver"], **ACK, rules_id=_submitted(crew).pk)
     rules.rules_activate_due(property=crew["admin"].property, now=later + timedelta(seconds=1))
     old.refresh_from_db()
     new.refresh_from_db()
@@ -149,7 +152,7 @@ def test_an_older_version_due_after_a_newer_one_never_takes_effect(crew) -> None
 def test_withdrawn_version_leaves_no_rules_in_effect(crew) -> None:
     """A version in effect leaves on a second officer's confirmation
     (tests/tables/test_rules_withdrawal.py has the rest)."""
-    rs = rules.rules_approve(actor=crew["approver"], rules_id=_submitted(crew).pk)
+    rs = rules.rules_approve(actor=crew["approver"], **ACK, rules_id=_submitted(crew).pk)
     rules.rules_withdraw(actor=crew["approver"], rules_id=rs.pk, reason="game discontinued")
     rules.rules_withdraw_confirm(actor=crew["compliance"], rules_id=rs.pk)
     assert rules.rules_in_effect(crew["admin"].property, "lunar-poker-589") is None

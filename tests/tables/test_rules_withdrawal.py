@@ -31,6 +31,9 @@ from tables.services.common import record
 from tests.tables._api import ok, problem
 
 pytestmark = pytest.mark.django_db
+#: the 589 example selects a Super Wager paytable with a negative house edge (589.6(d)(7)
+#: read by the letter): its approval takes the approver's acknowledgement
+ACK = {"acknowledge_negative_house_edge": True}
 GAME = "lunar-poker-589"
 V1 = "/api/v1"
 
@@ -132,7 +135,7 @@ def test_a_version_not_in_effect_is_withdrawn_in_one_step(crew, playing) -> None
     _, _, current = playing
     submitted = _submitted(crew, instant_paytable="B")
     later = (timezone.now() + timedelta(hours=2)).isoformat()
-    approved = rules.rules_approve(actor=crew["approver"], effective_at=later,
+    approved = rules.rules_approve(actor=crew["approver"], **ACK, effective_at=later,
                                    rules_id=_submitted(crew, instant_paytable="C").pk)
     assert approved.state == RulesState.APPROVED
     for rs in (submitted, approved):
@@ -211,7 +214,7 @@ def test_superseding_a_version_ends_the_request(crew, playing) -> None:  # noqa:
     simply ends, and no notice is left at the tables."""
     table, _, rs = playing
     rules.rules_withdraw(actor=crew["compliance"], rules_id=rs.pk, reason="new paytable")
-    new = rules.rules_approve(actor=crew["approver"],
+    new = rules.rules_approve(actor=crew["approver"], **ACK,
                               rules_id=_submitted(crew, instant_paytable="B").pk)
     rs.refresh_from_db()
     assert (rs.state, new.state) == (RulesState.SUPERSEDED, RulesState.IN_EFFECT)
@@ -248,7 +251,7 @@ def test_rebuild_reproduces_the_withdrawal_fields(crew, playing, staff) -> None:
     rules.rules_withdraw_cancel(actor=crew["approver"], rules_id=rs.pk, reason="no")
     rules.rules_withdraw(actor=crew["approver"], rules_id=rs.pk, reason="two")
     rules.rules_withdraw_confirm(actor=staff("compliance"), rules_id=rs.pk)
-    other = rules.rules_approve(actor=crew["approver"],
+    other = rules.rules_approve(actor=crew["approver"], **ACK,
                                 rules_id=_submitted(crew, "five-card-hi-lo").pk)
     rules.rules_withdraw(actor=crew["compliance"], rules_id=other.pk, reason="pending")
 

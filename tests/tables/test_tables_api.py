@@ -26,7 +26,9 @@ def _file_and_approve(team: dict[str, Any], game: str, **changes: Any) -> dict:
     rs = _ok(team["compliance"].post(f"{V1}/rules-submissions/", {
         "game": game, "options": {**example_options(game), **changes}}, format="json"), 201)
     _ok(team["compliance"].post(f"{V1}/rules-submissions/{rs['id']}/submit/"))
-    return _ok(team["approver"].post(f"{V1}/rules-submissions/{rs['id']}/approve/", {},
+    # 589's example Super Wager paytable has a negative house edge: acknowledged
+    return _ok(team["approver"].post(f"{V1}/rules-submissions/{rs['id']}/approve/",
+                                     {"acknowledge_negative_house_edge": True},
                                      format="json"))
 
 
