@@ -95,7 +95,8 @@ def _banked_table(people: dict[str, Any]) -> Any:
     game = "lunar-poker-589"
     rs = rules.rules_draft(actor=people["comp"], game=game, options=example_options(game))
     rules.rules_submit(actor=people["comp"], rules_id=rs.pk)
-    rules.rules_approve(actor=people["appr"], rules_id=rs.pk)
+    rules.rules_approve(actor=people["appr"], rules_id=rs.pk,
+                        acknowledge_negative_house_edge=True)  # its Super Wager paytable
     table = tables.table_configure(actor=people["admin"], name="L-1", game=game, positions=5,
                                    dealing_method="automated-shoe", shuffler="automated")
     tables.table_assign_dealer(actor=people["floor"], table_id=table.pk,
