@@ -91,6 +91,17 @@ def _withdrawn(data: D, metadata: D) -> str:
     return f"{who(metadata)} withdrew the Rules Submission: {data.get('reason') or NOTHING}"
 
 
+def _approved(data: D, metadata: D) -> str:
+    """601a.2: the approval, naming any negative house edge its approver acknowledged."""
+    text = say("{who} approved the Rules Submission, in effect from {effective_at:t}")(
+        data, metadata)
+    flagged = data.get("negative_house_edges_acknowledged") or []
+    if flagged:
+        text += ", acknowledging the negative house edge of " + ", ".join(
+            f"{e['paytable']} ({e['house_edge_percent']})" for e in flagged)
+    return text
+
+
 def _superseded(data: D, metadata: D) -> str:
     before = " before it took effect" if data.get("before_taking_effect") else ""
     return (f"the Rules Submission was superseded{before} at "
@@ -140,8 +151,7 @@ sentences({
     "RulesSubmissionRevised": say("{who} revised the Rules Submission: {notes}"),
     "RulesSubmissionSubmitted": say("{who} submitted the Rules Submission for approval"),
     "RulesSubmissionReturned": say("{who} returned the Rules Submission to draft: {reason}"),
-    "RulesSubmissionApproved": say("{who} approved the Rules Submission, in effect from "
-                                   "{effective_at:t}"),
+    "RulesSubmissionApproved": _approved,
     "RulesSubmissionTookEffect": say("the Rules Submission took effect at {at:t}"),
     "RulesSubmissionSuperseded": _superseded,
     "RulesSubmissionWithdrawalRequested": say("{who} asked for the Rules Submission to be "

@@ -257,3 +257,25 @@ def test_the_console_approval_form_asks_for_the_acknowledgement_589_12_b(
     assert approved[0].metadata["actor"] == c.user.username
     assert [e["house_edge_percent"] for e in
             approved[0].data["negative_house_edges_acknowledged"]] == ["-38.934 %"]
+
+
+def test_the_history_names_the_acknowledged_negative_edge_601a_2():
+    """§ 601a.2: the event log's sentence of an approval says which negative house edge
+    its approver acknowledged; an approval without one reads as before."""
+    from django.utils import timezone
+
+    from console.history import sentence
+
+    data = {"effective_at": "2026-11-26T12:09:00+00:00"}
+    meta = {"actor": "cora", "role": "compliance"}
+    acknowledged = {**data, "negative_house_edges_acknowledged": [
+        {"paytable": "589-super-B", "section": "589.12(b)", "house_edge": "-84323/216580",
+         "house_edge_percent": "-38.934 %"}]}
+    with timezone.override("America/New_York"):
+        plain = sentence({"type": "RulesSubmissionApproved", "data": data, "metadata": meta})
+        flagged = sentence({"type": "RulesSubmissionApproved", "data": acknowledged,
+                            "metadata": meta})
+    assert plain == ("cora (compliance) approved the Rules Submission, in effect from "
+                     "Nov 26, 2026, 7:09 AM EST")
+    assert flagged == plain + ", acknowledging the negative house edge of 589-super-B " \
+                              "(-38.934 %)"
