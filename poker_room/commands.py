@@ -11,6 +11,7 @@ from casino.declared import declare
 from casino.roles import Role
 from poker_room.api import serializers as s
 from poker_room.api.cards import command_in
+from poker_room.api.conduct_serializers import RemovalAcknowledgedOut, RemovalAcknowledgeIn
 from poker_room.api.history_views import SettleScriptIn, SettlementOut, hand_settle_script
 from poker_room.api.rake_views import TimeChargeOut, VerifyIn
 from poker_room.services import disputes, hands, seats, time_charges
@@ -80,6 +81,21 @@ player_remove = _seat(
     "Remove a player from the game for helping another player.",
     "The floor requires a player to leave the game for playing to help another "
     "(637a.18(b)-(c)); the event is the notice to compliance.")
+player_removal_acknowledge = declare(
+    service=seats.player_removal_acknowledge, input=RemovalAcknowledgeIn,
+    output=RemovalAcknowledgedOut, roles=seats.COMPLIANCE,
+    path=T + "seats/removal-acknowledge/", url_name="poker-removal-acknowledge",
+    id_arg="table_id", stream=None,  # as the seats' (_seat): the table's stream moves
+    label="Acknowledge the notice",
+    summary="Acknowledge the notice of a player required to leave.",
+    doc="A compliance officer records that the notice of a player required to leave the "
+        "game was received and reviewed (637a.18(c)); not the person who removed the "
+        "player.",
+    refusals={"removal_not_found": "That table records no player removed at that number.",
+              "already_acknowledged": "Another compliance officer acknowledged this "
+                                      "notice already; nothing was recorded.",
+              "invalid_removal": "Give the number of the removal as the list shows it.",
+              "invalid_note": "The note is too long (2000 characters at most)."})
 minimum_bet_raise = _seat(
     seats.minimum_bet_raise, SEATING, s.MinimumBetIn, s.PokerTableOut, "minimum-bet/",
     "poker-minimum-bet", "Raise the minimum bet",
@@ -122,13 +138,29 @@ def hand_commands(*, actor: Any, round_id: Any, commands: Any,
                               expected_version=expected_version)
 
 
+#: the refusals of the dealer's records of the players' conduct (637a.18(d), (k))
+_CONDUCT_REFUSALS = {
+    "seat_folded": "That seat is no longer in the hand.",
+    "no_cards_dealt": "That seat has no cards yet.",
+    "step_in_progress": "Finish the forced bet, the deal to the players, the draw or the "
+                        "discards first.",
+    "stud_hole_cards_protected": "Stud hole cards are always protected: record the hand "
+                                 "as protected.",
+    "hand_protected": "A player who left without a word is folded only with an "
+                      "unprotected hand.",
+    "no_redress": "An unprotected hand has no redress: it is not put back together.",
+    "refund_exceeds_pot": "The pot holds less than the refund after the rake taken; "
+                          "the poker shift supervisor rules on it.",
+}
 hand_command_ = declare(
     service=hand_command, input=s.HandCommandIn, output=s.HandOut, roles=DEALING,
+    refusals=_CONDUCT_REFUSALS,
     path=H + "command/", url_name="poker-hand-command", id_arg="round_id",
     stream=hand_stream, label="Record the action",
     summary="Record one dealer action on a hand.",
     doc="One dealer action on the hand: act, deal, draw, discard, card_discard, "
-        "hole_card_exposed, misdeal or void (637a.7, 637a.10-637a.21, 637a.18).")
+        "hole_card_exposed, cards_not_in_view, hand_fouled, misdeal or void (637a.7, "
+        "637a.10-637a.21, 637a.18).")
 hand_commands_ = declare(
     service=hand_commands, input=s.HandBatchIn, output=s.HandOut, roles=DEALING,
     path=H + "commands/", url_name="poker-hand-commands", id_arg="round_id",

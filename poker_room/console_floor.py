@@ -34,6 +34,7 @@ from casino.scoping import property_rows
 from casino.templatetags.casino_display import dollars
 from console.registry import offer
 from poker_room.board.selectors import stakes
+from poker_room.domain.contributions import posted_funds
 from poker_room.models import PokerTable, Seat, SeatStatus
 from tables.console_access import console_page
 from tables.console_panels import Panel
@@ -129,6 +130,17 @@ def _seat_row(n: int, s: tuple | None, button: bool, open_: bool, name: str,
             f'<td>{escape(words)}</td></tr>')
 
 
+def _box_facts(o: dict | None, p: PokerTable | None) -> list[str]:
+    """637a.2(e): the jackpot box registered for each fund, and each fund the rules pay
+    into that has none here (its hands pay nothing into it), escaped."""
+    boxes = (p.jackpot_boxes if p else None) or {}
+    out = [f"jackpot box {escape(b['box'])} ({escape(f)})" for f, b in sorted(boxes.items())]
+    missing = [f for f in posted_funds(o or {}) if f not in boxes]
+    if missing:
+        out.append(f"no jackpot box for {escape(', '.join(missing))}: no contributions")
+    return out
+
+
 def _table_html(t: GameTable, game: str, stakes_words: str, o: dict | None, count: int,
                 seats: dict[int, tuple], p: PokerTable | None, seat_form: str | None,
                 urls: dict[str, str]) -> str:
@@ -144,6 +156,7 @@ def _table_html(t: GameTable, game: str, stakes_words: str, o: dict | None, coun
                      f"{dollars(o['buy_in_maximum_cents'])}")
     if p and p.kill_active:
         facts.append("Kill in force")
+    facts += _box_facts(o, p)
     facts.append(f"{len(seats)} of {count} seats taken" if open_ else "closed")
     facts.append(f'<a href="{urls["hand"]}{p.current_hand_id}/">hand in progress</a>'
                  if p and p.current_hand_id else "between hands")
@@ -181,7 +194,8 @@ def floor_tables(actor: Actor, tables: list[GameTable] | None = None
     for s in Seat.objects.filter(table_id__in=ids).values_list(*_SEAT_FIELDS):
         seated[s[0]][s[1]] = s
     poker = {p.table_id: p for p in PokerTable.objects.filter(table_id__in=ids).only(
-        "table_id", "button_seat", "kill_active", "hands_dealt", "current_hand_id")}
+        "table_id", "button_seat", "kill_active", "hands_dealt", "current_hand_id",
+        "jackpot_boxes")}
     urls = {"hand": _prefix("poker_hand"), "seat": _prefix("poker_seat", 1)}
     options: dict[str, Any] = {}
     names: dict[str, str] = {}
@@ -253,5 +267,10 @@ def seats_panel(request: HttpRequest, actor: Actor, table: GameTable) -> Panel |
     """A poker table's page shows its seats and hand as the floor does."""
     if not get_table_game(table.game).is_poker or not actor.has(*FLOOR_ROLES):
         return None
+    # 637a.2(e): the jackpot box steps, offered to whoever may take them
+    boxes = [a for label, name in (("Register a jackpot box", "jackpot_box_register"),
+                                   ("Remove a jackpot box", "jackpot_box_remove"))
+             if (a := offer(actor, label, name, table.pk))]
     return Panel(title="Seats and stakes", template="poker_room/console/_table_seats_panel.html",
-                 context={"t": floor_tables(actor, [table])[0]}, order=10)
+                 context={"t": floor_tables(actor, [table])[0], "box_actions": boxes},
+                 order=10)

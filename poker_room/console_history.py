@@ -75,6 +75,9 @@ sentences({
     "TimeChargeAssessed": _charges,
     "TimeChargeVerified": say("{who} verified the time charges of {total_cents:$} for the "
                               "period from {period_start:t}"),
+    "JackpotBoxRegistered": say("{who} registered jackpot box {box} for {fund}: "
+                                "transparent, locked, on the drop box's side (637a.2(e))"),
+    "JackpotBoxRemoved": say("{who} removed jackpot box {box} of {fund}: {reason}"),
 })
 
 refine("CardsDealt", lambda d: "street" in d, _step("CardsDealt"))

@@ -32,7 +32,8 @@ class SeatStatus(models.TextChoices):
 
 class PokerTable(models.Model):
     """A poker table between hands: the button, the Kill, the hand in progress, the
-    minimum bet the players agreed to raise (637a.8(k)). One row per poker table."""
+    minimum bet the players agreed to raise (637a.8(k)), the jackpot boxes attached
+    (637a.2(e)). One row per poker table."""
 
     table = models.OneToOneField(GameTable, primary_key=True, related_name="poker",
                                  **LOOSE)
@@ -46,6 +47,9 @@ class PokerTable(models.Model):
     #: the last time-charge period assessed (its start), for the sweep
     time_charged_until = models.DateTimeField(null=True, blank=True)
     stream_version = models.PositiveIntegerField(default=0)
+    #: 637a.2(e): the jackpot boxes attached to the table, fund name -> {"box": its tag,
+    #: "kind"}; a hand pays into a fund only through its box here
+    jackpot_boxes = models.JSONField(default=dict, db_default={})
 
     class Meta:
         ordering = ["table__name"]

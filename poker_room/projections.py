@@ -36,7 +36,8 @@ from tables.projections import db_value, write_unread
 TABLE_EVENTS = frozenset({
     "PlayerSeated", "ChipsAdded", "PlayerSatOut", "PlayerSatIn", "PlayerSteppedAway",
     "PlayerReturned", "PlayerLeft", "PlayerRemoved", "MinimumBetRaised", "HandDealtAtTable",
-    "HandSettled", "TimeChargeAssessed", "TimeChargeVerified"})
+    "HandSettled", "TimeChargeAssessed", "TimeChargeVerified", "JackpotBoxRegistered",
+    "JackpotBoxRemoved"})
 #: the hand events the rake ledger follows (in a round stream): a misdeal or a void
 #: gives back the rake taken so far (637a.18(g), (i))
 HAND_LEDGER_EVENTS = frozenset({"RakeTaken", "JackpotContributed", "HandCompleted",
@@ -132,6 +133,11 @@ def hand_settled(e: RecordedEvent) -> dict[str, Any]:
     return {"current_hand": None, "kill_active": d["kill_next"], "hands_dealt": Added(1)}
 
 
+def jackpot_boxes(e: RecordedEvent) -> dict[str, Any]:
+    """637a.2(e): the event carries the table's boxes as they are after it."""
+    return {"jackpot_boxes": e.data["boxes"]}
+
+
 def time_charge_assessed(e: RecordedEvent) -> dict[str, Any]:
     d = e.data
     table_id = _table_id(e)
@@ -168,6 +174,8 @@ _TABLE_STEPS: dict[str, Any] = {
     "HandSettled": hand_settled,
     "TimeChargeAssessed": time_charge_assessed,
     "TimeChargeVerified": time_charge_verified,
+    "JackpotBoxRegistered": jackpot_boxes,
+    "JackpotBoxRemoved": jackpot_boxes,
 }
 
 

@@ -18,6 +18,7 @@ from finance.simulation.plan import (
     Tick,
 )
 from finance.simulation.table_day import Played, _slip, keep_tray
+from poker_room.demo import jackpot_boxes_ready
 from poker_room.models import Seat
 from poker_room.services import hands, seats
 from tables.demo import keep_decks_in_play
@@ -39,6 +40,8 @@ class PokerDealer:
         self.stacks: dict[int, int] = {}
 
     def seat_players(self) -> None:
+        # 637a.2(e): the jackpot boxes on the table first, or its hands pay into no fund
+        jackpot_boxes_ready(self.table, self.crew.floor)
         for seat in range(1, POKER_PLAYERS + 1):
             if not Seat.objects.filter(table=self.table, seat=seat).exists():
                 # one record: the cash buy-in is the table's chip sale too

@@ -11,13 +11,15 @@ to (the round's, the deck's, the poker table's) is appended at the version this 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from casino import command_runner
 from casino.command_runner import Aggregate, Also
 from casino.domain.errors import ConflictError
 from casino.eventstore.store import NewEvent, Stream
+from poker_room.domain import contributions as jp
 from poker_room.domain.games import STUD
 from poker_room.domain.hand import Hand
 from poker_room.domain.rules import NO_LIMIT, POT_LIMIT, TableRules
@@ -41,7 +43,8 @@ SEATS_SQL = ("(SELECT " + sql_agg(sql_array("s.seat", "s.status", "s.stack_cents
 #: after tables' columns: the poker table's row (none before its stream's first event)
 #: and its seats
 POKER_COLUMNS = ("p.stream_version", "p.button_seat", "p.kill_active",
-                 "p.agreed_minimum_bet_cents", "p.current_hand_id", SEATS_SQL)
+                 "p.agreed_minimum_bet_cents", "p.current_hand_id", SEATS_SQL,
+                 "p.jackpot_boxes")
 
 #: A poker table starting a hand: no snapshot of its own; it appends to the new round's
 #: stream (``RoundOpened`` and the engine's first events), the deck's and the poker
@@ -63,6 +66,8 @@ class PokerTableAtStart:
     agreed_minimum_bet_cents: int
     current_hand_id: str | None
     seats: tuple[tuple[int, str, int], ...]   # (seat, status, stack in cents)
+    #: 637a.2(e): the jackpot boxes attached, fund name -> {"box", "kind"}
+    jackpot_boxes: dict[str, Any] = field(default_factory=dict)
 
     @property
     def players(self) -> dict[int, int]:
@@ -73,10 +78,11 @@ class PokerTableAtStart:
 
 
 def poker_table_at_start(row: tuple[Any, ...]) -> PokerTableAtStart:
-    version, button, kill, agreed, hand_id, seats = row[len(TABLE_COLUMNS):]
+    version, button, kill, agreed, hand_id, seats, boxes = row[len(TABLE_COLUMNS):]
     return PokerTableAtStart(table_at_start(row), version or 0, button, bool(kill),
                              agreed or 0, key(hand_id),
-                             tuple(tuple(s) for s in json_value(seats) or []))
+                             tuple(tuple(s) for s in json_value(seats) or []),
+                             json_value(boxes) or {})
 
 
 def poker_table_required(table: TableAtStart) -> None:
@@ -99,10 +105,15 @@ def check_hand_may_start(at: PokerTableAtStart) -> dict[int, int]:
     return players
 
 
-def rules_for_hand(game: str, rules: RulesVersion, agreed_minimum: int) -> TableRules:
+def rules_for_hand(game: str, rules: RulesVersion, agreed_minimum: int,
+                   jackpot_boxes: Mapping[str, Any] | None = None) -> TableRules:
     """The rules of the version the round opened under, with the minimum bet the players
-    agreed to raise (637a.8(k)) where the structure has one."""
-    table_rules = TableRules.from_options(game, rules.options)
+    agreed to raise (637a.8(k)) where the structure has one, and without the jackpot
+    funds whose box is not attached to the table (637a.2(e):
+    :func:`poker_room.domain.contributions.collected_at_table`): the hand records the
+    rules it is played by, so a replay takes nothing for them either."""
+    options, _ = jp.collected_at_table(rules.options, jackpot_boxes or {})
+    table_rules = TableRules.from_options(game, options)
     if agreed_minimum and table_rules.structure in (NO_LIMIT, POT_LIMIT):
         raised = replace(table_rules, min_bet_cents=agreed_minimum)
         object.__setattr__(raised, "_as_dict", {**table_rules.shared_dict(),
@@ -128,14 +139,20 @@ def hand_dealt(at: PokerTableAtStart, opening: RoundOpening, others: list[Also],
     first events after ``RoundOpened``, the deck's, and the poker table's
     ``HandDealtAtTable`` at the version the read saw (its projection puts the hand in
     progress and the button at the table). And the round's stream version after them (the
-    hand's snapshot stands there)."""
+    hand's snapshot stands there).
+
+    ``HandDealtAtTable`` names each fund of the Rules Submission the hand pays nothing
+    into for want of its box at the table, and why (637a.2(e)): ``jackpots_withheld``,
+    ``{"fund", "kind", "cents": 0, "reason"}`` each; the pot keeps that money."""
     opened, rest = others[0], others[1:]
     round_events = [*opened.events, *(NewEvent(e["type"], e["data"]) for e in hand.events)]
     dealt = NewEvent("HandDealtAtTable", {
         "round_id": opening.round_id, "number": opening.number, "button_seat": button_seat,
         "seats": sorted(seats),
         "rules_submission_id": opening.rules.id,
-        "rules_version_number": opening.rules.version_number})
+        "rules_version_number": opening.rules.version_number,
+        "jackpots_withheld": jp.collected_at_table(opening.rules.options,
+                                                   at.jackpot_boxes)[1]})
     table_stream = Stream("poker_table", f"poker_table-{at.table.id}")
     return ([Also(opened.stream, 0, round_events), *rest,
              Also(table_stream, at.version, [dealt])], len(round_events))

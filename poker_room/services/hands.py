@@ -148,7 +148,7 @@ def hand_start(*, actor: Actor, table_id: Any, deck_id: Any = None, straddle: An
         stacks = hand_opening.check_hand_may_start(at)
         opening, others = round_start.opening(actor, table, deck_id)
         rules = hand_opening.rules_for_hand(table.game, opening.rules,
-                                            at.agreed_minimum_bet_cents)
+                                            at.agreed_minimum_bet_cents, at.jackpot_boxes)
         button = hand_opening.button(at.button_seat, sorted(stacks), rules.spec.family)
         hand = Hand.start(rules, stacks, button=button,
                           deck=list(order) if order is not None else None,

@@ -60,7 +60,7 @@ def _act(seat: int, action: str) -> dict[str, Any]:
     return {"type": "act", "seat": seat, "action": action}
 
 
-def play_bad_beat(client: Any, table: Any) -> dict[str, Any]:
+def play_bad_beat(client: Any, table: Any, qualifies: bool = True) -> dict[str, Any]:
     """637a.15(b)(3): the example submission's Bad Beat (four eights or better beaten, both
     hole cards playing, four players dealt in, a pot of $20). Four players, button seat 4
     on the first hand (tests/poker_room/test_hands_api.py): seat 1 (8s 8h) makes four
@@ -88,5 +88,7 @@ def play_bad_beat(client: Any, table: Any) -> dict[str, Any]:
         else:
             action = next(a for a in ("raise", "bet", "call", "check") if a in acts)
         h = _send(client, h, _act(seat, action))
-    assert any(e["type"] == "BadBeatQualified" for e in h["events"]), h["events"]
+    # (``qualifies=False``: at a table that does not offer the Bad Beat, 637a.2(e))
+    assert any(e["type"] == "BadBeatQualified" for e in h["events"]) is qualifies, \
+        h["events"]
     return h

@@ -128,6 +128,7 @@ def test_the_demo_players_buy_in_with_cash(crew, put_rules_in_effect, make_staff
 
     put_rules_in_effect("holdem")
     make_staff("dealer", username="demo_dealer")
+    make_staff("floorperson", username="demo_floorperson")  # registers the jackpot boxes
     table = tables.table_configure(actor=crew["admin"], name="P-HOLDEM", game="holdem",
                                    positions=10, dealing_method="hand", shuffler="automated")
     tables.table_assign_dealer(actor=crew["floor"], table_id=table.pk, dealer="demo_dealer")

@@ -133,6 +133,9 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "seat_leave": {"seat": 4},
     "player_remove": {"seat": 2, "reason": "Showed hole cards to seat 3 during the hand."},
     "minimum_bet_raise": {"amount_cents": 600, "all_players_agreed": True},
+    "jackpot_box_register": {"fund": "bad-beat", "box": "BB-07", "transparent": True,
+                             "locked": True, "beside_drop_box": True},
+    "jackpot_box_remove": {"fund": "bad-beat", "reason": "The lid's lock is broken."},
     # --- Poker room: hands
     "hand_start": {"deck_id": DECK_ID},
     "hand_command": {"command": HOLDEM_DEAL},

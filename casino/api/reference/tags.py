@@ -55,7 +55,8 @@ TAGS: list[dict[str, str]] = [
     {"name": FLOOR, "description": "Waitlists and interest lists, calling and seating from "
                                    "them, must-move games, table changes, tables opened and "
                                    "broken by lot, and the fairness record."},
-    {"name": FUNDS, "description": "Jackpot funds: their ledgers and reports, the displayed "
+    {"name": FUNDS, "description": "Jackpot funds: the box on each table that collects "
+                                   "them, their ledgers and reports, the displayed "
                                    "amount's adjustment, and discontinuing a fund."},
     {"name": BAD_BEAT, "description": "Bad Beat hands held for verification, verified, "
                                       "rejected and paid."},
@@ -89,6 +90,7 @@ AREAS: list[tuple[re.Pattern[str], str]] = [(re.compile(pattern), tag) for patte
     (r"^/api/v1/decks/", DECKS),
     (r"^/api/v1/rounds/", BANKED),
     (r"^/api/v1/tables/", TABLES),
+    (r"^/api/v1/poker-tables/[^/]+/jackpot-boxes/", FUNDS),
     (r"^/api/v1/poker-tables/[^/]+/(seats|minimum-bet)/", SEATS),
     (r"^/api/v1/poker-tables/[^/]+/(rake-ledger|time-charges)/", RAKE),
     (r"^/api/v1/(hands/|poker-settle-script/|poker-tables/[^/]+/(hands|phh)/)", HANDS),

@@ -257,8 +257,11 @@ def template_table(table: BenchTable, crew: dict[str, Any], templates: int,
     table.deck_ids = [str(d) for d in Deck.objects.filter(
         table=gt, state=DeckState.IN_PLAY).order_by("received_at").values_list("pk", flat=True)]
     if table.kind == "poker":
+        from poker_room.demo import jackpot_boxes_ready
         from poker_room.services import seats
 
+        # 637a.2(e): the jackpot boxes on the table, or its hands pay into no fund
+        jackpot_boxes_ready(gt, crew["floor"])
         for seat in range(1, PLAYERS + 1):
             seats.seat_player(actor=crew["dealer"], table_id=gt.pk, seat=seat,
                               buy_in_cents=BUY_IN_CENTS, paid_with="chips")
