@@ -5,6 +5,12 @@ placed in the rake area waits for a floorperson or above to verify it before it 
 the drop box. The time charge is assessed by the room's timer, not a person, so the step
 has no first person; it is gone for everyone once verified. Read from the rake ledger's
 read model (``TimeChargePeriod``) of the viewer's property in one query.
+
+Players required to leave the game (637a.18(b)-(c)): each removal of a player at the
+viewer's property waits on compliance's list until a compliance officer acknowledges the
+notice; the person who removed the player (someone who is also a compliance officer) sees
+it without the step. Read from the event log in one query
+(:func:`poker_room.services.seats.removals_to_acknowledge`).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from console.registry import (
     task,
 )
 from poker_room import selectors
-from poker_room.services import time_charges
+from poker_room.services import seats, time_charges
 from tables.console_tasks import said_at
 
 #: the roles time_charge_verify admits (its declaration, the API's roles=)
@@ -56,6 +62,30 @@ def time_charges_to_verify(actor: Actor, limit: int | None = None) -> Listed:
     return listed(selectors.time_charges_to_verify(actor.property), limit, item)
 
 
+def removals_to_acknowledge(actor: Actor, limit: int | None = None) -> Listed:
+    """Each player required to leave a game whose notice compliance has not acknowledged
+    yet, oldest first."""
+    now = timezone.now()
+
+    def item(e: Any) -> WaitingItem:
+        by = e.metadata.get("actor", "")
+        own = by == actor.username
+        return WaitingItem(
+            title=f"{e.table_name}: player removed from seat {e.data.get('seat')}",
+            detail=(f"Removed by {by} at {said_at(e.recorded_at, actor, now)}: "
+                    f"{e.data.get('reason')}"
+                    + ("; another compliance officer acknowledges it" if own else "")),
+            action="Acknowledge the notice",
+            first_by=by,
+            actionable=not own,
+            url=command_url(seats.player_removal_acknowledge.__name__,
+                            e.metadata.get("table"), removal=e.version))
+    return listed(seats.removals_to_acknowledge(actor), limit, item)
+
+
+REMOVALS = task(TaskProvider(
+    key="player_removals_to_acknowledge", title="Players required to leave a game",
+    roles=seats.COMPLIANCE, items=removals_to_acknowledge, order=31))
 TIME_CHARGES = task(TaskProvider(
     key="time_charges_to_verify", title="Time charges to verify", roles=VERIFY_ROLES,
     items=time_charges_to_verify, order=30, list_url=FLOOR_URL))

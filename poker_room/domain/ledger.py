@@ -32,6 +32,8 @@ def ledger(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             move(f"seat:{d['seat']}", "pot", d["amount"], t)
         elif t in ("UncalledBetReturned", "PlayerHandVoided"):
             move("pot", f"seat:{d['seat']}", d.get("amount", d.get("returned", 0)), t)
+        elif t == "HandFouled":  # 637a.18(k)(3): the victim's money back from the pot
+            move("pot", f"seat:{d['seat']}", d.get("refunded", 0), t)
         elif t == "RakeTaken":
             move("pot", "rake", d["amount"], t)
         elif t == "JackpotContributionTaken":

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from casino.domain.errors import ConflictError, DomainError
+from casino.domain.errors import ConflictError, DomainError, NotFoundError
 from casino.domain.money import format_money
 from poker_room.domain.hand import Hand
 from poker_room.domain.rules import TableRules
@@ -154,6 +154,23 @@ def removal_reason(reason: Any) -> str:
         raise SeatError("say why the player is removed (text of 1 to 2000 characters)",
                         code="reason_required", field="reason")
     return reason.strip()
+
+
+def removal_number(removal: Any) -> int:
+    """The removal acknowledged: the ``PlayerRemoved``'s version in the table's stream."""
+    if not isinstance(removal, int) or isinstance(removal, bool) or removal < 1:
+        raise SeatError("removal is the version of the PlayerRemoved event in the table's "
+                        "stream", code="invalid_removal", field="removal")
+    return removal
+
+
+def review_note(note: Any) -> str:
+    if note is None:
+        return ""
+    if not isinstance(note, str) or len(note) > 2000:
+        raise SeatError("the note is text of at most 2000 characters", code="invalid_note",
+                        field="note")
+    return note.strip()
 
 
 # --- the decisions ---------------------------------------------------------------------
@@ -300,3 +317,32 @@ def player_removed(table: TableSeen, seat: Any, reason: str, hand: Hand | None) 
         stakes = stakes if in_hand is None else in_hand
     return "PlayerRemoved", {"seat": s.seat, "reason": reason, "cashed_out_cents": stakes,
                              "compliance_notified": True}
+
+
+@dataclass(frozen=True)
+class RemovalSeen:
+    """A ``PlayerRemoved`` of the table's stream as the acknowledgement reads it: its
+    version there, its data and who recorded it; whether compliance acknowledged it."""
+
+    version: int
+    data: Mapping[str, Any]
+    removed_by: str
+    acknowledged: bool
+
+
+def removal_acknowledged(removal: RemovalSeen | None, by: str, note: str) -> Event:
+    """637a.18(c): a compliance officer records that the notice of a player required to
+    leave the game was received and reviewed. Another person than the one who removed the
+    player (four eyes), once per removal."""
+    if removal is None:
+        raise NotFoundError("no player removal at that version of the table's record",
+                            code="removal_not_found", field="removal")
+    if removal.removed_by == by:
+        raise ConflictError("you removed the player; another compliance officer "
+                            "acknowledges the notice", code="same_person")
+    if removal.acknowledged:
+        raise ConflictError("the notice of this removal was acknowledged already",
+                            code="already_acknowledged")
+    return "PlayerRemovalAcknowledged", {
+        "removal_version": removal.version, "seat": removal.data.get("seat"),
+        "removed_by": removal.removed_by, "note": note, "rule": "637a.18(c)"}

@@ -48,6 +48,19 @@ def _round(d: Mapping[str, Any]) -> int:
     return d.get("round", 0) + 1  # the engine counts betting rounds from 0
 
 
+#: 637a.18(k): how the hand was lost, and what became of it
+_FOULED_HOW = {"fouled": "hand fouled by the discards",
+               "collected": "hand collected by the dealer",
+               "left_table": "hand left at the table, the player gone without comment"}
+_FOULED_OUTCOME: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "dead": lambda d: ("protected, but the player contributed to the error: dead, no refund"
+                       if d.get("protected") else "unprotected: dead, no redress"),
+    "reconstructed": lambda d: "protected and reconstructed: the hand plays on",
+    "refunded": lambda d: f"protected: {_usd(d.get('refunded'))} refunded from the pot, "
+                          "out of the hand",
+}
+
+
 def _completed(d: Mapping[str, Any]) -> str:
     if d.get("voided"):
         return f"Hand void: every bet returned; stacks {_stacks(d['stacks'])}"
@@ -112,6 +125,10 @@ _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                          else "plays on for the entire pot (637a.18(m)(2))"),
     "PlayerHandVoided": lambda d: f"Seat {d['seat']}'s hand void, {_usd(d['returned'])} "
                                   f"returned ({d.get('rule')})",
+    "CardsNotInView": lambda d: f"Seat {d['seat']}'s cards not kept in full view of the "
+                                "dealer (637a.18(d))",
+    "HandFouled": lambda d: f"Seat {d['seat']}'s {_FOULED_HOW.get(d['how'], d['how'])}, "
+                            + _FOULED_OUTCOME[d["outcome"]](d) + f" ({d.get('rule')})",
     "MisdealDeclared": lambda d: f"Misdeal (637a.18(g)): {d.get('reason')}",
     "HandVoided": lambda d: f"Hand void (637a.18(i)): {d.get('reason')}",
     "BurnCardsReshuffled": lambda d: "The burn cards reshuffled to finish the deal",

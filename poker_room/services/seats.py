@@ -31,12 +31,16 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import CharField, Exists, OuterRef, QuerySet, Subquery, UUIDField
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from casino import command_runner
 from casino.actors import Actor
 from casino.command_runner import Aggregate, Also, Decision, Loaded
 from casino.domain.errors import ConflictError
+from casino.eventstore.models import Event as StoredEvent
 from casino.eventstore.store import NewEvent, Stream, append
 from casino.personal_data import key_create, retention_end, seal
 from casino.roles import Role
@@ -59,12 +63,16 @@ from tables.services.round_start import RULES_SQL, json_value, key, moment, sql_
 SEATING = (Role.DEALER, Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
 #: 637a.8(b)(6): a floorperson or above records the stakes of a player who steps away
 FLOOR = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
+#: 637a.18(c): the casino compliance representative notified of a player required to
+#: leave the game acknowledges the notice
+COMPLIANCE = (Role.COMPLIANCE,)
 #: the personal data of a named player seated without a list entry (casino.personal_data)
 SEATED_PLAYER = "seated_player"
 
-__all__ = ["FLOOR", "SEATED_PLAYER", "SEATING", "AtTable", "SeatError", "chips_add",
-           "minimum_bet_raise", "player_remove", "player_return", "seat_leave",
-           "seat_player", "sit_in", "sit_out", "step_away", "table_rules"]
+__all__ = ["COMPLIANCE", "FLOOR", "SEATED_PLAYER", "SEATING", "AtTable", "SeatError",
+           "chips_add", "minimum_bet_raise", "player_remove", "player_removal_acknowledge",
+           "player_return", "removals_to_acknowledge", "seat_leave", "seat_player",
+           "sit_in", "sit_out", "step_away", "table_rules"]
 
 
 def table_rules(table: GameTable) -> TableRules:
@@ -370,3 +378,65 @@ def player_remove(*, actor: Actor, table_id: Any, seat: Any, reason: Any) -> dic
 
     _command(actor, table_id, FLOOR, decide)
     return {"seat": removed[0]["seat"], "cashed_out_cents": removed[0]["cashed_out_cents"]}
+
+
+# --- 637a.18(c): compliance notified -------------------------------------------------------
+
+REMOVED, ACKNOWLEDGED = "PlayerRemoved", "PlayerRemovalAcknowledged"
+
+
+def _removal_seen(table_pk: Any, version: int) -> seating.RemovalSeen | None:
+    """The table's ``PlayerRemoved`` at ``version`` and whether it was acknowledged, in
+    one query (read inside the command's transaction, after the table's lock: a second
+    acknowledgement waits for the first and sees it)."""
+    stream = f"poker_table-{table_pk}"
+    acked = StoredEvent.objects.filter(stream_id=stream, type=ACKNOWLEDGED,
+                                       data__removal_version=version)
+    row = (StoredEvent.objects.filter(stream_id=stream, version=version, type=REMOVED)
+           .annotate(acked=Exists(acked)).first())
+    if row is None:
+        return None
+    return seating.RemovalSeen(version, row.data, row.metadata.get("actor", ""), row.acked)
+
+
+def player_removal_acknowledge(*, actor: Actor, table_id: Any, removal: Any,
+                               note: Any = "") -> dict[str, Any]:
+    """637a.18(c): a compliance officer records that the notice of a player required to
+    leave the game (the table's ``PlayerRemoved`` at stream version ``removal``) was
+    received and reviewed; it leaves compliance's list. Never by the person who removed
+    the player (409 ``same_person``), once (409 ``already_acknowledged``); 404
+    ``removal_not_found`` for a version that is no removal."""
+    version = seating.removal_number(removal)
+    text = seating.review_note(note)
+    done: list[dict[str, Any]] = []
+
+    def decide(table: TableSeen, _hand: Any) -> list[seating.Event]:
+        event = seating.removal_acknowledged(_removal_seen(table.pk, version),
+                                             actor.username, text)
+        done[:] = [event[1]]
+        return [event]
+
+    with _own_transaction(True):
+        _command(actor, table_id, COMPLIANCE, decide)
+    return dict(done[0])
+
+
+def removals_to_acknowledge(actor: Actor) -> QuerySet:
+    """The players required to leave a game at the viewer's property whose notice no
+    compliance officer has acknowledged yet, oldest first, each with its table's name
+    (one query; the event log is read as the events API reads it, by the property the
+    metadata records)."""
+    # the version compared as the text of the JSON number (jsonb is not compared with an
+    # integer column)
+    acked = (StoredEvent.objects
+             .annotate(removal=KeyTextTransform("removal_version", "data"))
+             .filter(stream_id=OuterRef("stream_id"), type=ACKNOWLEDGED,
+                     removal=Cast(OuterRef("version"), CharField())))
+    name = GameTable.objects.filter(
+        pk=Cast(KeyTextTransform("table", OuterRef("metadata")), UUIDField())
+    ).values("name")[:1]
+    return (StoredEvent.objects
+            .filter(stream_type="poker_table", type=REMOVED,
+                    metadata__property=actor.property.licence_number)
+            .annotate(acked=Exists(acked), table_name=Subquery(name))
+            .filter(acked=False).order_by("position"))

@@ -22,7 +22,8 @@ button is the one "to the immediate left of the button" (637a.11(d)).
 Where the hand's parts are: :mod:`.state` (construction, reads, the one way the state
 changes), :mod:`.dealing` (the steps of a hand, cards and draws), :mod:`.betting`,
 :mod:`.money` (rake and contributions), :mod:`.showdown` (showing, values, pots, odd
-chips), :mod:`.irregularities` (637a.18), :mod:`.forced_bets`, :mod:`.constants`.
+chips), :mod:`.irregularities` (637a.18(g)-(p)), :mod:`.conduct` (637a.18(d), (k)),
+:mod:`.forced_bets`, :mod:`.constants`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any
 
 from poker_room.domain.hand import state as _state
 from poker_room.domain.hand.betting import BettingMixin
+from poker_room.domain.hand.conduct import ConductMixin
 from poker_room.domain.hand.constants import (
     BET,
     BETTING,
@@ -65,8 +67,8 @@ __all__ = ["Hand", "decide", "evolve", "FOLD", "CHECK", "CALL", "BET", "RAISE", 
            "ENTIRE_POT", "EXPOSURE_CHOICES"]
 
 
-class Hand(IrregularitiesMixin, ShowdownMixin, MoneyMixin, BettingMixin, DealingMixin,
-           HandState):
+class Hand(ConductMixin, IrregularitiesMixin, ShowdownMixin, MoneyMixin, BettingMixin,
+           DealingMixin, HandState):
     """The state of one hand. Build with :meth:`start` or :meth:`from_events`."""
 
 
@@ -75,7 +77,7 @@ _state._HANDLERS.update({name[4:]: getattr(Hand, name) for name in dir(Hand)
 #: the commands :meth:`Hand.execute` runs, by ``type``
 _state._COMMANDS.update({name: inspect.signature(getattr(Hand, name)) for name in (
     "act", "draw", "discard", "deal", "misdeal", "void", "card_discard",
-    "hole_card_exposed")})
+    "hole_card_exposed", "cards_not_in_view", "hand_fouled")})
 
 
 def decide(hand: Hand, command: Mapping[str, Any]) -> list[dict[str, Any]]:

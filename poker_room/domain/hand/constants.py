@@ -28,6 +28,14 @@ POT_SO_FAR, ENTIRE_POT = "pot_so_far", "entire_pot"
 EXPOSURE_CHOICES = (POT_SO_FAR, ENTIRE_POT)
 
 
+#: 637a.18(k): how a player lost his hand (fouled by the discards, collected by the
+#: dealer, left at the table by a player who went without comment, (k)(4)) and what
+#: became of it: dead (no redress), reconstructed ((k)(2)) or refunded ((k)(3))
+LEFT_TABLE = "left_table"
+FOUL_HOW = ("fouled", "collected", LEFT_TABLE)
+OUTCOME_DEAD, OUTCOME_RECONSTRUCTED, OUTCOME_REFUNDED = "dead", "reconstructed", "refunded"
+
+
 #: why a card is put with the discards unused (637a.18(j), (o))
 DISCARD_REASONS = ("face_up_in_deck", "dealt_off_table")
 

@@ -200,7 +200,8 @@ class HandState:
         "draw", "seat", "discard", "cards"}``, ``{"type": "discard", "seat", "cards"}``,
         ``{"type": "deal", "cards", "burn"}``, ``{"type": "misdeal"|"void", "reason"}``,
         ``{"type": "card_discard", "card", "reason"}``, ``{"type": "hole_card_exposed", "seat",
-        "card", "replacement"}``."""
+        "card", "replacement"}``, ``{"type": "cards_not_in_view", "seat"}``, ``{"type":
+        "hand_fouled", "seat", "how", "protected", "reconstructed", "contributor"}``."""
         if not isinstance(command, Mapping):
             raise InvalidAction("a command is an object with a type", field="type")
         kind = command.get("type")
