@@ -13,8 +13,13 @@ from poker_room.api import serializers as s
 from poker_room.api.cards import command_in
 from poker_room.api.conduct_serializers import RemovalAcknowledgedOut, RemovalAcknowledgeIn
 from poker_room.api.history_views import SettleScriptIn, SettlementOut, hand_settle_script
+from poker_room.api.jackpot_box_serializers import (
+    JackpotBoxesOut,
+    JackpotBoxRegisterIn,
+    JackpotBoxRemoveIn,
+)
 from poker_room.api.rake_views import TimeChargeOut, VerifyIn
-from poker_room.services import disputes, hands, seats, time_charges
+from poker_room.services import disputes, hands, jackpot_boxes, seats, time_charges
 
 SEATING = seats.SEATING
 FLOOR = seats.FLOOR
@@ -119,6 +124,25 @@ time_charge_verify = declare(
     summary="Verify a period's time charges as the floorperson.",
     doc="A floorperson verifies a period's time charges; they go in the drop box "
         "(637a.17(b)(3)(v)).")
+jackpot_box_register = declare(
+    service=jackpot_boxes.jackpot_box_register, input=JackpotBoxRegisterIn,
+    output=JackpotBoxesOut, roles=jackpot_boxes.BOX_ROLES,
+    path=T + "jackpot-boxes/register/",
+    url_name="poker-jackpot-box-register", id_arg="table_id", created=True,
+    # stream=None as the seats' (above): the table's stream moves at every hand
+    stream=None, label="Register the jackpot box",
+    summary="Register the jackpot box attached to the table for a fund.",
+    doc="The transparent locked box on the drop box's side that holds the table's "
+        "contributions to a Bad Beat or High Hand fund (637a.2(e)); without it a hand pays "
+        "nothing into that fund.")
+jackpot_box_remove = declare(
+    service=jackpot_boxes.jackpot_box_remove, input=JackpotBoxRemoveIn,
+    output=JackpotBoxesOut, roles=jackpot_boxes.BOX_ROLES,
+    path=T + "jackpot-boxes/remove/",
+    url_name="poker-jackpot-box-remove", id_arg="table_id", stream=None,
+    label="Remove the jackpot box", summary="Remove a fund's jackpot box from the table.",
+    doc="The fund's box taken off the table between hands, with why; from the next hand "
+        "the table pays nothing into that fund (637a.2(e)).")
 
 
 # --- hands ----------------------------------------------------------------------------------

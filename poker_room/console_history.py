@@ -70,6 +70,8 @@ sentences({
     "PlayerLeft": say("{who} recorded seat {seat} leaving with {cashed_out_cents:$}"),
     "PlayerRemoved": say("{who} removed the player at seat {seat} ({cashed_out_cents:$} "
                          "cashed out): {reason}"),
+    "PlayerRemovalAcknowledged": say("{who} acknowledged the notice of the player removed "
+                                     "from seat {seat} (637a.18(c))"),
     "MinimumBetRaised": say("{who} raised the minimum bet to {amount_cents:$} "
                             "({agreement_method:w}; seats {players})"),
     "TimeChargeAssessed": _charges,

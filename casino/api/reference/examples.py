@@ -132,6 +132,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "player_return": {"seat": 3, "stakes_verified": True},
     "seat_leave": {"seat": 4},
     "player_remove": {"seat": 2, "reason": "Showed hole cards to seat 3 during the hand."},
+    "player_removal_acknowledge": {"removal": 14, "note": "Reviewed with surveillance."},
     "minimum_bet_raise": {"amount_cents": 600, "all_players_agreed": True},
     "jackpot_box_register": {"fund": "bad-beat", "box": "BB-07", "transparent": True,
                              "locked": True, "beside_drop_box": True},
