@@ -266,7 +266,8 @@ def test_the_table_page_shows_the_device_its_sign_and_who_reported_it(
     table = open_table("holdem", shuffler="automated")
     tables.table_equipment(actor=crew["dealer"], table_id=table.pk, device="shuffler",
                            out_of_order=True, covered_or_signed=True, note="rollers slip")
-    r = console_client("floorperson").get(f"/console/tables/{table.pk}/")
+    floor = console_client("floorperson")
+    r = floor.get(f"/console/tables/{table.pk}/")
     assert r.status_code == 200
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", r.content.decode()))
     assert "The shuffler is out of order and is covered or signed out of order" in text
@@ -274,3 +275,9 @@ def test_the_table_page_shows_the_device_its_sign_and_who_reported_it(
     assert "rollers slip" in text
     assert "Shuffle every deck by hand and cut it" in text
     assert "Put the shuffler back in service" in text
+    link = re.search(r'href="(/console/do/table_equipment/[^"]+)"', r.content.decode())
+    assert link and floor.get(link.group(1).replace("&amp;", "&")).status_code == 200
+    # the dealer who reported it is not offered the link (a floorperson's step)
+    dealer_page = console_client("dealer").get(f"/console/tables/{table.pk}/")
+    assert dealer_page.status_code == 200
+    assert "Put the shuffler back in service" not in dealer_page.content.decode()
