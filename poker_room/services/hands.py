@@ -209,7 +209,8 @@ def hand_command(*, actor: Actor, round_id: Any, commands: Any,
                  expected_version: Any = None) -> PokerHand:
     """Run the dealer's commands on the hand, in order, all or nothing: each is the
     engine's command (``act``, ``deal``, ``draw``, ``discard``, ``card_discard``,
-    ``hole_card_exposed``, ``misdeal``, ``void``; :meth:`Hand.execute`). 409
+    ``hole_card_exposed``, ``cards_not_in_view``, ``hand_fouled``, ``misdeal``, ``void``;
+    :meth:`Hand.execute`). 409
     ``stale_hand_version`` when the terminal decided on an older version, 409
     ``hand_closed`` once the hand is over, the engine's codes (``not_your_turn``,
     ``bet_below_minimum``, ``card_already_dealt``...) for what the rules refuse."""

@@ -223,3 +223,22 @@ def test_fouled_hand_refusals_record_nothing():
     with pytest.raises(HandComplete):
         h.hand_fouled(4, "collected", protected=True)
     assert (h.snapshot(), h.events) == (before, events)
+
+
+def test_stud_hole_cards_fouled_are_protected_and_refunded():
+    """§ 637a.18(k)(1), (3): Seven-card Stud, $1 Forced Bet, $2 small bet. Seat 2 (the 2d
+    showing) brings in $1, seat 3 completes to $2, seat 1 calls $2; seat 2's cards are
+    fouled by the discards before he acts. His hole cards count as protected: his $1
+    comes back, he is out, and fourth street is dealt to seats 1 and 3 only, over a pot
+    of $4."""
+    h = hand("stud-high", players=3)
+    h.deal({1: C("AsKsQh"), 2: C("5d6d2d"), 3: C("8h9hTh")})
+    h.act(3, "raise", 200)
+    h.act(1, "call")
+    assert h.to_act == 2
+    [fouled] = [e for e in h.hand_fouled(2, "fouled", protected=True)
+                if e["type"] == "HandFouled"]
+    assert (fouled["data"]["outcome"], fouled["data"]["refunded"]) == ("refunded", 100)
+    assert (h.stacks[2], h.pot, h.phase) == (10_000, 400, "dealing")
+    h.deal({1: C("2c"), 3: C("3c")})
+    assert h.to_act == 1  # Qh 2c showing beats Th 3c (§ 637a.10(f))
