@@ -153,6 +153,8 @@ _SENTENCES: dict[str, str] = {
     "invalid_choice": "Choose one of the values offered.",
     "option_required": "One of the rules' options is required and missing.",
     "option_not_allowed": "One of the rules' options is not allowed for this game.",
+    "odd_chip_fixed_by_chapter": "The chapter already says who gets the odd chip in this "
+                                 "game; the rules may not name another player.",
     "option_out_of_range": "One of the rules' values is outside what is allowed.",
     "unknown_option": "One of the rules' options is not an option of this game.",
     "table_limits_inverted": "The maximum is below the minimum.",
@@ -257,6 +259,26 @@ _SENTENCES: dict[str, str] = {
     "cards_not_expected": "The deal comes from the deck; do not give the cards.",
     "invalid_deal": "Give the cards of each position with an Ante.",
     "invalid_deal_method": "Choose one of the ways of dealing offered.",
+    "deal_method_mismatch": "This table deals another way: from its shoe or hand as set up.",
+    "placed_by_not_applicable": "Only a manual dealing shoe is loaded by the dealer or the "
+                                "shuffler.",
+    "invalid_placed_by": "Say whether the dealer or the shuffler placed the deck in the shoe.",
+    "no_working_shuffler": "This table has no working shuffler to place the deck in the shoe.",
+    "drawn_card_not_next": "The card drawn in error must be used as the next card.",
+    "card_face_exposed": "A card drawn with its face exposed is reported as a card found "
+                         "face up.",
+    "no_stub_in_game": "This game has no stub step; count the deck after the round.",
+    "stub_before_deal": "The stub is removed after the cards have been dealt.",
+    "stub_already_discarded": "The stub is already in the discard rack.",
+    "counting_shuffler_counts": "This table's shuffler counts the cards; discard the stub "
+                                "uncounted.",
+    "invalid_stub_count": "Give the number of cards counted in the stub, 0 to 52.",
+    "stub_count_right": "The stub count is right; a misdeal is reported as a wrong card "
+                        "count.",
+    "verbal_cash_wager": "A verbal wager with cash is not accepted; wager with chips or "
+                         "plaques.",
+    "invalid_instrument": "Wagers are made with value chips or plaques.",
+    "invalid_shuffler": "Choose one of the shufflers offered.",
     "duplicate_position": "A position is given twice.",
     "deck_exhausted": "The deck has no more cards to deal.",
     "no_dealer_up_card": "In this game the dealer's cards are all dealt face down.",

@@ -141,6 +141,19 @@ def _box_facts(o: dict | None, p: PokerTable | None) -> list[str]:
     return out
 
 
+def _house_procedures(o: dict | None) -> list[str]:
+    """637a.18(s): the Rules Submission's own irregularity procedures, as the floor reads
+    them beside the chapter's (escaped; none when the submission adds none)."""
+    text = (o or {}).get("irregularity_procedures")
+    if not text:
+        return []
+    # one paragraph per line as written (the page's policy allows no inline style)
+    paragraphs = "".join(f"<p>{escape(line)}</p>" for line in text.splitlines()
+                         if line.strip())
+    return ['<details class="house-procedures"><summary>House irregularity procedures '
+            f"(637a.18(s))</summary>\n{paragraphs}</details>"]
+
+
 def _table_html(t: GameTable, game: str, stakes_words: str, o: dict | None, count: int,
                 seats: dict[int, tuple], p: PokerTable | None, seat_form: str | None,
                 urls: dict[str, str]) -> str:
@@ -163,6 +176,7 @@ def _table_html(t: GameTable, game: str, stakes_words: str, o: dict | None, coun
     dealt = p.hands_dealt if p else 0
     facts.append(f"{dealt} hand{'' if dealt == 1 else 's'} dealt")
     out = [f"<p>{' · '.join(facts)}</p>"]
+    out += _house_procedures(o)
     away = [s for n, s in sorted(seats.items()) if s[4] == SeatStatus.AWAY]
     if away:
         out.append("<p><strong>Away:</strong> " + "; ".join(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from casino.domain.hands.stud import StudGame
 from poker_room.domain.errors import InvalidRules
-from tables.domain.catalogue import GAMES, POKER_GAMES
+from tables.domain.catalogue import GAMES, POKER_GAMES, OddChip
 
 BOARD, STUD, DRAW = "board", "stud", "draw"
 
@@ -47,14 +47,19 @@ class GameSpec:
     blinds_after_deal: bool = False
     #: the regulation lets the room offer a straddle (637a.11(e), 637a.12(e), ...)
     straddle: bool = True
-    #: 637a.10(i)(3): odd chips by suit, not a Rules Submission choice
-    suit_odd_chips_required: bool = False
 
     @property
     def kill(self) -> bool:
         """The Kill or Half-kill option may be offered (637a.12(n), 637a.19(l)(3),
         637a.20(b), 637a.21(b)): the one answer is the games registry's."""
         return GAMES[self.id].kill
+
+    @property
+    def suit_odd_chips_required(self) -> bool:
+        """The game's section fixes the odd chip by suit (637a.10(i)(3)(ii)-(iii)), so the
+        Rules Submission names no recipient; the games registry's ``odd_chip`` is the one
+        answer (elsewhere the section lets the submission name one or is silent)."""
+        return GAMES[self.id].odd_chip is OddChip.BY_SUIT
 
     @property
     def uses_button(self) -> bool:
@@ -76,15 +81,13 @@ POKER_SPECS: dict[str, GameSpec] = {g.id: g for g in (
     GameSpec("stud-low", "Seven-card Stud Low", "637a.10", showdown="stud_low",
              stud_game=StudGame.SEVEN_CARD_STUD_LOW, **_STUD7),
     GameSpec("stud-hilo", "Seven-card Stud High-low Split", "637a.10", showdown="stud_hilo",
-             stud_game=StudGame.SEVEN_CARD_STUD_HIGH_LOW, suit_odd_chips_required=True,
-             **_STUD7),
+             stud_game=StudGame.SEVEN_CARD_STUD_HIGH_LOW, **_STUD7),
     GameSpec("stud-hilo8", "Seven-card Stud High-low Split Eight or Better", "637a.10",
-             showdown="stud_hilo8", stud_game=StudGame.SEVEN_CARD_STUD_HIGH_LOW_8,
-             suit_odd_chips_required=True, **_STUD7),
+             showdown="stud_hilo8", stud_game=StudGame.SEVEN_CARD_STUD_HIGH_LOW_8, **_STUD7),
     GameSpec("super-stud-hilo8", "Super Seven-card Stud High-low Split Eight or Better",
              "637a.10(m)", showdown="stud_hilo8",
-             stud_game=StudGame.SEVEN_CARD_STUD_HIGH_LOW_8, suit_odd_chips_required=True,
-             discard=2, **{**_STUD7, "stud_first": (4, 1)}),
+             stud_game=StudGame.SEVEN_CARD_STUD_HIGH_LOW_8, discard=2,
+             **{**_STUD7, "stud_first": (4, 1)}),
     GameSpec("holdem", "Hold'em", "637a.11", max_players=10, hole_cards=2,
              showdown="holdem", **_BOARD),
     GameSpec("omaha-high", "Omaha High", "637a.12", max_players=10, hole_cards=4,

@@ -1,5 +1,5 @@
 """The one schema of a poker Rules Submission (637a.8(k), 637a.10(b)-637a.21(b), 637a.11(d)-(e),
-637a.12(n), 637a.15(b), 637a.16(b), 637a.17(a)-(b), 637a.18(e)).
+637a.12(n), 637a.15(b), 637a.16(b), 637a.17(a)-(b), 637a.18(e), 637a.18(s)).
 
 What a certificate holder submits for a poker game, checked against the chapter and put in
 canonical form (defaults filled in). ``tables`` validates every Rules Submission through
@@ -29,6 +29,7 @@ from tables.domain.options_reader import (
     money,
     nested,
     one_of,
+    prose,
     text,
     whole,
 )
@@ -43,6 +44,7 @@ ANTE_POSTERS = ("each-player", "big-blind", "button")
 #: by suit as the chapter describes, or the first tied player clockwise from the button
 #: (the dealer's left at stud)
 ODD_CHIP_RECIPIENTS = ("highest-card-by-suit", "first-left-of-button")
+BY_SUIT_RECIPIENT = ODD_CHIP_RECIPIENTS[0]
 #: how a capped rake is spread over the main pot and the side pots (637a.17(b)(1))
 RAKE_SPREADS = ("main-pot-first", "last-pot-first")
 #: the rake options of a hand replayed or worked out outside any table (a hand history,
@@ -53,6 +55,9 @@ HAND_CATEGORIES = ("full-house", "four-of-a-kind", "straight-flush", "royal-flus
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 MAX_RAKE_BP = 1000  # 637a.17(b)(1): a percentage rake may not exceed 10 %
 MAX_CHIP_CENTS = 100  # the excess of a split pot may not exceed $1
+#: 637a.18(s): the house's own irregularity procedures, as text the floor reads; each hand
+#: records its options, so the limit keeps that record small (a page or two)
+MAX_PROCEDURES_CHARS = 4000
 #: games whose pot is split between a high (or first) and a low (or second) share
 SPLIT_GAMES = frozenset({"stud-hilo", "stud-hilo8", "super-stud-hilo8", "omaha-hilo8",
                          "five-card-omaha-hilo8", "badeucey", "badacey"})
@@ -102,6 +107,9 @@ def validate_poker(o: OptionReader, game: TableGame) -> dict[str, Any]:
     waitlist = _waitlist(o)
     if waitlist is not None:
         out["waitlist"] = waitlist
+    procedures = o.get("irregularity_procedures", prose(MAX_PROCEDURES_CHARS), required=False)
+    if procedures is not None:  # absent otherwise: a hand's recorded options are as before
+        out["irregularity_procedures"] = procedures
     _whole_chips(o, out)
     return out
 
@@ -220,11 +228,18 @@ def _kill(o: OptionReader, game: TableGame) -> dict[str, Any]:
 def _odd_chip(o: OptionReader, game: TableGame) -> tuple[str | None, str | None]:
     """Who gets the excess of a split share where the chapter lets the submission say
     (637a.11(k), 637a.12(k)(2)(ii)-(iii), 637a.19(k)(2)(ii)-(iii), 637a.20(k),
-    637a.21(k)(5)): the high (or whole-pot) share and, in a split game, the low share,
-    each set on its own. None: the chapter's rule by suit applies."""
+    637a.21(k)(5)) or says nothing of ties (the catalogue's ``odd_chip_rule``): the high
+    (or whole-pot) share and, in a split game, the low share, each set on its own. None:
+    the rule by suit applies. Where the chapter fixes it by suit (637a.10(i)(3)(ii)-(iii)),
+    naming the suit is the chapter's rule again; naming anyone else is refused."""
     if game.odd_chip is OddChip.BY_SUIT:
-        o.refuse("odd_chip_recipient", "the chapter awards the odd chip by suit")
-        o.refuse("odd_chip_recipient_low", "the chapter awards the odd chip by suit")
+        for key in ("odd_chip_recipient", "odd_chip_recipient_low"):
+            named = o.get(key, choice(*ODD_CHIP_RECIPIENTS), required=False)
+            if named not in (None, BY_SUIT_RECIPIENT):
+                raise RulesOptionError(
+                    f"{o.field(key)} is not allowed: {game.name}'s odd chip goes by suit "
+                    f"({game.odd_chip_rule})", code="odd_chip_fixed_by_chapter",
+                    field=o.field(key))
         return None, None
     required = game.odd_chip is OddChip.REQUIRED
     high = o.get("odd_chip_recipient", choice(*ODD_CHIP_RECIPIENTS), required=required)

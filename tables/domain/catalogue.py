@@ -21,10 +21,17 @@ class Family(StrEnum):
 
 
 class OddChip(StrEnum):
-    """What a Rules Submission may say about the odd chip of a split pot."""
+    """What a Rules Submission may say about the odd chip of a split pot. Each game's
+    ``odd_chip_rule`` cites the section that fixes the rule or leaves it open."""
 
-    BY_SUIT = "by-suit"  # the chapter fixes it by suit; nothing to choose
-    OPTIONAL = "optional"  # the chapter allows naming a player (637a.11(k), 637a.12(k)(2))
+    BY_SUIT = "by-suit"  # the chapter fixes it by suit; nothing to choose (637a.10(i)(3))
+    #: the submission may name the player; unnamed, by suit. Where the chapter offers "by
+    #: suit or the player specified" (637a.11(k), 637a.12(k)(2)), and where the game's
+    #: section is silent on ties (637a.10(i)(1)-(2), 637a.12(k)(1), 637a.13(i),
+    #: 637a.14(i), 637a.19(k)(1)): nothing there fixes the recipient, so the submission
+    #: says; by suit, the chapter's own tie-break in the neighbouring games, stays the
+    #: default so a submission approved before keeps dealing as it did.
+    OPTIONAL = "optional"
     REQUIRED = "required"  # the chapter leaves it to the Rules Submission (637a.20(k), 637a.21(k))
 
 
@@ -62,28 +69,38 @@ _GAMES = [
               "671a.2(a)"),
     TableGame("five-card-hi-lo", "Five Card Hi-Lo", "579", Family.HILO, 6, "579.2(a)"),
     # 637a.10(b): no more than nine players at Seven-card Stud; Forced Bet by up card.
-    _poker("stud-high", "Seven-card Stud High", "637a.10(b)", 9, forced_bet=True),
-    _poker("stud-low", "Seven-card Stud Low", "637a.10(b)", 9, forced_bet=True),
-    _poker("stud-hilo", "Seven-card Stud High-low Split", "637a.10(b)", 9, forced_bet=True),
+    # 637a.10(i)(1)-(2) name the winner of High and Low and say nothing of ties;
+    # 637a.10(i)(3)(ii)-(iv) fix the odd chip of the High-low games by suit.
+    _poker("stud-high", "Seven-card Stud High", "637a.10(b)", 9, forced_bet=True,
+           odd_chip=OddChip.OPTIONAL, odd_chip_rule="637a.10(i)(1): silent on ties"),
+    _poker("stud-low", "Seven-card Stud Low", "637a.10(b)", 9, forced_bet=True,
+           odd_chip=OddChip.OPTIONAL, odd_chip_rule="637a.10(i)(2): silent on ties"),
+    _poker("stud-hilo", "Seven-card Stud High-low Split", "637a.10(b)", 9, forced_bet=True,
+           odd_chip_rule="637a.10(i)(3)(ii)-(iii): by suit"),
     _poker("stud-hilo8", "Seven-card Stud High-low Split Eight or Better", "637a.10(b)", 9,
-           forced_bet=True),
+           forced_bet=True, odd_chip_rule="637a.10(i)(3)(ii)-(iii): by suit"),
     _poker("super-stud-hilo8", "Super Seven-card Stud High-low Split Eight or Better",
-           "637a.10(b)", 9, forced_bet=True),
+           "637a.10(b)", 9, forced_bet=True, odd_chip_rule="637a.10(i)(3)(ii)-(iii): by suit"),
     # 637a.11: ten players, blinds, one straddle, board-play odd chip may be named.
     _poker("holdem", "Hold'em", "637a.11(b)", 10, straddle=True, odd_chip=OddChip.OPTIONAL,
            odd_chip_rule="637a.11(k)"),
-    _poker("omaha-high", "Omaha High", "637a.12(b)", 10, straddle=True),
+    _poker("omaha-high", "Omaha High", "637a.12(b)", 10, straddle=True,
+           odd_chip=OddChip.OPTIONAL, odd_chip_rule="637a.12(k)(1): silent on ties"),
     _poker("omaha-hilo8", "Omaha High-low Split Eight or Better", "637a.12(b)", 10,
            straddle=True, kill=True, odd_chip=OddChip.OPTIONAL,
            odd_chip_rule="637a.12(k)(2)"),
-    _poker("five-card-omaha-high", "Five-card Omaha High", "637a.19(b)", 8, straddle=True),
+    _poker("five-card-omaha-high", "Five-card Omaha High", "637a.19(b)", 8, straddle=True,
+           odd_chip=OddChip.OPTIONAL, odd_chip_rule="637a.19(k)(1): silent on ties"),
     _poker("five-card-omaha-hilo8", "Five-card Omaha High-low Split Eight or Better",
            "637a.19(b)", 8, straddle=True, kill=True, odd_chip=OddChip.OPTIONAL,
            odd_chip_rule="637a.19(k)(2)"),
-    # 637a.13: eight players, blinds after the deal, no straddle.
-    _poker("draw-high", "Five-card Draw High", "637a.13(b)", 8),
-    _poker("draw-low", "Five-card Draw Low", "637a.13(b)", 8),
-    _poker("five-card-stud", "Five-card Stud", "637a.14(b)", 8, forced_bet=True),
+    # 637a.13: eight players, blinds after the deal, no straddle; (i) silent on ties.
+    _poker("draw-high", "Five-card Draw High", "637a.13(b)", 8, odd_chip=OddChip.OPTIONAL,
+           odd_chip_rule="637a.13(i)(1): silent on ties"),
+    _poker("draw-low", "Five-card Draw Low", "637a.13(b)", 8, odd_chip=OddChip.OPTIONAL,
+           odd_chip_rule="637a.13(i)(2): silent on ties"),
+    _poker("five-card-stud", "Five-card Stud", "637a.14(b)", 8, forced_bet=True,
+           odd_chip=OddChip.OPTIONAL, odd_chip_rule="637a.14(i): silent on ties"),
     # 637a.20: seven players; ties split with the excess to the player the submission names.
     _poker("triple-draw-27", "Triple Draw 2-7 Lowball", "637a.20(b)", 7, straddle=True,
            kill=True, odd_chip=OddChip.REQUIRED, odd_chip_rule="637a.20(k)"),

@@ -94,6 +94,21 @@ def text(v: Any, field: str) -> str:
     return v.strip()
 
 
+def prose(limit: int) -> Callable[[Any, str], str]:
+    """Text a person wrote for the rules (procedures, not a label): 1 to ``limit``
+    characters once trimmed; longer is out of range, anything but text the wrong kind."""
+    def check(v: Any, field: str) -> str:
+        if not isinstance(v, str) or not v.strip():
+            raise RulesOptionError(f"{field} must be text", code="invalid_option_type",
+                                   field=field)
+        if len(v.strip()) > limit:
+            raise RulesOptionError(f"{field} must be at most {limit:,} characters, not "
+                                   f"{len(v.strip()):,}", code="option_out_of_range",
+                                   field=field)
+        return v.strip()
+    return check
+
+
 def choice(*allowed: str, code: str = "invalid_choice") -> Callable[[Any, str], str]:
     def check(v: Any, field: str) -> str:
         if v not in allowed:

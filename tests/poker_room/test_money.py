@@ -281,7 +281,8 @@ def test_rules_from_dict_names_the_field():
     in Five-card Draw; fields are named."""
     with pytest.raises(InvalidRules) as exc:
         TableRules.from_dict(rules("stud-hilo8", odd_chip_recipient="first-left-of-button"))
-    assert (exc.value.code, exc.value.field) == ("option_not_allowed", "odd_chip_recipient")
+    assert (exc.value.code, exc.value.field) == ("odd_chip_fixed_by_chapter",
+                                                 "odd_chip_recipient")
     with pytest.raises(InvalidRules) as exc:
         TableRules.from_dict(rules("draw-high", straddle={
             "offered": True, "amount_cents": 400, "rules": "left of the blinds"}))

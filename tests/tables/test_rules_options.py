@@ -234,9 +234,9 @@ def test_odd_chip_recipient_required_at_triple_draw_and_badugi() -> None:
 
 
 def test_odd_chip_fixed_by_suit_in_stud() -> None:
-    """§ 637a.10(k)(3)(ii)-(iii): stud hi-lo awards the odd chip by suit; no choice."""
+    """§ 637a.10(i)(3)(ii)-(iii): stud hi-lo awards the odd chip by suit; no choice."""
     err = _refused("stud-hilo8", _with("stud-hilo8", odd_chip_recipient="first-left-of-button"))
-    assert (err.code, err.field) == ("option_not_allowed", "options.odd_chip_recipient")
+    assert (err.code, err.field) == ("odd_chip_fixed_by_chapter", "options.odd_chip_recipient")
 
 
 def test_odd_chip_optional_at_holdem() -> None:
