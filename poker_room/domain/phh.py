@@ -11,7 +11,8 @@ Where PA's rules differ from the PHH/pokerkit defaults the replay says how it re
 (see ``replay_phh``'s help): heads-up the button posts the small blind; the stud bring-in
 player may complete instead; no raise cap is imposed (the file's actions stand); odd chips
 follow the table's rule (by suit in stud high-low, 637a.10(i)(3); first player left of the
-button elsewhere, which is also pokerkit's); burn cards are not recorded in PHH.
+button elsewhere, which is also pokerkit's); an ante at one seat is a big-blind (or button)
+ante (:func:`_antes`); burn cards are not recorded in PHH.
 """
 
 from __future__ import annotations
@@ -27,7 +28,13 @@ from poker_room.domain.games import STUD
 from poker_room.domain.errors import PokerError
 from poker_room.domain.hand import DEALING, DRAWING, EXPOSURE_CHOICES, FORCED, Hand
 from poker_room.domain.pokerkit_bridge import PAIRS, VARIANTS, player_order
-from poker_room.domain.rules import FIXED_LIMIT, TableRules
+from poker_room.domain.rules import (
+    ANTE_BIG_BLIND,
+    ANTE_BUTTON,
+    ANTE_EACH,
+    FIXED_LIMIT,
+    TableRules,
+)
 from poker_room.domain.rules_schema import NO_POT_RAKE, SPLIT_GAMES
 from tables.domain.catalogue import OddChip, get_table_game
 from tables.domain.options_reader import MAX_CENTS
@@ -61,7 +68,7 @@ def to_phh(hand: Hand) -> str:
     pair = PAIRS.get((spec.id, rules.structure))
     f: dict[str, Any] = {"variant": pair[1] if pair else f"PA:{spec.id}",
                          "ante_trimming_status": True,
-                         "antes": [rules.ante_cents] * n}
+                         "antes": _written_antes(rules, n)}
     if spec.family == "stud":
         f["bring_in"] = rules.bring_in_cents
     else:
@@ -175,13 +182,11 @@ def rules_for(phh: Mapping[str, Any]) -> TableRules:
                        + ", ".join(VARIANTS), field="variant")
     game, structure = VARIANTS[variant]
     n = len(phh["starting_stacks"])
-    antes = [a for a in _int_list(phh, "antes") if a]
-    if len(set(antes)) > 1 or (antes and len(antes) != n):
-        raise PHHError("PA antes are the same for every player", field="antes")
     stud = game.startswith("stud") or game == "five-card-stud"
+    ante, posted_by = _antes(phh, n, stud)
     table = get_table_game(game)
-    d: dict[str, Any] = {"game": game, "structure": structure,
-                         "ante_cents": antes[0] if antes else 0, "chip_unit_cents": 1,
+    d: dict[str, Any] = {"game": game, "structure": structure, "ante_cents": ante,
+                         "ante_posted_by": posted_by, "chip_unit_cents": 1,
                          "buy_in_minimum_cents": 1, "buy_in_maximum_cents": MAX_CENTS,
                          "rake": NO_POT_RAKE}
     if table.odd_chip is not OddChip.BY_SUIT:  # pokerkit's rule: by position
@@ -210,6 +215,58 @@ def rules_for(phh: Mapping[str, Any]) -> TableRules:
         d["table_minimum_cents"], d["table_maximum_cents"] = (d["minimum_bet_cents"],
                                                               MAX_CENTS)
     return TableRules.from_dict(d)
+
+
+def _antes(phh: Mapping[str, Any], n: int, stud: bool) -> tuple[int, str]:
+    """The Ante and who posts it (637a.10(b)-637a.21(b): the Rules Submission governs its
+    placement). Every player the same ante; or one ante written at a single seat, as
+    tournament histories record a big-blind (or button) ante: the table's one ante,
+    posted by that player (``ante_posted_by``). Any other shape is refused."""
+    written = _int_list(phh, "antes")
+    paid = [(k, a) for k, a in enumerate(written) if a]
+    if not paid:
+        return 0, ANTE_EACH
+    if len(paid) == n and len({a for _, a in paid}) == 1 and len(written) == n:
+        return paid[0][1], ANTE_EACH
+    if len(paid) == 1 and not stud and paid[0][0] < n:
+        player = _ante_player(paid[0][0], n)
+        for poster in (ANTE_BIG_BLIND, ANTE_BUTTON):
+            if player == _table_ante_player(phh, n, poster):
+                return paid[0][1], poster
+        raise PHHError(f"the ante at p{player + 1} is neither the big blind's nor the "
+                       "button's", field="antes")
+    raise PHHError("antes are the same for every player, or one ante at the big blind or "
+                   "the button", field="antes")
+
+
+def _ante_player(k: int, n: int) -> int:
+    """The player (0-based, p1 first) who posts the ante written at index ``k``:
+    heads-up, pokerkit swaps the written antes as it swaps the blinds."""
+    return 1 - k if n == 2 else k
+
+
+def _table_ante_player(phh: Mapping[str, Any], n: int, poster: str) -> int:
+    """The player (0-based) our engine has post the one table ante as ``poster`` says,
+    with the blinds the file records (the button is pn; heads-up it posts the small
+    blind, as the replay reads PHH)."""
+    if poster == ANTE_BUTTON:
+        return n - 1
+    blinds = [b for b in phh.get("blinds_or_straddles") or [] if b][:2]
+    if n == 2:
+        return 0  # the player who is not the button posts the big blind
+    return max(len(blinds), 1) - 1
+
+
+def _written_antes(rules: TableRules, n: int) -> list[int]:
+    """The ``antes`` field for a table's Ante: each player's, or the one table ante at the
+    seat of the player who posts it (the inverse of :func:`_antes`)."""
+    if rules.ante_posted_by == ANTE_EACH or not rules.ante_cents or not rules.spec.uses_button:
+        return [rules.ante_cents] * n
+    player = n - 1 if rules.ante_posted_by == ANTE_BUTTON else (
+        0 if n == 2 else max(len(rules.blinds_cents), 1) - 1)
+    out = [0] * n
+    out[_ante_player(player, n)] = rules.ante_cents
+    return out
 
 
 #: the comment on a deal whose card was turned face up, with the player's choice

@@ -23,6 +23,11 @@ a file:
 * High-low side pots: pokerkit splits a side pot high/low whenever any live player in
   the hand has a qualifying low; we judge the low among that pot's contenders, so a side
   pot where none qualifies goes to the high hand (637a.10(j), 637a.12(l)(1)).
+* Antes: the same ante for every player, or one ante written at a single seat, as
+  tournament histories record a big-blind ante (``antes = [0, X, 0, ...]``, heads-up too:
+  pokerkit swaps it with the blinds): read as the table's one Ante posted by the big blind
+  (or, at the button's seat, by the button), the placement the Rules Submission governs
+  (637a.11(b)). Any other shape is refused (``invalid_phh``, field ``antes``).
 * Table stakes (637a.8(b)(4)) are not enforced on replay unless ``--strict-stakes``.
 * Burn cards are not recorded in PHH; the stud common card (637a.10(h)) has no PHH form.
 """
