@@ -337,6 +337,12 @@ round_report_irregularity = _banked(
     "Report an irregularity or abandoned wagers in a round.",
     "Report an irregularity (x.13) or abandoned wagers (x.7(b)); a void returns every "
     "wager.", roles=(Role.FLOORPERSON,))
+round_stub = _banked(
+    banked.round_stub, b.StubInput, "stub/", "round-stub", "Record the stub",
+    "Record the stub put in the discard rack, or counted first.",
+    "Five Card Hi-Lo after the deal: the stub to the discard rack (579.8(e), 579.9(c), "
+    "579.10(c)), or counted face down first (579.8(f)-(h)): 52 in the deck counts the "
+    "deck, another number voids the round.")
 round_settle_script_ = declare(
     service=round_settle_script, input=b.SettleScriptInput, output=b.SettlementSerializer,
     roles=banked.DISPUTE_ROLES, path="rounds/settle-script/", url_name="round-settle-script",

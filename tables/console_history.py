@@ -169,6 +169,13 @@ sentences({
                            "({cite})"),
     "IrregularityRecorded": say("{who} recorded an irregularity: {kind:w}, {action:w} "
                                 "({cite})"),
+    "CardDrawnInError": say("{who} recorded {card:cards} drawn in error face down; it is "
+                            "the next card ({cite})"),
+    "StubCounted": say("{who} counted {cards} cards in the stub, {deck_cards} in the deck "
+                       "({cite})"),
+    "StubDiscarded": say("{who} put the stub in the discard rack ({cite})"),
+    "CardsToDiscardRack": say("{who} put position {position}'s {cards:cards} in the discard "
+                              "rack ({cite})"),
     "CardsDealt": _cards_dealt,
     "HandDeclared": say("{who} recorded position {position}'s declaration: {declaration:w} "
                         "({hand:w})"),

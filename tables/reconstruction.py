@@ -106,6 +106,17 @@ def describe(ev_type: str, d: dict[str, Any]) -> str:
         return f"card {format_card(d['card'])} found face up, not used ({d['cite']})"
     if ev_type == "IrregularityRecorded":
         return f"irregularity {d.get('kind')}: {d.get('action', '')} ({d.get('cite')})"
+    if ev_type == "CardDrawnInError":
+        return (f"card drawn in error, face down: {format_card(d['card'])}, used as the "
+                f"next card ({d['cite']})")
+    if ev_type == "StubCounted":
+        right = "right" if d["correct"] else "wrong"
+        return (f"stub counted: {d['cards']} cards, {d['deck_cards']} in the deck, "
+                f"{right} ({d['cite']})")
+    if ev_type == "StubDiscarded":
+        return f"stub placed in the discard rack ({d['cite']})"
+    if ev_type == "CardsToDiscardRack":
+        return f"{p} cards {_cards(d['cards'])} to the discard rack ({d['cite']})"
     if ev_type == "RoundVoided":
         return f"round void: {d['reason']} ({d['cite']}); every wager returned"
     if ev_type == "RoundClosed":

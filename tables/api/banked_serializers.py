@@ -32,6 +32,10 @@ class WagerInput(VersionedInput):
     amount = serializers.IntegerField(help_text="cents")
     player = serializers.CharField(required=False, allow_null=True, default=None,
                                    max_length=60)
+    instrument = serializers.CharField(
+        required=False, allow_null=True, default=None, max_length=10,
+        help_text="chips or plaque (x.7(a)); a verbal wager with cash is refused "
+                  "(verbal_cash_wager)")
 
 
 class WagerItem(serializers.Serializer):
@@ -40,6 +44,10 @@ class WagerItem(serializers.Serializer):
     amount = serializers.IntegerField(help_text="cents")
     player = serializers.CharField(required=False, allow_null=True, default=None,
                                    max_length=60)
+    instrument = serializers.CharField(
+        required=False, allow_null=True, default=None, max_length=10,
+        help_text="chips or plaque (x.7(a)); a verbal wager with cash is refused "
+                  "(verbal_cash_wager)")
 
 
 #: more items than a round can hold: at most 35 wagers (5 Lunar positions, each with an
@@ -67,8 +75,13 @@ class DealInput(VersionedInput):
     dealer = CardsField(help_text="the dealer's five cards, the face-up card last (Lunar)")
     dealer_face_up = serializers.CharField(required=False, allow_null=True, default=None,
                                            max_length=3)
-    method = serializers.ChoiceField(choices=["by_card", "stacks"], required=False,
-                                     default="by_card")
+    method = serializers.ChoiceField(
+        choices=["by_card", "stacks"], required=False, allow_null=True, default=None,
+        help_text="the table's dealing method's when omitted; another is refused "
+                  "(deal_method_mismatch)")
+    placed_by = serializers.CharField(
+        required=False, allow_null=True, default=None, max_length=10,
+        help_text="manual shoe: dealer or shuffler placed the deck in the shoe (x.8(a))")
 
 
 class DecisionInput(VersionedInput):
@@ -123,9 +136,22 @@ class DealerDrawInput(VersionedInput):
 class IrregularityInput(VersionedInput):
     kind = serializers.CharField(max_length=30, help_text="card_face_up, wrong_card_count, "
                                  "dealer_card_exposed, shuffler_jam, shoe_jam, "
-                                 "stub_count_wrong, abandoned")
+                                 "stub_count_wrong, card_drawn_in_error, abandoned")
     card = serializers.CharField(required=False, allow_null=True, default=None, max_length=3)
     position = serializers.IntegerField(required=False, allow_null=True, default=None)
+    misdealt = serializers.BooleanField(required=False, allow_null=True, default=None)
+    face_exposed = serializers.BooleanField(required=False, allow_null=True, default=None,
+                                            help_text="card_drawn_in_error: its face "
+                                            "exposed (refused: that is card_face_up)")
+
+
+class StubInput(VersionedInput):
+    """Five Card Hi-Lo after the deal: the stub to the discard rack, counted or not."""
+
+    cards = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="the cards counted in the stub (579.8(f), 579.9(d), 579.10(d)); omitted: "
+                  "the stub goes to the discard rack uncounted")
     misdealt = serializers.BooleanField(required=False, allow_null=True, default=None)
 
 

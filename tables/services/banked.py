@@ -23,10 +23,10 @@ from typing import Any
 
 from casino import command_runner
 from casino.actors import Actor
-from casino.command_runner import Aggregate, Decision, Loaded
+from casino.command_runner import Aggregate, Also, Decision, Loaded
 from casino.domain.cards import shuffled_deck
 from casino.domain.errors import ConflictError, DomainError
-from casino.eventstore.store import NewEvent, RecordedEvent, read_stream
+from casino.eventstore.store import NewEvent, RecordedEvent, Stream, read_stream
 from casino.roles import Role
 from casino.scoping import property_row
 from tables.domain.banked import Phase, evolve, execute, rebuild, settle_script
@@ -42,6 +42,8 @@ from tables.domain.banked.commands import (
     ReportIrregularity,
     RoundCommand,
     SetHands,
+    StubCount,
+    StubDiscard,
     WithdrawWager,
     steps,
 )
@@ -214,12 +216,14 @@ def _rebuild_round(recorded: list[RecordedEvent]) -> RoundState:
 
 #: The round aggregate: its row (read with its table, scoped to the caller's property)
 #: keeps the snapshot. Columns after the snapshot: id, table id, number, state,
-#: dealing method, the table's dealer, name and game.
+#: dealing method, the table's dealer, name and game, and the round's deck and its stream
+#: version (a right stub count is the deck's count too, :func:`round_stub`).
 ROUND: Aggregate[RoundState] = command_runner.register(Aggregate(
     name="banked_round", stream_type="round", what="round",
     select=("SELECT r.snapshot, r.snapshot_version, r.id, r.table_id, r.number, r.state, "
-            "r.dealing_method, t.dealer_id, t.name, t.game "
+            "r.dealing_method, t.dealer_id, t.name, t.game, r.deck_id, d.stream_version "
             "FROM tables_round r JOIN tables_gametable t ON t.id = r.table_id "
+            "LEFT JOIN tables_deck d ON d.id = r.deck_id "
             "WHERE r.id = %%s AND t.property_id = %%s%(lock)s"),
     update=("UPDATE tables_round SET snapshot = %%s%(json)s, snapshot_version = %%s, "
             "stream_version = %%s WHERE id = %%s"),
@@ -262,7 +266,7 @@ class RoundSeen:
 
 
 def _row_models(row: tuple[Any, ...], version: int) -> tuple[TableSeen, RoundSeen]:
-    round_id, table_id, number, state, dealing, dealer_id, name, game = row
+    round_id, table_id, number, state, dealing, dealer_id, name, game = row[:8]
     # SQLite returns a UUID column as 32 hex characters; the API and the metadata show
     # the one form, so both backends give the same answer
     round_id, table_id = uuid.UUID(str(round_id)), uuid.UUID(str(table_id))
@@ -270,10 +274,35 @@ def _row_models(row: tuple[Any, ...], version: int) -> tuple[TableSeen, RoundSee
     return table, RoundSeen(round_id, table_id, number, state, dealing, version, table)
 
 
+def _deck_of(row: tuple[Any, ...]) -> tuple[str | None, int]:
+    """The round's deck id and its stream's version, as the round's locked read saw them."""
+    deck_id, version = row[8], row[9]
+    return (str(uuid.UUID(str(deck_id))) if deck_id else None), version or 0
+
+
+def _stub_counted(row: tuple[Any, ...], state: RoundState, events: list[Event]
+                  ) -> list[Also]:
+    """579.8(f)-(g), 579.9(d)-(e), 579.10(d)-(e): a right stub count is the count of the
+    round's deck: ``DeckCounted`` in the deck's stream with the round's events (the deck's
+    rounds since its count start again, as the dealer's deck count does). A wrong count
+    voids the round and leaves the deck's removal to the floor (``deck_removed`` on the
+    RoundVoided; the deck is removed with deck_remove after the round)."""
+    counted = next((e for e in events if e["type"] == "StubCounted"), None)
+    deck_id, deck_version = _deck_of(row)
+    if counted is None or not counted["data"]["correct"] or deck_id is None:
+        return []
+    return [Also(Stream("deck", f"deck-{deck_id}"), deck_version,
+                 [NewEvent("DeckCounted", {"cards": counted["data"]["deck_cards"],
+                                           "correct": True, "stub": counted["data"]["cards"],
+                                           "round_id": state.round_id,
+                                           "cite": counted["data"]["cite"]})])]
+
+
 def _run(actor: Actor, round_id: Any, expected_version: int | None,
          command: RoundCommand | Callable[[RoundSeen], RoundCommand],
          roles: tuple[Role, ...]) -> BankedRound:
-    """``command`` is the typed command, or a function of the round giving it."""
+    """``command`` is the typed command, or a function of the round (and its state)
+    giving it."""
     holder: dict[str, RoundSeen] = {}
 
     def decide(loaded: Loaded[RoundState]) -> Decision[RoundState]:
@@ -292,8 +321,8 @@ def _run(actor: Actor, round_id: Any, expected_version: int | None,
         if awaiting_close(loaded.state):
             raise ConflictError("every wager is settled: close the round",
                                 code="round_settled")
-        cmd = command(rnd) if callable(command) and not isinstance(command, RoundCommand) \
-            else command
+        cmd = command(rnd, loaded.state) if callable(command) and not isinstance(
+            command, RoundCommand) else command
         state, events = loaded.state, []
         for step in steps(cmd):
             state, more = execute(state, step)
@@ -303,7 +332,8 @@ def _run(actor: Actor, round_id: Any, expected_version: int | None,
             events = events[:-1]
             state = rebuild_from(loaded.state, events)
         return Decision(state, [NewEvent(e["type"], e["data"]) for e in events], role,
-                        {"table": str(table.pk)})
+                        {"table": str(table.pk)},
+                        others=_stub_counted(loaded.row, state, events))
 
     out = command_runner.command_run(ROUND, key=round_id, actor=actor, decide=decide)
     rnd = holder["round"]
@@ -352,11 +382,12 @@ def round_command(*, actor: Actor, round_id: Any, command: RoundCommand,
 
 
 def round_place_wager(*, actor: Actor, round_id: Any, position: int, wager: str, amount: int,
-                      player: str | None = None, expected_version: int | None = None
-                      ) -> BankedRound:
-    """589.7, 671a.7, 579.7: a wager before "no more bets", within the table limits."""
+                      player: str | None = None, instrument: str | None = None,
+                      expected_version: int | None = None) -> BankedRound:
+    """589.7, 671a.7, 579.7: a wager before "no more bets", within the table limits, in
+    value chips or plaques (a verbal wager with cash is refused, x.7(a))."""
     return _run(actor, round_id, expected_version,
-                PlaceWager(position, wager, amount, player), AT_TABLE)
+                PlaceWager(position, wager, amount, player, instrument), AT_TABLE)
 
 
 def round_place_wagers(*, actor: Actor, round_id: Any, wagers: list[PlaceWager],
@@ -380,25 +411,30 @@ def round_no_more_bets(*, actor: Actor, round_id: Any,
 
 
 def round_deal(*, actor: Actor, round_id: Any, hands: dict[str, list[Any]], dealer: list[Any],
-               dealer_face_up: Any = None, method: str = "by_card",
-               expected_version: int | None = None) -> BankedRound:
+               dealer_face_up: Any = None, method: str | None = None,
+               placed_by: str | None = None, expected_version: int | None = None
+               ) -> BankedRound:
     """Recorded mode: the cards read by a card-reading shoe or keyed at the console; the
-    domain checks they are real cards, five a hand, none twice and none already out."""
+    domain checks they are real cards, five a hand, none twice and none already out, and
+    the method against the table's (x.8-x.10; ``placed_by`` for a manual shoe, x.8(a))."""
     return _run(actor, round_id, expected_version,
                 Deal(method=method, hands=hands, dealer=dealer,
-                     dealer_face_up=dealer_face_up), AT_TABLE)
+                     dealer_face_up=dealer_face_up, placed_by=placed_by), AT_TABLE)
 
 
-def round_deal_from_shuffle(*, actor: Actor, round_id: Any,
+def round_deal_from_shuffle(*, actor: Actor, round_id: Any, placed_by: str | None = None,
                             expected_version: int | None = None) -> BankedRound:
     """Dealt mode: the server shuffles with the OS CSPRNG and the domain deals in the
     chapter's order — stacks of five from an automated dealing shoe (589.10(b),
     579.10(b)), otherwise one card at a time (589.8(c), 579.8(d))."""
     deck, _ = shuffled_deck()
 
-    def deal(rnd: RoundSeen) -> RoundCommand:
+    def deal(rnd: RoundSeen, state: RoundState) -> RoundCommand:
         method = "stacks" if rnd.dealing_method == "automated-shoe" else "by_card"
-        return Deal(method=method, deck=list(deck))
+        # x.13(b): a card drawn in error is the next card, so it is the top of the deck
+        drawn = list(state.drawn_in_error)
+        return Deal(method=method, deck=drawn + [c for c in deck if c not in drawn],
+                    placed_by=placed_by)
     return _run(actor, round_id, expected_version, deal, AT_TABLE)
 
 
@@ -477,7 +513,20 @@ def round_report_irregularity(*, actor: Actor, round_id: Any, kind: str,
     """x.13 irregularities and x.7(b) abandoned wagers; a void returns every wager."""
     return _run(actor, round_id, expected_version,
                 ReportIrregularity(kind, fields.get("card"), fields.get("position"),
-                                   fields.get("misdealt")), FLOOR_ONLY)
+                                   fields.get("misdealt"), fields.get("face_exposed")),
+                FLOOR_ONLY)
+
+
+def round_stub(*, actor: Actor, round_id: Any, cards: int | None = None,
+               misdealt: bool | None = None, expected_version: int | None = None
+               ) -> BankedRound:
+    """Five Card Hi-Lo, after the deal: the stub to the discard rack (``cards`` None,
+    579.8(e), 579.9(c), 579.10(c)), or counted face down first (579.8(f)-(h),
+    579.9(d)-(f), 579.10(d)-(f)): 52 in the deck puts it in the discard rack and counts
+    the round's deck (its DeckCounted, :func:`_stub_counted`); another number voids the
+    round."""
+    command = StubDiscard() if cards is None else StubCount(cards, misdealt)
+    return _run(actor, round_id, expected_version, command, AT_TABLE)
 
 
 def settle(script: Any) -> dict[str, Any]:

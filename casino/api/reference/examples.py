@@ -114,6 +114,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "round_draw_dealer": {"card": "Qd", "discard": "3h"},
     "round_report_irregularity": {"kind": "card_face_up", "card": "7h", "position": 2,
                                   "misdealt": False},
+    "round_stub": {"cards": 42},
     "round_lock_decisions": {"decisions": [{"position": 1, "decision": "bet"},
                                            {"position": 2, "decision": "fold"}]},
     "round_settle_script": {

@@ -32,6 +32,13 @@ class PlaceWager(RoundCommand):
     wager: str
     amount: int
     player: str | None = None
+    instrument: str | None = None  # x.7(a): "chips" | "plaque"; "cash" is refused
+
+    def as_domain(self) -> dict[str, Any]:
+        out = super().as_domain()
+        if out["instrument"] is None:
+            del out["instrument"]
+        return out
 
 
 @dataclass(frozen=True)
@@ -50,14 +57,16 @@ class NoMoreBets(RoundCommand):
 
 @dataclass(frozen=True)
 class Deal(RoundCommand):
-    """Recorded mode (``hands``, ``dealer``) or dealt mode (``deck``)."""
+    """Recorded mode (``hands``, ``dealer``) or dealt mode (``deck``); ``method`` None:
+    the table's; ``placed_by`` at a manual shoe (x.8(a))."""
 
     type: ClassVar[str] = "deal"
-    method: str = "by_card"
+    method: str | None = None
     hands: dict[str, list[Any]] | None = None
     dealer: list[Any] | None = None
     dealer_face_up: Any = None
     deck: list[int] | None = None
+    placed_by: str | None = None
 
     def as_domain(self) -> dict[str, Any]:
         out = super().as_domain()
@@ -148,10 +157,27 @@ class ReportIrregularity(RoundCommand):
     card: Any = None
     position: int | None = None
     misdealt: Any = None
+    face_exposed: Any = None
 
     def as_domain(self) -> dict[str, Any]:
         return {k: v for k, v in super().as_domain().items()
                 if v is not None or k in ("type", "kind")}
+
+
+@dataclass(frozen=True)
+class StubDiscard(RoundCommand):
+    """579.8(e), 579.9(c), 579.10(c)."""
+
+    type: ClassVar[str] = "stub_discard"
+
+
+@dataclass(frozen=True)
+class StubCount(RoundCommand):
+    """579.8(f)-(h), 579.9(d)-(f), 579.10(d)-(f)."""
+
+    type: ClassVar[str] = "stub_count"
+    cards: int
+    misdealt: Any = None
 
 
 def steps(command: RoundCommand) -> list[dict[str, Any]]:

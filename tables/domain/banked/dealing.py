@@ -14,6 +14,19 @@ Two modes, fixed by the deal:
   (589.10(b), 579.10(b)). A card found face up (x.13(a)) is skipped.
 
 Under Lunar Poker the dealer's last card is turned face up (589.8(c), 671a.8(c)).
+
+**The table's dealing method wins.** A round opened by the round gate knows the table's
+dealing method (``RoundOpened.dealing_method``): from a manual shoe or by hand the cards
+come one at a time (``by_card``, x.8, x.9), from an automated shoe in stacks of five
+(``stacks``, x.10); a deal naming the other method is refused (``deal_method_mismatch``).
+From a manual shoe the deal records who placed the stacked deck in the shoe
+(``placed_by``: the dealer, or the automated shuffler when the table has a working one,
+x.8(a)) and that each card is removed with the hand closest to the shoe (579.8(c),
+589.8(b), 671a.8(b)).
+
+**A card drawn in error** face down (x.13(b), :mod:`.irregularities`) is the next card: the
+deal, draw or dealer's card that follows must begin with it (``drawn_card_not_next``), in
+either mode; the service puts it on top of the deck it shuffles.
 """
 
 from __future__ import annotations
@@ -32,6 +45,9 @@ from tables.domain.banked.wagers import position_number
 
 HAND_SIZE = 5
 DEAL_METHODS = ("by_card", "stacks")
+#: the table's dealing method (tables.domain.decks.DealingMethod) -> how the cards come out
+METHOD_OF_TABLE = {"manual-shoe": "by_card", "hand": "by_card", "automated-shoe": "stacks"}
+PLACED_BY = ("dealer", "shuffler")
 
 
 def read_cards(value: Any, field: str) -> list[int]:
@@ -73,11 +89,60 @@ def _next_cards(state: RoundState, count: int) -> tuple[list[int], int]:
     return _take(state.deck, state.next_card, count, state.face_up_found)
 
 
-def _method(cmd: dict[str, Any]) -> str:
-    method = cmd.get("method", "by_card")
-    if method not in DEAL_METHODS:
+def next_cards_from(state: RoundState, count: int) -> list[int]:
+    """Dealt mode: the next ``count`` cards the deck will give (nothing taken)."""
+    return _next_cards(state, count)[0]
+
+
+def _method(state: RoundState, cmd: dict[str, Any]) -> str:
+    """The table's method when the round knows it (a method given must agree), else the
+    one given (``by_card`` by default)."""
+    given = cmd.get("method")
+    if given is not None and given not in DEAL_METHODS:
         raise bad("invalid_deal_method", f"method is one of {DEAL_METHODS}", field="method")
-    return method
+    table = METHOD_OF_TABLE.get(state.dealing_method or "")
+    if table is None:
+        return given or "by_card"
+    if given is not None and given != table:
+        raise conflict("deal_method_mismatch", f"this table deals from {state.dealing_method}"
+                       f": {table}, not {given} (x.8-x.10)", field="method")
+    return table
+
+
+def _procedure(state: RoundState, cmd: dict[str, Any]) -> dict[str, Any]:
+    """The dealer's recorded steps the table's dealing method adds to the deal."""
+    placed = cmd.get("placed_by")
+    if state.dealing_method != "manual-shoe":
+        if placed is not None:
+            raise bad("placed_by_not_applicable", "only a manual dealing shoe is loaded by "
+                      "the dealer or the shuffler (x.8(a))", field="placed_by")
+        return {"dealing_method": state.dealing_method} if state.dealing_method else {}
+    placed = placed or "dealer"
+    if placed not in PLACED_BY:
+        raise bad("invalid_placed_by", f"placed_by is one of {PLACED_BY}", field="placed_by")
+    if placed == "shuffler" and state.shuffler in (None, "none"):
+        raise conflict("no_working_shuffler", "579.8(a), 589.8(a), 671a.8(a): this table has "
+                       "no working automated shuffler to place the deck in the shoe",
+                       field="placed_by")
+    return {"dealing_method": "manual-shoe", "placed_by": placed,
+            "card_hand": "closest_to_shoe"}
+
+
+def _drawn_in_error_first(state: RoundState, cards: list[int], field: str) -> None:
+    """x.13(b): the cards drawn in error are the next cards out, in the order drawn."""
+    pending = state.drawn_in_error[:len(cards)]
+    if pending and tuple(cards[:len(pending)]) != pending:
+        shown = ", ".join(format_card(c) for c in pending)
+        raise bad("drawn_card_not_next", f"x.13(b): {shown} drawn in error is used as the "
+                  "next card from the shoe or the deck", field=field)
+
+
+def _deal_order(takers: list[int], got: dict[int, list[int]], method: str) -> list[int]:
+    """The cards in the order they left the deck: one per taker per pass, or a stack of
+    five per taker."""
+    if method == "by_card":
+        return [got[t][i] for i in range(HAND_SIZE) for t in takers]
+    return [c for t in takers for c in got[t]]
 
 
 # --- the deal ---------------------------------------------------------------------------
@@ -107,9 +172,12 @@ def deal(rec: Recorder, cmd: dict[str, Any]) -> None:
     elif not state.lunar and cmd.get("dealer_face_up") is not None:
         raise bad("no_dealer_up_card", "579.8(d): the dealer's five cards are dealt face down",
                   field="dealer_face_up")
+    takers = [p.number for p in seats] + [0]
+    order = _deal_order(takers, {**hands, 0: dealer}, method)
+    _drawn_in_error_first(state, order, "deck" if deck is not None else "hands")
     data: dict[str, Any] = {"mode": mode, "method": method,
                             "hands": {str(n): h for n, h in hands.items()}, "dealer": dealer,
-                            "dealer_up_card": up}
+                            "dealer_up_card": up, **_procedure(state, cmd)}
     if deck is not None:
         data.update(deck=deck, next_card=nxt)
     rec.emit("CardsDealt", **data)
@@ -143,7 +211,7 @@ def _recorded_deal(state: RoundState, seats: list[Position], cmd: dict[str, Any]
     every = [c for h in hands.values() for c in h] + dealer
     check_cards(every)  # the same card twice in the deal
     _check_fresh(state, every, "hands")
-    return hands, dealer, _method(cmd)
+    return hands, dealer, _method(state, cmd)
 
 
 def _five(value: Any, field: str) -> list[int]:
@@ -157,7 +225,7 @@ def _deal_from_deck(state: RoundState, seats: list[Position], cmd: dict[str, Any
     deck = read_cards(cmd["deck"], "deck")
     if len(deck) != 52:
         raise CardCountError(f"a deck to deal from has 52 cards, got {len(deck)}")
-    method = _method(cmd)
+    method = _method(state, cmd)
     takers = [p.number for p in seats] + [0]  # 0 = the dealer, dealt last in each pass
     k = len(takers)
     out, nxt = _take(deck, 0, HAND_SIZE * k, state.face_up_found)
@@ -221,6 +289,7 @@ def draw(rec: Recorder, cmd: dict[str, Any]) -> None:
             raise CardCountError(f"position {n} draws {count} card(s), {len(cards)} given")
         _check_fresh(state, cards, "cards")
         data["cards"] = cards
+    _drawn_in_error_first(state, cards, "cards")
     rec.emit("CardsDrawn", **data)
 
 
@@ -251,6 +320,7 @@ def draw_dealer(rec: Recorder, cmd: dict[str, Any]) -> None:
         card = read_cards([cmd["card"]], "card")[0]
         _check_fresh(state, [card], "card")
         data["card"] = card
+    _drawn_in_error_first(state, [data["card"]], "card")
     new = [data["card"] if c == discard else c for c in state.dealer_cards]
     hand, qualifies = dealer_hand(new)
     rec.emit("DealerCardReplaced", **data, hand=hand, qualifies=qualifies)

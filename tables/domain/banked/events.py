@@ -9,14 +9,22 @@ Event types (CamelCase, the event store's house style, DESIGN §3) and their dat
 ``RoundOpened`` is the same event the round gate (tables.services.rounds) appends:
 
 =======================  ===========================================================
-RoundOpened              round_id, game, options (canonical), max_positions
+RoundOpened              round_id, game, options (canonical), max_positions; from the
+                         round gate also dealing_method and shuffler (the table's)
 WagerPlaced              position, wager, amount, player
 WagerWithdrawn           position, wager
 NoMoreBets               (nothing)
 CardFoundFaceUp          card, cite — x.13(a): not used this round
 IrregularityRecorded     kind, cite, action — no effect on wagers (shuffler jam)
+CardDrawnInError         card, cite — x.13(b): used as the next card dealt or drawn
 CardsDealt               mode, method, hands {"1": [5 cards]...}, dealer, dealer_up_card,
-                         deck (dealt mode), next_card
+                         deck (dealt mode), next_card; at a table whose dealing method the
+                         round knows: dealing_method, and from a manual shoe placed_by
+                         ("dealer" | "shuffler", x.8(a)) and card_hand
+                         ("closest_to_shoe", 579.8(c), 589.8(b), 671a.8(b))
+StubCounted              cards (in the stub), deck_cards (stub + cards out), correct, cite
+StubDiscarded            cite — the stub in the discard rack, cards not exposed
+CardsToDiscardRack       position, cards, cite — 579.11(c), (i), (k)
 HandDeclared             position, declaration ("instant" | "super"), hand
 DecisionMade             position, decision, wager and amount when it puts money down
 HandsSet                 position, high, low, high_total, low_total (579.11(d))
@@ -68,7 +76,8 @@ def _with_position(state: RoundState, p: Position, **changes: Any) -> RoundState
 
 def _opened(s: RoundState, d: dict) -> RoundState:
     return RoundState(phase=Phase.BETTING, round_id=d["round_id"], game=d["game"],
-                      options=d["options"], max_positions=d["max_positions"])
+                      options=d["options"], max_positions=d["max_positions"],
+                      dealing_method=d.get("dealing_method"), shuffler=d.get("shuffler"))
 
 
 def _wager_placed(s: RoundState, d: dict) -> RoundState:
@@ -98,12 +107,32 @@ def _noted(s: RoundState, d: dict) -> RoundState:
     return s
 
 
+def _drawn_in_error(s: RoundState, d: dict) -> RoundState:
+    return amend(s, drawn_in_error=(*s.drawn_in_error, d["card"]))
+
+
+def _used(pending: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
+    """x.13(b): the cards drawn in error still to be used once ``cards`` came out."""
+    gone = set(cards)
+    return tuple(c for c in pending if c not in gone)
+
+
+def _stub_counted(s: RoundState, d: dict) -> RoundState:
+    return amend(s, stub_count=d["cards"])
+
+
+def _stub_discarded(s: RoundState, d: dict) -> RoundState:
+    return amend(s, stub="discarded")
+
+
 def _dealt(s: RoundState, d: dict) -> RoundState:
     positions = dict(s.positions)
     for key, cards in d["hands"].items():
         p = positions[int(key)]
         positions[p.number] = amend(p, dealt=tuple(cards), cards=tuple(cards))
+    every = [c for h in d["hands"].values() for c in h] + list(d["dealer"])
     return amend(s, phase=Phase.DECISIONS, positions=positions, mode=d["mode"],
+                 drawn_in_error=_used(s.drawn_in_error, every),
                  method=d.get("method"), deck=tuple(d.get("deck") or ()),
                  next_card=d.get("next_card", 0), dealer_cards=tuple(d["dealer"]),
                  dealer_up=d.get("dealer_up_card"))
@@ -148,7 +177,8 @@ def _drawn(s: RoundState, d: dict) -> RoundState:
     cards = tuple(c for c in p.cards if c not in gone) + tuple(d["cards"])
     s = _with_position(s, p, cards=cards, discards=p.discards + tuple(d["discard"]),
                        drawn=True)
-    return amend(s, next_card=d.get("next_card", s.next_card))
+    return amend(s, next_card=d.get("next_card", s.next_card),
+                 drawn_in_error=_used(s.drawn_in_error, d["cards"]))
 
 
 def _revealed(s: RoundState, d: dict) -> RoundState:
@@ -166,7 +196,8 @@ def _forced(s: RoundState, d: dict) -> RoundState:
 def _replaced(s: RoundState, d: dict) -> RoundState:
     cards = tuple(d["card"] if c == d["discard"] else c for c in s.dealer_cards)
     return amend(s, phase=Phase.SHOWDOWN, dealer_cards=cards, dealer_discard=d["discard"],
-                 next_card=d.get("next_card", s.next_card))
+                 next_card=d.get("next_card", s.next_card),
+                 drawn_in_error=_used(s.drawn_in_error, [d["card"]]))
 
 
 def _settled(s: RoundState, d: dict) -> RoundState:
@@ -201,7 +232,11 @@ _APPLY: dict[str, Callable[[RoundState, dict], RoundState]] = {
     "NoMoreBets": _no_more_bets,
     "CardFoundFaceUp": _face_up,
     "IrregularityRecorded": _noted,
+    "CardDrawnInError": _drawn_in_error,
     "CardsDealt": _dealt,
+    "StubCounted": _stub_counted,
+    "StubDiscarded": _stub_discarded,
+    "CardsToDiscardRack": _noted,
     "HandDeclared": _declared,
     "DecisionMade": _decision,
     "HandsSet": _hands_set,

@@ -9,6 +9,11 @@
   their outcome (579.11(h)), then the Tie Wager and the Poker Bonus Wager (579.11(j)-(k)).
   A forfeited position's Poker Bonus is settled at its turn in the same round.
 
+The player's cards go to the discard rack as the dealer finishes with them
+(``CardsToDiscardRack``): after the Ante and Play Wagers are settled (579.11(i)), or, when
+the player has an optional wager, after it is settled too (579.11(j)-(k)); a forfeited
+hand's with its forfeited wagers (579.11(c)), or after its Poker Bonus Wager.
+
 The Ante Bonus pays "X for 1" on the amount of the Ante (579.12(b)): X times the Ante,
 paid on the Ante line on top of whatever the Ante itself did.
 """
@@ -38,13 +43,20 @@ def collect_forfeits(rec: Recorder) -> None:
     if next_to_answer(rec.state) is not None:
         return
     for p in rec.state.clockwise():
-        if p.abandoned or p.decision != "forfeit":
+        if p.abandoned or p.decision != "forfeit" or "ante" in p.settled:
             continue
-        if "ante" not in p.settled:
-            collect(rec, p.number, "ante", "the player forfeited", "579.11(c)", "forfeited")
-        if "tie" in p.wagered and "tie" not in p.settled:
+        collect(rec, p.number, "ante", "the player forfeited", "579.11(c)", "forfeited")
+        if "tie" in p.wagered:
             collect(rec, p.number, "tie", "the player did not make a Play Wager",
                     "579.11(b)(1)", "forfeited")
+        if "poker_bonus" not in p.wagered:  # else the cards stay until it is settled
+            to_discard_rack(rec, p.number, "579.11(c)")
+
+
+def to_discard_rack(rec: Recorder, n: int, cite: str) -> None:
+    """The dealer places the position's cards in the discard rack."""
+    rec.emit("CardsToDiscardRack", position=n, cards=list(rec.state.positions[n].cards),
+             cite=cite)
 
 
 def showdown(rec: Recorder) -> None:
@@ -76,6 +88,8 @@ def showdown(rec: Recorder) -> None:
                 settle(rec, n, "ante", "ante_bonus", odds.total_returned(p.ante),
                        f"{bonus.label}: Ante Bonus {odds} on the Ante ({bonus_table.title})",
                        "579.11(h)")
+            if "tie" not in p.wagered and "poker_bonus" not in p.wagered:
+                to_discard_rack(rec, n, "579.11(i)")
             if "tie" in p.wagered:
                 hand = tie_wager_hand(mine, theirs)
                 if hand is None:
@@ -94,4 +108,8 @@ def showdown(rec: Recorder) -> None:
                        odds.total_returned(p.wagered["poker_bonus"]),
                        f"{hand.label}: Poker Bonus paid {odds} ({poker_table.title})",
                        "579.11(j)(2)(i)")
+        if p.decision == "play" and ("tie" in p.wagered or "poker_bonus" in p.wagered):
+            to_discard_rack(rec, n, "579.11(k)")
+        elif p.decision == "forfeit" and "poker_bonus" in p.wagered:
+            to_discard_rack(rec, n, "579.11(c)")
     close(rec)

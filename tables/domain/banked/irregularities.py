@@ -14,7 +14,13 @@ shoe_jam               589.13(f), 671a.13(f), 579.13(e): the automated dealing s
                        during the round: void
 stub_count_wrong       579.8(h), 579.9(f), 579.10(f): the stub count is wrong: void, and
                        the deck is removed unless the cards were misdealt (``misdealt``);
-                       cited 579.10(f) when dealt in stacks, else 579.8(h)
+                       cited by the table's dealing method (:func:`stub_cites`); the
+                       ``stub_count`` command (:mod:`.stub`) ends here on a wrong count
+card_drawn_in_error    x.13(b): a card drawn in error, face down, is the next card: the
+                       deal, draw or dealer's card that follows begins with it
+                       (:mod:`.dealing`); in dealt mode after the deal it is the deck's
+                       next card (``card`` optional, checked). Face exposed
+                       (``face_exposed``): refused, that is card_face_up (x.13(a))
 abandoned              x.7(b): the player at ``position`` left during the round; the
                        house treats his wagers as losing wagers
 =====================  ================================================================
@@ -28,7 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from tables.domain.banked import hilo_settlement, lunar_settlement
-from tables.domain.banked.dealing import read_cards
+from tables.domain.banked.dealing import next_cards_from, read_cards
 from tables.domain.banked.errors import bad, conflict
 from tables.domain.banked.events import Recorder
 from tables.domain.banked.payouts import close, collect
@@ -44,12 +50,26 @@ CITES: dict[str, dict[str, str]] = {
     "dealer_card_exposed": {"589": "589.13(d)", "671a": "671a.13(d)"},
     "shuffler_jam": {"589": "589.13(e)", "671a": "671a.13(e)", "579": "579.13(d)"},
     "shoe_jam": {"589": "589.13(f)", "671a": "671a.13(f)", "579": "579.13(e)"},
-    # dealt by card (manual shoe 579.8(h) or by hand 579.9(f), the same rule: the round
-    # does not record which); dealt in stacks from an automated shoe: 579.10(f)
+    # the cite is the table's dealing method's: manual shoe 579.8(h), by hand 579.9(f),
+    # automated shoe 579.10(f) (stub_cites)
     "stub_count_wrong": {"579": "579.8(h)"},
+    "card_drawn_in_error": {"589": "589.13(b)", "671a": "671a.13(b)", "579": "579.13(b)"},
     "abandoned": {"589": "589.7(b)", "671a": "671a.7(b)", "579": "579.7(b)"},
 }
 KINDS = tuple(CITES)
+
+#: the table's dealing method -> the section of its procedure
+_SECTION = {"manual-shoe": "579.8", "hand": "579.9", "automated-shoe": "579.10"}
+#: section -> the subsections (discard, count, count right, count wrong)
+_STEPS = {"579.8": ("e", "f", "g", "h"), "579.9": ("c", "d", "e", "f"),
+          "579.10": ("c", "d", "e", "f")}
+
+
+def stub_cites(state: RoundState) -> tuple[str, str, str, str]:
+    """The subsections of the stub's discard, count, right count and wrong count."""
+    section = _SECTION.get(state.dealing_method or "") or (
+        "579.10" if state.method == "stacks" else "579.8")
+    return tuple(f"{section}({x})" for x in _STEPS[section])  # type: ignore[return-value]
 
 
 def _not_applicable(why: str) -> Exception:
@@ -151,9 +171,34 @@ def _stub_count_wrong(rec: Recorder, cmd: dict[str, Any], kind: str, cite: str) 
     misdealt = cmd.get("misdealt", False)
     if not isinstance(misdealt, bool):
         raise bad("invalid_irregularity", "misdealt is true or false", field="misdealt")
-    if rec.state.method == "stacks":
-        cite = "579.10(f)"
-    void(rec, kind, cite, deck_removed=not misdealt)
+    void(rec, kind, stub_cites(rec.state)[3], deck_removed=not misdealt)
+
+
+def _card_drawn_in_error(rec: Recorder, cmd: dict[str, Any], kind: str, cite: str) -> None:
+    state = rec.state
+    if cmd.get("face_exposed"):
+        raise bad("card_face_exposed", f"{cite} is a card drawn in error with its face not "
+                  "exposed; a card whose face is exposed is a card found face up: report "
+                  "card_face_up (x.13(a))", field="face_exposed")
+    if not _deck_in_use(state):
+        raise _not_applicable(f"{cite}: a card is drawn in error while cards come out of "
+                              "the shoe or the deck")
+    given = cmd.get("card")
+    if state.mode == "dealt":  # the domain holds the deck: the card is its next one
+        pending = len(state.drawn_in_error)
+        card = next_cards_from(state, pending + 1)[-1]
+        if given is not None and read_cards([given], "card")[0] != card:
+            raise bad("drawn_card_not_next", f"{cite}: the card drawn in error is the next "
+                      "card of the deck", field="card")
+    else:
+        card = read_cards([given], "card")[0]
+        if card in state.face_up_found or card in state.cards_out():
+            raise bad("card_already_dealt", "that card has already left the deck this round",
+                      field="card")
+        if card in state.drawn_in_error:
+            raise conflict("already_reported", "this card has already been reported drawn "
+                           "in error", field="card")
+    rec.emit("CardDrawnInError", card=card, cite=cite)
 
 
 def _abandoned(rec: Recorder, cmd: dict[str, Any], kind: str, cite: str) -> None:
@@ -179,4 +224,4 @@ def _abandoned(rec: Recorder, cmd: dict[str, Any], kind: str, cite: str) -> None
 _HANDLERS = {"card_face_up": _card_face_up, "wrong_card_count": _wrong_card_count,
              "dealer_card_exposed": _dealer_card_exposed, "shuffler_jam": _shuffler_jam,
              "shoe_jam": _shoe_jam, "stub_count_wrong": _stub_count_wrong,
-             "abandoned": _abandoned}
+             "abandoned": _abandoned, "card_drawn_in_error": _card_drawn_in_error}

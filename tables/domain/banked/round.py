@@ -7,19 +7,24 @@ Commands are plain dicts with a ``type``:
 type                 fields
 ==================== =====================================================================
 open_round           game, options (Rules Submission options), round_id (optional)
-place_wager          position, wager, amount (cents), player (optional id)
+open_round           ... dealing_method, shuffler (optional: the table's equipment)
+place_wager          position, wager, amount (cents), player (optional id), instrument
+                     ("chips" | "plaque" | "cash": cash refused, x.7(a))
 withdraw_wager       position, wager
 no_more_bets         —
 deal                 recorded: hands {"1": [5 cards], ...}, dealer [5 cards],
                      dealer_face_up (optional, Lunar), method ("by_card" | "stacks");
-                     dealt: deck [52 cards, top first], method
+                     dealt: deck [52 cards, top first], method; placed_by ("dealer" |
+                     "shuffler", manual shoe x.8(a))
 decision             position, decision, amount (optional, checked); Hi-Lo ``play`` may
                      carry high [3 cards] and low [2 cards]
 set_hands            position, high, low (Hi-Lo)
 lock_decisions       — ("all decisions are locked in"; Hi-Lo: every hand set)
 draw                 position, discard [cards] (exchange), cards (recorded mode) — Lunar
 draw_dealer          card (recorded mode), discard (optional, checked) — 589 forcing
-report_irregularity  kind, and card / position / misdealt as the kind needs
+stub_discard         — (579.8(e), 579.9(c), 579.10(c): the stub to the discard rack)
+stub_count           cards (counted in the stub), misdealt (optional) — 579.8(f)-(h) ...
+report_irregularity  kind, and card / position / misdealt / face_exposed as the kind needs
 ==================== =====================================================================
 
 Cards are card numbers 0..51 or text (``"As"``, ``"10d"``). A refused command raises a
@@ -32,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tables.domain.banked import dealing, decisions, irregularities, wagers
+from tables.domain.banked import dealing, decisions, irregularities, stub, wagers
 from tables.domain.banked.errors import bad
 from tables.domain.banked.events import Event, Recorder, evolve, rebuild
 from tables.domain.banked.state import RoundState
@@ -52,6 +57,8 @@ COMMANDS: dict[str, Callable[[Recorder, Command], None]] = {
     "lock_decisions": decisions.lock,
     "draw": dealing.draw,
     "draw_dealer": dealing.draw_dealer,
+    "stub_discard": stub.stub_discard,
+    "stub_count": stub.stub_count,
     "report_irregularity": irregularities.report,
 }
 

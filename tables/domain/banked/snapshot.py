@@ -13,7 +13,7 @@ from typing import Any
 
 from tables.domain.banked.state import Phase, Position, RoundState
 
-SCHEMA = 1
+SCHEMA = 2
 
 _TUPLES = ("dealt", "cards", "discards")
 _STATE_TUPLES = ("deck", "dealer_cards", "face_up_found", "forcers")
@@ -51,6 +51,8 @@ def state_to_snapshot(s: RoundState) -> dict[str, Any]:
             "next_card": s.next_card, "dealer_cards": list(s.dealer_cards),
             "dealer_up": s.dealer_up, "dealer_discard": s.dealer_discard,
             "face_up_found": list(s.face_up_found), "forcers": list(s.forcers),
+            "drawn_in_error": list(s.drawn_in_error), "dealing_method": s.dealing_method,
+            "shuffler": s.shuffler, "stub": s.stub, "stub_count": s.stub_count,
             "void": s.void, "totals": s.totals}
 
 
@@ -65,4 +67,6 @@ def state_from_snapshot(d: dict[str, Any]) -> RoundState | None:
         mode=d["mode"], method=d["method"], deck=tuple(d["deck"]), next_card=d["next_card"],
         dealer_cards=tuple(d["dealer_cards"]), dealer_up=d["dealer_up"],
         dealer_discard=d["dealer_discard"], face_up_found=tuple(d["face_up_found"]),
-        forcers=tuple(d["forcers"]), void=d["void"], totals=d["totals"])
+        forcers=tuple(d["forcers"]), drawn_in_error=tuple(d["drawn_in_error"]),
+        dealing_method=d["dealing_method"], shuffler=d["shuffler"], stub=d["stub"],
+        stub_count=d["stub_count"], void=d["void"], totals=d["totals"])

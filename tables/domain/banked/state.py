@@ -135,6 +135,18 @@ class RoundState:
     dealer_up: int | None = None       # Lunar: the dealer's last card, dealt face up
     dealer_discard: int | None = None  # 589.11(e)(2)(ii): the card the forced dealer gave up
     face_up_found: tuple[int, ...] = ()   # x.13(a): cards found face up, not used
+    #: x.13(b): cards drawn in error, face down, not yet dealt or drawn: the next cards
+    drawn_in_error: tuple[int, ...] = ()
+    #: the table's equipment as the round gate opened the round (RoundOpened), None when
+    #: the round was opened without it (the dispute calculator, the domain's own tests):
+    #: "hand" | "manual-shoe" | "automated-shoe" and "none" | "automated" |
+    #: "automated-counting" (a working shuffler only)
+    dealing_method: str | None = None
+    shuffler: str | None = None
+    #: 579.8(e)-(g), 579.9(c)-(e), 579.10(c)-(e): "discarded" once the stub is in the
+    #: discard rack; the number of cards counted in it when it was counted
+    stub: str | None = None
+    stub_count: int | None = None
     forcers: tuple[int, ...] = ()      # 589: positions that forced the dealer
     void: dict[str, Any] | None = None   # reason and cite when the round was voided
     totals: dict[str, int] | None = None  # wagered / returned / house_win once closed
@@ -147,6 +159,12 @@ class RoundState:
     @property
     def rulebook(self) -> Rulebook | None:
         return LUNAR_GAMES.get(self.game or "")
+
+    @property
+    def counting_shuffler(self) -> bool:
+        """A working shuffler that counts 52 after each shuffle spares the dealer the stub
+        count (579.8(f), 579.9(d), 579.10(d), 671a.11(h))."""
+        return self.shuffler == "automated-counting"
 
     @property
     def chapter(self) -> str:

@@ -59,8 +59,35 @@ def open_round(rec: Recorder, cmd: dict[str, Any]) -> None:
     round_id = cmd.get("round_id")
     if round_id is not None and not isinstance(round_id, str):
         raise bad("invalid_round_id", "round_id must be text", field="round_id")
+    equipment = _equipment(cmd)
     rec.emit("RoundOpened", round_id=round_id, game=game, options=options,
-             max_positions=get_table_game(game).max_positions)
+             max_positions=get_table_game(game).max_positions, **equipment)
+
+
+#: what RoundOpened may say of the table's equipment (tables.domain.decks' values)
+_DEALING_METHODS = ("hand", "manual-shoe", "automated-shoe")
+_SHUFFLERS = ("none", "automated", "automated-counting")
+
+
+def _equipment(cmd: dict[str, Any]) -> dict[str, str]:
+    """The table's dealing method and working shuffler when the command gives them (the
+    round gate's RoundOpened carries them; a round opened without them deals by the
+    method its deal names)."""
+    out: dict[str, str] = {}
+    for name, allowed, code in (
+            ("dealing_method", _DEALING_METHODS, "invalid_dealing_method"),
+            ("shuffler", _SHUFFLERS, "invalid_shuffler")):
+        value = cmd.get(name)
+        if value is None:
+            continue
+        if value not in allowed:
+            raise bad(code, f"{name} is one of {allowed}", field=name)
+        out[name] = value
+    return out
+
+
+#: x.7(a): the instruments a wager is made with; a verbal wager with cash is refused
+INSTRUMENTS = ("chips", "plaque")
 
 
 def position_number(state: RoundState, cmd: dict[str, Any]) -> int:
@@ -144,6 +171,7 @@ def place_wager(rec: Recorder, cmd: dict[str, Any]) -> None:
     if not isinstance(wager, str):
         raise bad("unknown_wager", "wager must name a wager, e.g. 'ante'", field="wager")
     _check_offered(state, n, wager)
+    instrument = _instrument(state, cmd)
     amount = cmd.get("amount")
     check_wager(amount, what=f"{wager} wager")
     lo, hi = state.options["table_minimum_cents"], state.options["table_maximum_cents"]
@@ -168,7 +196,21 @@ def place_wager(rec: Recorder, cmd: dict[str, Any]) -> None:
     if wager == "super" and state.game == "lunar-poker-671a" and amount < wagered["ante"]:
         raise bad("super_below_ante", "671a.7(c)(2): the Super Wager must be equal to or "
                   "greater than the Ante", field="amount")
-    rec.emit("WagerPlaced", position=n, wager=wager, amount=amount, player=player)
+    extra = {"instrument": instrument} if instrument is not None else {}
+    rec.emit("WagerPlaced", position=n, wager=wager, amount=amount, player=player, **extra)
+
+
+def _instrument(state: RoundState, cmd: dict[str, Any]) -> str | None:
+    """589.7(a), 671a.7(a), 579.7(a): value chips or plaques on the layout (recorded when
+    the terminal says which); a verbal wager accompanied by cash is not accepted."""
+    instrument = cmd.get("instrument")
+    if instrument is None or instrument in INSTRUMENTS:
+        return instrument
+    if instrument == "cash":
+        raise bad("verbal_cash_wager", f"{state.chapter}.7(a): a verbal wager accompanied by "
+                  "cash may not be accepted; wagers are value chips or plaques placed on the "
+                  "layout", field="instrument")
+    raise bad("invalid_instrument", f"instrument is one of {INSTRUMENTS}", field="instrument")
 
 
 def withdraw_wager(rec: Recorder, cmd: dict[str, Any]) -> None:

@@ -45,11 +45,14 @@ class Table:
     """One round; ``do`` runs a command and keeps its events, ``refuse`` checks a refusal
     leaves everything as it was."""
 
-    def __init__(self, game: str, options: dict[str, Any] | None = None, **overrides: Any):
+    def __init__(self, game: str, options: dict[str, Any] | None = None, *,
+                 equipment: dict[str, str] | None = None, **overrides: Any):
+        """``equipment``: the table's dealing_method and shuffler, as the round gate's
+        RoundOpened gives them."""
         self.state: RoundState | None = None
         self.events: list[dict[str, Any]] = []
         opts = {**(options if options is not None else OPTIONS[game]), **overrides}
-        self.do("open_round", game=game, options=opts)
+        self.do("open_round", game=game, options=opts, **(equipment or {}))
 
     def do(self, type_: str, **fields: Any) -> list[dict[str, Any]]:
         self.state, evs = execute(self.state, {"type": type_, **fields})

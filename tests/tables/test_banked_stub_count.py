@@ -1,0 +1,107 @@
+"""The five-round card count at a house-banked table without a counting shuffler, with
+the database: a right stub count in the round is the deck's count (579.8(f)-(g)), and at
+Lunar Poker the deck is counted after every 5 rounds before it deals again (671a.11(h))."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from casino.domain.errors import ConflictError
+from casino.eventstore.store import head, read_stream
+from tables.models import Deck, DeckState
+from tables.services import banked, decks, rounds
+from tests.conftest import token_client
+from tests.tables._api import ok as _ok
+from tests.tables._api import problem as _problem
+
+pytestmark = pytest.mark.django_db
+V1 = "/api/v1"
+NO_COUNTER = {"dealing_method": "manual-shoe", "shuffler": "none"}
+
+
+def _play(crew: dict, table: Any, deck: Any) -> Any:
+    r = rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=deck.pk)
+    rounds.round_close(actor=crew["dealer"], round_id=r.pk)
+    return r
+
+
+def _count_due(crew: dict, table: Any, deck: Any) -> None:
+    before = head()
+    with pytest.raises(ConflictError) as err:
+        rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=deck.pk)
+    assert err.value.code == "deck_count_due"
+    assert head() == before  # nothing appended
+
+
+def test_a_right_stub_count_in_the_fifth_round_is_the_deck_count(crew, open_table,
+                                                                 deck_in_play) -> None:
+    """§ 579.8(f)-(g): at a manual shoe without a counting shuffler the stub is counted at
+    least once every 5 rounds. In the 5th round one position and the dealer hold 10 cards;
+    a stub of 42 makes 52: the stub goes to the discard rack and the deck's count is
+    recorded in its stream with the round's events, so the 6th round opens (it would be
+    refused with deck_count_due otherwise)."""
+    table = open_table("five-card-hi-lo", **NO_COUNTER)
+    deck = deck_in_play(table, shuffle="manual")
+    for _ in range(4):
+        _play(crew, table, deck)
+    rnd = rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=deck.pk)
+    assert Deck.objects.get(pk=deck.pk).rounds_since_count == 5
+    c = token_client(get_user_model().objects.get(username=crew["dealer"].username))
+
+    def post(path: str, body: dict | None = None) -> dict:
+        return _ok(c.post(f"{V1}/rounds/{rnd.pk}/{path}", body or {}, format="json"), 200)
+
+    post("wagers/", {"position": 1, "wager": "ante", "amount": 1000, "instrument": "chips"})
+    post("no-more-bets/")
+    before = head()
+    _problem(c.post(f"{V1}/rounds/{rnd.pk}/stub/", {"cards": 42}, format="json"), 409,
+             "stub_before_deal")
+    _problem(c.post(f"{V1}/rounds/{rnd.pk}/deal/", {
+        "hands": {"1": ["Ks", "Qd", "9c", "3h", "2d"]},
+        "dealer": ["Jh", "Tc", "8s", "6d", "4c"], "method": "stacks"}, format="json"), 409,
+        "deal_method_mismatch")
+    assert head() == before
+    dealt = post("deal/", {"hands": {"1": ["Ks", "Qd", "9c", "3h", "2d"]},
+                           "dealer": ["Jh", "Tc", "8s", "6d", "4c"]})
+    assert dealt["events"][-1]["data"]["placed_by"] == "dealer"
+    post("stub/", {"cards": 42})
+    types = [e.type for e in read_stream(f"round-{rnd.pk}")]
+    assert types[-2:] == ["StubCounted", "StubDiscarded"]
+    counted = read_stream(deck.stream_id)[-1]
+    assert counted.type == "DeckCounted"
+    assert counted.data["cards"] == 52 and counted.data["correct"] is True
+    assert counted.data["cite"] == "579.8(f)"
+    assert Deck.objects.get(pk=deck.pk).rounds_since_count == 0
+    post("decisions/", {"position": 1, "decision": "play", "high": ["Ks", "Qd", "9c"],
+                        "low": ["3h", "2d"]})
+    post("lock/")
+    rounds.round_close(actor=crew["dealer"], round_id=rnd.pk)
+    texts = [s["text"] for s in banked.round_reconstruction(actor=crew["floor"],
+                                                            round_id=rnd.pk)["steps"]]
+    assert "stub counted: 42 cards, 52 in the deck, right (579.8(f))" in texts
+    assert "stub placed in the discard rack (579.8(g))" in texts
+    assert _play(crew, table, deck).number == 6
+
+
+def test_lunar_deck_counted_after_every_five_rounds_671a_11_h(crew, open_table,
+                                                              deck_in_play) -> None:
+    """§ 671a.11(h): without a counting shuffler the cards are counted after every 5 rounds
+    before the deck deals again: 52 → the deck stays in play (6th round opens); after 5
+    more rounds a count of 51 → the entire deck is removed from the table."""
+    table = open_table("lunar-poker-671a", **NO_COUNTER)
+    deck = deck_in_play(table, shuffle="manual")
+    for _ in range(5):
+        _play(crew, table, deck)
+    _count_due(crew, table, deck)
+    decks.deck_count(actor=crew["dealer"], deck_id=deck.pk, cards=52)
+    assert Deck.objects.get(pk=deck.pk).state == DeckState.IN_PLAY
+    for _ in range(5):
+        _play(crew, table, deck)
+    _count_due(crew, table, deck)
+    decks.deck_count(actor=crew["dealer"], deck_id=deck.pk, cards=51)
+    assert Deck.objects.get(pk=deck.pk).state == DeckState.REMOVED
+    assert [e.type for e in read_stream(deck.stream_id)][-2:] == ["DeckCounted",
+                                                                   "DeckRemoved"]
