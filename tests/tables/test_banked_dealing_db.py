@@ -1,6 +1,8 @@
-"""The five-round card count at a house-banked table without a counting shuffler, with
-the database: a right stub count in the round is the deck's count (579.8(f)-(g)), and at
-Lunar Poker the deck is counted after every 5 rounds before it deals again (671a.11(h))."""
+"""The dealing procedures with the database: the five-round card count at a house-banked
+table without a counting shuffler — a right stub count in the round is the deck's count
+(579.8(f)-(g)), and at Lunar Poker the deck is counted after every 5 rounds before it
+deals again (671a.11(h)) — and a card drawn in error dealt from the server's shuffle
+(589.13(b))."""
 
 from __future__ import annotations
 
@@ -105,3 +107,30 @@ def test_lunar_deck_counted_after_every_five_rounds_671a_11_h(crew, open_table,
     assert Deck.objects.get(pk=deck.pk).state == DeckState.REMOVED
     assert [e.type for e in read_stream(deck.stream_id)][-2:] == ["DeckCounted",
                                                                    "DeckRemoved"]
+
+
+def test_a_card_drawn_in_error_tops_the_server_shuffle_589_13_b(crew, open_table,
+                                                               deck_in_play) -> None:
+    """§ 589.13(b): the floorperson reports 7h drawn in error face down before the deal;
+    the server's shuffle deals it as the next card: the first card one at a time from the
+    manual shoe goes to position 1. Its face exposed is refused (that is 589.13(a)),
+    nothing appended."""
+    table = open_table("lunar-poker-589", **NO_COUNTER)
+    deck = deck_in_play(table, shuffle="manual")
+    rnd = rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=deck.pk)
+    dealer, floor = (token_client(get_user_model().objects.get(username=crew[r].username))
+                     for r in ("dealer", "floor"))
+
+    def post(c: Any, path: str, body: dict | None = None) -> dict:
+        return _ok(c.post(f"{V1}/rounds/{rnd.pk}/{path}", body or {}, format="json"), 200)
+
+    post(dealer, "wagers/", {"position": 1, "wager": "ante", "amount": 1000})
+    post(dealer, "no-more-bets/")
+    before = head()
+    _problem(floor.post(f"{V1}/rounds/{rnd.pk}/irregularities/", {
+        "kind": "card_drawn_in_error", "card": "7h", "face_exposed": True}, format="json"),
+        400, "card_face_exposed")
+    assert head() == before
+    post(floor, "irregularities/", {"kind": "card_drawn_in_error", "card": "7h"})
+    dealt = post(dealer, "deal-from-shuffle/")
+    assert dealt["positions"][0]["cards"][0] == "7h"
