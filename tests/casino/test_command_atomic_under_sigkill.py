@@ -48,6 +48,7 @@ from django.db import connection, transaction
 from casino import command_runner
 from casino.actors import Actor
 from casino.eventstore.store import read_stream
+from poker_room.demo import jackpot_boxes_ready
 from poker_room.models import PokerTable, Seat
 from poker_room.services import hands, seats
 from tables import selectors
@@ -217,6 +218,7 @@ def poker(committed_db: None) -> dict[str, Any]:
     crew, table = poker_room("PA-KILL-1", "kill")
     for colour in ("red", "blue"):
         deck_ready(table, crew["dealer"], crew["floor"], colour, batch=colour)
+    jackpot_boxes_ready(table, crew["floor"])  # § 637a.2(e): the hands pay into the funds
     for seat in (1, 2, 3):
         seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=seat,
                           buy_in_cents=STACK, paid_with="chips")

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from casino.actors import Actor, actor_of
 from casino.eventstore import projections
 from casino.services import property_register, staff_bootstrap
+from poker_room.demo import jackpot_boxes_ready
 from tables.demo import deck_ready
 from tables.domain.catalogue import get_table_game
 from tables.domain.rules_options import example_options
@@ -91,6 +92,7 @@ def committed_day() -> SmallDay:
         rules_in_effect(game, **changes)
         for colour in ("red", "blue"):
             deck_ready(table, team["dealer"], team["floor"], colour, batch=colour)
+        jackpot_boxes_ready(table, team["floor"])  # 637a.2(e): or no contributions
         return {"table": table}
 
     def as_actor(actor: Actor) -> APIClient:

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from casino.actors import Actor
+from poker_room.demo import jackpot_boxes_ready
 from poker_room.models import Seat
 from poker_room.services import hands, seats
 from tables.demo import deck_ready
@@ -14,9 +15,11 @@ from tables.selectors import decks_in_play
 
 
 def poker_table_ready(table: Any, crew: dict[str, Actor], players: int = 3) -> None:
-    """Two decks in play and ``players`` seated with $100."""
+    """Two decks in play, a jackpot box for each fund (637a.2(e)) and ``players`` seated
+    with $100."""
     for colour in ("red", "blue")[len(decks_in_play(table)):]:
         deck_ready(table, crew["dealer"], crew["floor"], colour, batch=colour)
+    jackpot_boxes_ready(table, crew["floor"])
     for seat in range(1, players + 1):
         if not Seat.objects.filter(table=table, seat=seat).exists():
             seats.seat_player(actor=crew["dealer"], table_id=table.pk, seat=seat,
