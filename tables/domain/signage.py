@@ -138,7 +138,9 @@ def _poker(game: Any, o: dict[str, Any]) -> list[dict[str, Any]]:
                                  ("Qualifying pot", format_money(kill["qualifying_pot_cents"])),
                                  source="637a.12(n)"))
     if o["odd_chip_recipient"]:
-        who = {"first-left-of-button": "the first tied player to the left of the button",
+        # stud has no button: the first tied player from the dealer's left (rules_schema)
+        left_of = "the dealer" if game.forced_bet else "the button"
+        who = {"first-left-of-button": f"the first tied player to the left of {left_of}",
                "highest-card-by-suit": "the tied player with the highest card by suit"}
         low = o.get("odd_chip_recipient_low")
         lines = [f"An odd chip of a split {'high share' if low else 'pot'} goes to "

@@ -12,6 +12,7 @@ from poker_room.domain.hand import Hand
 from poker_room.domain.rules import TableRules
 from tables.domain.catalogue import GAMES, OddChip
 from tables.domain.rules_options import RulesOptionError, example_options, validate_options
+from tables.domain.signage import signage_for
 from tests.poker_room._helpers import C, call_down, rules
 
 #: the games whose showdown subsection names the winner and says nothing of a tie, with
@@ -92,3 +93,14 @@ def test_omaha_high_split_pot_odd_chip_as_the_submission_names(odd_chip, seat_wi
     assert awards == {seat_with_odd_chip: 300, other: 200}
     # each put in $2: the one with the odd chip is $1 up, the other even, seat 2 $1 down
     assert h.stacks == {seat_with_odd_chip: 10_100, other: 10_000, 2: 9_900}
+
+
+def test_the_sign_names_the_recipient_from_the_dealers_left_at_stud():
+    """§ 637a.10(i)(1) silent: a Seven-card Stud High table that names the first tied
+    player posts it from the dealer's left (stud has no button), citing the subsection."""
+    o = validate_options("stud-high", {**example_options("stud-high"),
+                                       "odd_chip_recipient": "first-left-of-button"})
+    odd = next(s for s in signage_for("stud-high", o)["sections"] if s["title"] == "Odd chip")
+    assert odd["source"] == "637a.10(i)(1): silent on ties"
+    assert [line["label"] for line in odd["lines"]] == [
+        "An odd chip of a split pot goes to the first tied player to the left of the dealer."]
