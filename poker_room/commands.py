@@ -134,7 +134,15 @@ jackpot_box_register = declare(
     summary="Register the jackpot box attached to the table for a fund.",
     doc="The transparent locked box on the drop box's side that holds the table's "
         "contributions to a Bad Beat or High Hand fund (637a.2(e)); without it a hand pays "
-        "nothing into that fund.")
+        "nothing into that fund.",
+    refusals={"fund_not_offered": "The rules in effect at this table pay into no such fund.",
+              "invalid_jackpot_box": "Give the tag or number the box carries.",
+              "jackpot_box_already_registered": "That fund has a box at this table already.",
+              "jackpot_box_tag_in_use": "Another box at this table carries that tag.",
+              "jackpot_box_not_transparent": "The box must be transparent: confirm it.",
+              "jackpot_box_not_locked": "The box must be locked: confirm it.",
+              "jackpot_box_not_beside_drop_box": "The box must be attached on the drop "
+                                                 "box's side of the table: confirm it."})
 jackpot_box_remove = declare(
     service=jackpot_boxes.jackpot_box_remove, input=JackpotBoxRemoveIn,
     output=JackpotBoxesOut, roles=jackpot_boxes.BOX_ROLES,
@@ -142,7 +150,8 @@ jackpot_box_remove = declare(
     url_name="poker-jackpot-box-remove", id_arg="table_id", stream=None,
     label="Remove the jackpot box", summary="Remove a fund's jackpot box from the table.",
     doc="The fund's box taken off the table between hands, with why; from the next hand "
-        "the table pays nothing into that fund (637a.2(e)).")
+        "the table pays nothing into that fund (637a.2(e)).",
+    refusals={"no_jackpot_box": "No box is registered at this table for that fund."})
 
 
 # --- hands ----------------------------------------------------------------------------------

@@ -149,10 +149,15 @@ D = "decks/<uuid:pk>/"
 
 
 def _deck(service: Any, input: type, roles: tuple[Role, ...], route: str, url_name: str,
-          label: str, summary: str, doc: str) -> Any:
+          label: str, summary: str, doc: str, **more: Any) -> Any:
     return declare(service=service, input=input, output=s.DeckSerializer, roles=roles,
                    path=D + route, url_name=url_name, id_arg="deck_id", stream=deck_stream,
-                   label=label, summary=summary, doc=doc)
+                   label=label, summary=summary, doc=doc, **more)
+
+
+#: a deck the automated shuffler jammed on is shuffled again first (637a.18(q), 589.13(e))
+_RESHUFFLE = {"reshuffle_required": "The shuffler jammed on this deck: shuffle it again "
+                                    "first."}
 
 
 deck_receive = declare(
@@ -180,7 +185,9 @@ deck_wash = _deck(
 deck_shuffle = _deck(
     decks.deck_shuffle, s.ShuffleInput, (Role.DEALER,), "shuffle/", "deck-shuffle",
     "Record the shuffle", "Shuffle a deck by hand or in the automated shuffler.",
-    "Shuffled by hand or by the automated shuffler.")
+    "Shuffled by hand or by the automated shuffler.",
+    refusals={"shuffler_not_out_of_order": "The table's automated shuffler is in service: "
+              "shuffle with it, or record it out of order with its sign first."})
 deck_shuffle_jam = _deck(
     decks.deck_shuffle_jam, s.NoteInput, AT_TABLE, "shuffle-jam/", "deck-shuffle-jam",
     "Record the shuffler jammed", "Record that the automated shuffler jammed on a deck.",
@@ -189,7 +196,7 @@ deck_shuffle_jam = _deck(
 deck_cut = _deck(
     decks.deck_cut, s.CutInput, (Role.DEALER,), "cut/", "deck-cut",
     "Record the cut", "Cut a deck with the cover card.",
-    "Cut with the cover card at least ten cards deep.")
+    "Cut with the cover card at least ten cards deep.", refusals=_RESHUFFLE)
 deck_recut = _deck(
     decks.deck_recut, s.ReasonInput, (Role.FLOORPERSON,), "recut/", "deck-recut",
     "Have the cards cut again", "Have a deck cut again before any card is dealt.",
@@ -197,7 +204,7 @@ deck_recut = _deck(
 deck_put_in_play = _deck(
     decks.deck_put_in_play, s.EmptyInput, AT_TABLE, "put-in-play/", "deck-put-in-play",
     "Put the deck in play", "Put a deck in play.",
-    "Put the deck in play; its change-due timer starts.")
+    "Put the deck in play; its change-due timer starts.", refusals=_RESHUFFLE)
 deck_count = _deck(
     decks.deck_count, s.CountInput, AT_TABLE, "count/", "deck-count",
     "Record the count", "Record the dealer's count of a deck.",

@@ -58,6 +58,10 @@ DYNAMIC: dict[tuple[str, str], tuple[str, ...]] = {
     ("tables/domain/banked/errors.py", "code"): (),
     ("poker_room/services/disputes.py", "exc.code"): (),   # a refusal re-raised as is
     ("poker_room/domain/seating.py", "code"): (),
+    # what the person registering a jackpot box confirms of it (637a.2(e))
+    ("poker_room/domain/contributions.py", "code"): ("jackpot_box_not_transparent",
+                                                    "jackpot_box_not_locked",
+                                                    "jackpot_box_not_beside_drop_box"),
     ("poker_room/domain/rules.py", "err.code"): (),         # a rules refusal re-raised
     ("jackpots/services/common.py", "code"): (),
     ("jackpots/services/hits.py", "code"): ("hit_already_verified", "hit_rejected",

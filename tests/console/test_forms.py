@@ -110,11 +110,15 @@ def test_a_plain_list_of_cards_is_one_card_a_row() -> None:
     assert body["player"] == {"name": "Cy"} and body["seat"] == 4
 
 
+#: the approval's box for a negative house edge, left unticked, is sent as false
+UNTICKED = {"acknowledge_negative_house_edge": False}
+
+
 def test_a_time_is_read_on_the_propertys_clock() -> None:
     from tables.api.serializers import ApproveInput
 
     body, ok = fields(ApproveInput, effective_at="2026-12-01T06:00").body()
-    assert ok and body == {"effective_at": "2026-12-01T06:00:00-05:00"}
+    assert ok and body == {"effective_at": "2026-12-01T06:00:00-05:00", **UNTICKED}
 
 
 def test_a_required_yes_or_no_is_not_a_checkbox() -> None:
@@ -164,9 +168,9 @@ def test_a_time_the_clock_skips_is_refused_not_moved() -> None:
     assert "does not exist on the property's clock" in said and "went forward" in said
     # either side of the gap is read as the clock shows it
     assert fields(ApproveInput, effective_at="2026-03-08T01:30").body() == (
-        {"effective_at": "2026-03-08T01:30:00-05:00"}, True)
+        {"effective_at": "2026-03-08T01:30:00-05:00", **UNTICKED}, True)
     assert fields(ApproveInput, effective_at="2026-03-08T03:30").body() == (
-        {"effective_at": "2026-03-08T03:30:00-04:00"}, True)
+        {"effective_at": "2026-03-08T03:30:00-04:00", **UNTICKED}, True)
 
 
 def test_a_time_the_clock_shows_twice_is_refused_as_ambiguous() -> None:
@@ -181,7 +185,7 @@ def test_a_time_the_clock_shows_twice_is_refused_as_ambiguous() -> None:
     assert "1:30 AM on " in said and "is ambiguous" in said and "went back" in said
     assert "05:30 and at 06:30 UTC" in said
     assert fields(ApproveInput, effective_at="2026-11-01T02:30").body() == (
-        {"effective_at": "2026-11-01T02:30:00-05:00"}, True)
+        {"effective_at": "2026-11-01T02:30:00-05:00", **UNTICKED}, True)
 
 
 def test_a_password_is_a_password_box_never_echoed() -> None:
