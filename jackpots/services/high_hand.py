@@ -41,6 +41,20 @@ def _high_hand_rules(actor: Actor, table: Any) -> dict[str, Any]:
     return options
 
 
+def _high_hand_box_at(table: Any, fund: str) -> None:
+    """637a.2(e): a table offers a High Hand payout only with the fund's transparent
+    locked box attached. Read from the poker room's last box event at the table (each
+    names the table's boxes after it), as the jackpots follow its events, not its code."""
+    from casino.eventstore.models import Event
+
+    last = (Event.objects.filter(stream_id=f"poker_table-{table.pk}",
+                                 type__in=("JackpotBoxRegistered", "JackpotBoxRemoved"))
+            .order_by("-version").values_list("data", flat=True).first())
+    if fund not in ((last or {}).get("boxes") or {}):
+        raise ConflictError(f"table {table.name} has no jackpot box registered for {fund}: "
+                            "it pays no High Hand (637a.2(e))", code="no_jackpot_box")
+
+
 def _period(actor: Actor, minutes: int, at: Any = None) -> Any:
     from django.utils import timezone
 
@@ -96,6 +110,7 @@ def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards
                             "(637a.16(f))", code="not_a_full_house")
     table = property_row(GameTable.objects.all(), actor, table_id, what="table")
     rules = _high_hand_rules(actor, table)
+    _high_hand_box_at(table, rules["fund"])
     if not isinstance(dealer, str) or not dealer:
         raise FundError("dealer is the login of the dealer who called the hand",
                         code="invalid_dealer", field="dealer")

@@ -90,6 +90,25 @@ def test_a_slip_needs_what_the_chapter_lists(room) -> None:
     assert r.status_code == 403
 
 
+def test_a_table_without_the_funds_box_records_no_high_hand(room) -> None:
+    """§ 637a.2(e): a table offers the High Hand payout only with the fund's transparent
+    locked box attached. The box taken off (between hands): a full house there is refused,
+    nothing appended to the fund; registered again, it is recorded."""
+    boxes = f"/api/v1/poker-tables/{room['table'].pk}/jackpot-boxes/"
+    r = room["floor"].post(boxes + "remove/", {"fund": "high-hand", "reason": "lock broken"},
+                           format="json")
+    assert r.status_code == 200, r.json()
+    before = _events()
+    r = _slip(room, ["Ks", "Kd", "Kh", "5c", "5d"])
+    assert (r.status_code, r.json()["code"]) == (409, "no_jackpot_box")
+    assert _events() == before
+    r = room["floor"].post(boxes + "register/", {
+        "fund": "high-hand", "box": "HH-2", "transparent": True, "locked": True,
+        "beside_drop_box": True}, format="json")
+    assert r.status_code == 201, r.json()
+    assert _slip(room, ["Ks", "Kd", "Kh", "5c", "5d"]).status_code == 201
+
+
 def test_the_period_closes_once_and_pays_the_highest_hand(room) -> None:
     """§ 637a.16(g)-(h): when the period has ended the pooled $2 goes to the four nines;
     the beat task run twice closes it once; closing it again is a 409. § 637a.16(h),

@@ -41,7 +41,7 @@ class Command(BaseCommand):
         from jackpots.models import FundCount
         from jackpots.services import high_hand_periods_close_due, high_hand_record
         from jackpots.services.counts import counts_due
-        from tables.demo import _people
+        from tables.demo import demo_people
         from tables.models import GameTable
 
         n, pots = opts["tables"], opts["pots"]
@@ -57,7 +57,7 @@ class Command(BaseCommand):
         table = GameTable.objects.filter(property=props[0], name="P-HOLDEM").first()
         if table is None:
             raise CommandError("no_demo_table: run `manage.py seed_demo_tables` first")
-        people = _people(props[0])
+        people = demo_people(props[0])
         meta = people["dealer"].metadata(role="dealer", table=str(table.pk))
         print(f"{n} tables pay {pots} contributions each ...", file=sys.stderr)
         with projections.no_wake():  # the bench catches up itself
@@ -69,6 +69,7 @@ class Command(BaseCommand):
                     "table_id": t, "gaming_day": meta["gaming_day"], "hand_id": hand})
                     for _ in range(pots)], meta)
             projections.catch_up("jackpot_funds")
+            _high_hand_box(table, people["floor"].metadata(role="floorperson"))
             slip = high_hand_record(
                 actor=people["floor"], fund="high-hand", table_id=table.pk, seat=1,
                 cards=["Ks", "Kd", "Kh", "5c", "5d"], dealer=people["dealer"].username,
@@ -91,3 +92,24 @@ class Command(BaseCommand):
             "count_open_seconds": round(t2 - t1, 3), "opened": opened,
             "total_seconds": round(t2 - t0, 3), "target_seconds": TARGET_SECONDS,
             "meets_target": (t2 - t0) <= TARGET_SECONDS}, indent=2))
+
+
+def _high_hand_box(table: Any, meta: dict[str, Any]) -> None:
+    """637a.2(e): the slip's table has the fund's box. Registered as the poker room
+    records it (``JackpotBoxRegistered`` in the table's stream), written here like the
+    contributions above: the jackpots follow the poker room's events, never its code."""
+    from casino.eventstore.models import Event
+    from casino.eventstore.store import NewEvent, append
+
+    stream = f"poker_table-{table.pk}"
+    events = Event.objects.filter(stream_id=stream)
+    last = (events.filter(type__in=("JackpotBoxRegistered", "JackpotBoxRemoved"))
+            .order_by("-version").values_list("data", flat=True).first())
+    boxes = dict((last or {}).get("boxes") or {})
+    if "high-hand" in boxes:
+        return
+    boxes["high-hand"] = {"box": f"{table.name}/high-hand", "kind": "high_hand"}
+    append(("poker_table", stream), events.count(), [NewEvent("JackpotBoxRegistered", {
+        "fund": "high-hand", "kind": "high_hand", "box": boxes["high-hand"]["box"],
+        "transparent": True, "locked": True, "beside_drop_box": True, "boxes": boxes})],
+        meta)
