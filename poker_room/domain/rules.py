@@ -4,7 +4,8 @@ Submission (637a.8(k), 637a.10(b), 637a.11(b)-(e), 637a.12(n), 637a.17(a), 637a.
 There is one schema, :mod:`poker_room.domain.rules_schema`; :class:`TableRules` is built
 from its canonical options (:meth:`TableRules.from_options`, or :meth:`TableRules.
 from_dict` for ``{"game": ..., **options}`` still to be checked) and keeps them, so the
-options are what a hand records. The fields below are derived, named for the engine.
+options are what a hand records (all but the text written for the floor, 637a.18(s),
+which the version keeps). The fields below are derived, named for the engine.
 Amounts are integer cents; percentages are basis points.
 """
 
@@ -20,7 +21,7 @@ from poker_room.domain.contributions import BAD_BEAT, HIGH_HAND, JackpotRule
 from poker_room.domain.errors import InvalidRules
 from poker_room.domain.games import GameSpec, get_game
 from poker_room.domain.rake import PotRake, TimeCharge
-from poker_room.domain.rules_schema import validate_poker
+from poker_room.domain.rules_schema import FLOOR_TEXT_OPTIONS, validate_poker
 from tables.domain.catalogue import get_table_game
 from tables.domain.options_reader import OptionReader, RulesOptionError
 
@@ -148,7 +149,8 @@ class TableRules:
             jackpots=tuple(JackpotRule.from_options(kind, o[kind], unit)
                            for kind in (BAD_BEAT, HIGH_HAND) if o.get(kind)),
         )
-        object.__setattr__(rules, "_as_dict", {"game": game, **copy.deepcopy(dict(o))})
+        object.__setattr__(rules, "_as_dict", {"game": game, **copy.deepcopy(
+            {k: v for k, v in o.items() if k not in FLOOR_TEXT_OPTIONS})})
         return rules
 
     # ------------------------------------------------------------------ derived
@@ -182,8 +184,9 @@ class TableRules:
         return killed
 
     def to_dict(self) -> dict[str, Any]:
-        """The rules as the Rules Submission's canonical options with the game (a fresh
-        copy each call)."""
+        """The rules as the Rules Submission's canonical options with the game, less the
+        text written for the floor (637a.18(s): the version keeps it; a fresh copy each
+        call)."""
         return copy.deepcopy(self.shared_dict())
 
     def shared_dict(self) -> dict[str, Any]:

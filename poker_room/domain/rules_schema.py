@@ -55,9 +55,13 @@ HAND_CATEGORIES = ("full-house", "four-of-a-kind", "straight-flush", "royal-flus
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 MAX_RAKE_BP = 1000  # 637a.17(b)(1): a percentage rake may not exceed 10 %
 MAX_CHIP_CENTS = 100  # the excess of a split pot may not exceed $1
-#: 637a.18(s): the house's own irregularity procedures, as text the floor reads; each hand
-#: records its options, so the limit keeps that record small (a page or two)
+#: 637a.18(s): the house's own irregularity procedures, as text the floor reads (a page or
+#: two)
 MAX_PROCEDURES_CHARS = 4000
+#: options written for people, not the engine: kept on the Rules Submission's version
+#: (the floor and the table's page read them there) and left out of the rules each hand
+#: records (:meth:`poker_room.domain.rules.TableRules.from_options`)
+FLOOR_TEXT_OPTIONS = frozenset({"irregularity_procedures"})
 #: games whose pot is split between a high (or first) and a low (or second) share
 SPLIT_GAMES = frozenset({"stud-hilo", "stud-hilo8", "super-stud-hilo8", "omaha-hilo8",
                          "five-card-omaha-hilo8", "badeucey", "badacey"})
@@ -108,7 +112,7 @@ def validate_poker(o: OptionReader, game: TableGame) -> dict[str, Any]:
     if waitlist is not None:
         out["waitlist"] = waitlist
     procedures = o.get("irregularity_procedures", prose(MAX_PROCEDURES_CHARS), required=False)
-    if procedures is not None:  # absent otherwise: a hand's recorded options are as before
+    if procedures is not None:  # absent otherwise (the version's options are as before)
         out["irregularity_procedures"] = procedures
     _whole_chips(o, out)
     return out

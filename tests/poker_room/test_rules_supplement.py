@@ -11,8 +11,10 @@ from casino.domain.errors import DomainError
 from casino.eventstore.store import head, read_stream
 from tables.domain.rules_options import example_options
 from tables.selectors import rules_in_force
+from poker_room.services import hands
 from tables.services import rules
 from tests.console.conftest import console_client  # noqa: F401  (the signed-in client)
+from tests.poker_room._play import _next_deck, poker_table_ready
 
 pytestmark = pytest.mark.postgres
 
@@ -40,6 +42,24 @@ def test_procedures_recorded_on_the_version_and_shown_on_the_floor(
         assert "House irregularity procedures (637a.18(s))" in html
         assert "<p>A misdeal is called by the floorperson &lt;only&gt;.</p>" in html
         assert "shown to all &amp; replaced." in _text(r)
+
+
+def test_a_hand_records_its_rules_without_the_supplement(
+        crew, poker_table, console_client) -> None:
+    """§ 637a.18(s): the supplement is for the floor, not the deal: a hand started under
+    a version with one records every other option of that version and not the text; the
+    floor still reads it from the version in force."""
+    table = poker_table("holdem", irregularity_procedures=PROCEDURES)["table"]
+    poker_table_ready(table, crew, players=2)
+    ph = hands.hand_start(actor=crew["dealer"], table_id=table.pk,
+                          deck_id=_next_deck(table), deck=list(range(52)))
+    started = next(e for e in read_stream(f"round-{ph.round_id}")
+                   if e.type == "HandStarted").data["rules"]
+    options = dict(rules_in_force(table.property, "holdem").options)
+    assert options.pop("irregularity_procedures") == PROCEDURES
+    assert started == {"game": "holdem", **options}
+    html = console_client("floorperson").get("/console/poker/").content.decode()
+    assert "<p>A misdeal is called by the floorperson &lt;only&gt;.</p>" in html
 
 
 def test_a_table_without_a_supplement_shows_none(crew, poker_table, console_client) -> None:
