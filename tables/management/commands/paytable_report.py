@@ -5,6 +5,10 @@ Paytables judged on one five-card hand are computed exactly by enumerating all 2
 hands; wagers that depend on the dealer's hand are simulated (``--seed``, ``--rounds``)
 with a 95 % confidence interval. See :mod:`tables.domain.paytable_math`.
 
+Percentages are written as the Rules Submission's page writes a house edge
+(:func:`tables.domain.paytable_edges.percent`), and a paytable that pays back more than is
+wagered on it is flagged "negative house edge", as the approver sees it there.
+
 Options: ``--table NAME`` (one paytable or simulation; ``--list`` shows the names),
 ``--json``, ``--seed N``, ``--rounds N``, ``--no-progress``. A bad option stops with
 ``code: message``.
@@ -19,6 +23,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from casino.domain.errors import DomainError
+from tables.domain.paytable_edges import percent
 from tables.domain.paytable_math import (
     EXACT_TABLES, SIMULATIONS, TOTAL_HANDS, ExactFigures, SimulatedFigures, exact_figures,
     simulate,
@@ -46,8 +51,14 @@ def _frac(f: Fraction | None) -> dict[str, Any] | None:
     return {"fraction": f"{f.numerator}/{f.denominator}", "value": float(f)}
 
 
-def _pct(f: Fraction | float | None, digits: int = 4) -> str:
-    return "-" if f is None else f"{float(f) * 100:.{digits}f}%"
+def _percent(f: Fraction | float | None) -> str:
+    """A figure in the one format of a house edge; "-" where the table has none."""
+    return "-" if f is None else percent(f)
+
+
+def _flag(house_edge: Fraction | float | None) -> str:
+    """The approver's flag (601a.2): the wager pays back more than is wagered on it."""
+    return "negative house edge" if house_edge is not None and house_edge < 0 else ""
 
 
 class Command(BaseCommand):
@@ -109,13 +120,13 @@ class Command(BaseCommand):
         if exact:
             w(f"Exact, all {TOTAL_HANDS:,} five-card hands")
             w(f"{'table':<20} {'section':<11} {'hit freq':>10} {'1 in':>9} {'RTP':>10} "
-              f"{'house edge':>11} {'bonus/Ante':>11} {'secs':>5}")
+              f"{'house edge':>11} {'bonus/Ante':>11} {'secs':>5}  flag")
             for f in exact:
                 one_in = f"{float(1 / f.hit_frequency):,.1f}" if f.hit_frequency else "-"
-                w(f"{f.table:<20} {f.section:<11} {_pct(f.hit_frequency):>10} {one_in:>9} "
-                  f"{_pct(f.rtp):>10} {_pct(f.house_edge):>11} "
-                  f"{'-' if f.bonus_per_unit is None else f'{float(f.bonus_per_unit):.6f}':>11} "
-                  f"{f.seconds:>5.2f}")
+                w(f"{f.table:<20} {f.section:<11} {_percent(f.hit_frequency):>10} "
+                  f"{one_in:>9} {_percent(f.rtp):>10} {_percent(f.house_edge):>11} "
+                  f"{_percent(f.bonus_per_unit):>11} {f.seconds:>5.2f}  "
+                  f"{_flag(f.house_edge)}".rstrip())
                 if detail:
                     w(f"  {f.title} ({f.wager}): {f.note}")
                     for line in f.lines:
@@ -125,12 +136,13 @@ class Command(BaseCommand):
                 w("")
             w("Simulated (per unit of the initial wager; 95 % confidence interval)")
             w(f"{'wager':<15} {'rounds':>11} {'mean net':>9} {'95% CI':>21} "
-              f"{'house edge':>11} {'avg staked':>10} {'elem. risk':>10} {'secs':>5}")
+              f"{'house edge':>11} {'avg staked':>10} {'elem. risk':>10} {'secs':>5}  flag")
             for s in sims:
                 ci = f"[{s.ci95[0]:+.4f}, {s.ci95[1]:+.4f}]"
                 w(f"{s.name:<15} {s.rounds:>11,} {float(s.mean_net):>+9.4f} {ci:>21} "
-                  f"{_pct(s.house_edge, 2):>11} {float(s.mean_wagered):>10.4f} "
-                  f"{_pct(s.element_of_risk, 2):>10} {s.seconds:>5.2f}")
+                  f"{_percent(s.house_edge):>11} {float(s.mean_wagered):>10.4f} "
+                  f"{_percent(s.element_of_risk):>10} {s.seconds:>5.2f}  "
+                  f"{_flag(s.house_edge)}".rstrip())
                 if detail:
                     w(f"  {s.title} ({s.section}), seed {s.seed}")
                     w(f"  strategy: {s.strategy}")

@@ -203,6 +203,20 @@ def test_report_human_table_for_a_simulation():
     assert "589-ante-bet" in text and "3,000" in text and "strategy:" in text
 
 
+def test_report_human_table_writes_the_edge_as_the_submission_does_and_flags_it():
+    """§ 589.12(b) Paytable B (8 to 1 trips, 5 to 1 ace-king, "an ace-king" read by the
+    letter of § 589.6(d)(7)) pays back more than is wagered: its line shows the house
+    edge as the Rules Submission's page writes it, -38.934 % (worked by hand in
+    tests/tables/test_rules_house_edge.py), flagged; § 579.12(d) Paytable A's 7.566 %
+    (worked by hand there too) is not."""
+    (super_b,) = [line for line in _run("--table", "589-super-B").splitlines()
+                  if line.startswith("589-super-B ")]
+    assert "-38.934 %" in super_b and super_b.endswith("negative house edge")
+    (bonus_a,) = [line for line in _run("--table", "579-poker-bonus-A").splitlines()
+                  if line.startswith("579-poker-bonus-A ")]
+    assert "7.566 %" in bonus_a and "negative" not in bonus_a
+
+
 @pytest.mark.parametrize("args, code", [
     (["--table", "no-such-table"], "unknown_paytable"),
     (["--rounds", "0"], "invalid_rounds"),
