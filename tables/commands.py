@@ -76,7 +76,10 @@ rules_approve = _rules(
     "acknowledge_negative_house_edge, recorded on the approval.",
     refusals={"negative_house_edge_unacknowledged":
               "A paytable of this version pays back more than is wagered on it (a "
-              "negative house edge); tick the acknowledgement to approve it anyway."})
+              "negative house edge); tick the acknowledgement to approve it anyway.",
+              "invalid_acknowledgement":
+              "The acknowledgement of a negative house edge is a yes or a no: tick the box "
+              "or leave it unticked."})
 rules_withdraw = _rules(
     rules.rules_withdraw, s.ReasonInput, "withdraw/", "rules-withdraw",
     "Withdraw this version",

@@ -177,7 +177,8 @@ def rules_approve(*, actor: Actor, rules_id: Any, effective_at: Any = None,
     role = actor.require(Role.COMPLIANCE)
     if not isinstance(acknowledge_negative_house_edge, bool):
         raise DomainError("acknowledge_negative_house_edge must be true or false",
-                          code="invalid_input", field="acknowledge_negative_house_edge")
+                          code="invalid_acknowledgement",
+                          field="acknowledge_negative_house_edge")
     now = timezone.now()
     when = _parse_time(effective_at, "effective_at") or now
     if when < now - PAST_TOLERANCE:

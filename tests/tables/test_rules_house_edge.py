@@ -187,12 +187,14 @@ def test_positive_edges_approve_as_before_579_12_d(crew):
 
 @pytest.mark.django_db
 def test_an_acknowledgement_that_is_not_a_yes_or_no_is_refused(crew):
+    """§ 601a.2: the approver's acknowledgement is true or false; anything else is
+    refused by its own code, nothing appended."""
     rs = _submitted(crew)
     before = head()
     with pytest.raises(DomainError) as err:
         rules.rules_approve(actor=crew["approver"], rules_id=rs.pk,
                             acknowledge_negative_house_edge="yes")
-    assert (err.value.code, err.value.field) == ("invalid_input",
+    assert (err.value.code, err.value.field) == ("invalid_acknowledgement",
                                                  "acknowledge_negative_house_edge")
     assert head() == before
 
