@@ -15,7 +15,6 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.roles import Role
 from casino.scoping import property_row, property_rows
 from console.registry import offer
 from tables.api.views import TABLE_STAFF
@@ -31,7 +30,7 @@ from tables.selectors import (
     with_decks_in_play,
     with_rules_notices,
 )
-from tables.services.tables import out_of_order_reports
+from tables.services.tables import may_put_back_in_service, out_of_order_reports
 
 #: who reads a table's page and the list: the roles that read tables through the API
 #: (``tables.api.views.TABLE_STAFF``, TableList's permission), so the page, its nav item
@@ -115,7 +114,7 @@ def equipment_panel(request: HttpRequest, actor: Actor, table: GameTable) -> Pan
     rows = [{**r, "while_out": WHILE_OUT[device],
              "restore": offer(actor, f"Put the {device} back in service", "table_equipment",
                               table.pk, device=device, out_of_order="false")
-             if actor.has(Role.FLOORPERSON) and actor.username != r["reported_by"] else None}
+             if may_put_back_in_service(actor, r) else None}
             for device, r in sorted(reports.items())]
     return Panel(title="Equipment out of order", template="tables/console/_equipment.html",
                  context={"reports": rows}, order=5)

@@ -227,11 +227,18 @@ def out_of_order_reports(table: GameTable) -> dict[str, dict[str, Any]]:
     return reports
 
 
+def may_put_back_in_service(actor: Actor, report: dict[str, Any] | None) -> bool:
+    """Four eyes: a floorperson other than whoever reported the device out of order
+    (``report``: its :func:`out_of_order_reports` entry) puts it back in service
+    (637a.18(r), 589.13(g): the floor checks the repair). The service refuses on it and
+    the table's page offers the step on it."""
+    return actor.has(Role.FLOORPERSON) and (
+        report is None or report["reported_by"] != actor.username)
+
+
 def _not_the_reporter(table: GameTable, device: str, actor: Actor) -> None:
-    """Four eyes: whoever reported the device out of order does not also put it back in
-    service (637a.18(r), 589.13(g): the floor checks the repair)."""
-    report = out_of_order_reports(table).get(device)
-    if report is not None and report["reported_by"] == actor.username:
+    """The reporter is refused (the floorperson's role is checked before)."""
+    if not may_put_back_in_service(actor, out_of_order_reports(table).get(device)):
         raise ConflictError(f"{actor.username} reported the {device} out of order: another "
                             "floorperson puts it back in service", code="same_person")
 

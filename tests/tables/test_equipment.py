@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from casino.actors import actor_of
 from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import read_stream
 from tables.domain import deck_steps
@@ -281,3 +282,21 @@ def test_the_table_page_shows_the_device_its_sign_and_who_reported_it(
     dealer_page = console_client("dealer").get(f"/console/tables/{table.pk}/")
     assert dealer_page.status_code == 200
     assert "Put the shuffler back in service" not in dealer_page.content.decode()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_floorperson_who_reported_it_is_not_offered_to_put_it_back(
+        open_table, console_client) -> None:
+    """§ 637a.18(r): four eyes. The floorperson who signed the shuffler out of order is not
+    offered the step on the table's page (the service would refuse it: same_person);
+    another floorperson is."""
+    table = open_table("holdem", shuffler="automated")
+    reporter = console_client("floorperson")
+    tables.table_equipment(actor=actor_of(reporter.user), table_id=table.pk,
+                           device="shuffler", out_of_order=True, covered_or_signed=True)
+    page = reporter.get(f"/console/tables/{table.pk}/").content.decode()
+    assert "The shuffler is out of order" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "Put the shuffler back in service" not in page
+    other = console_client("floorperson").get(f"/console/tables/{table.pk}/")
+    assert "Put the shuffler back in service" in other.content.decode()
