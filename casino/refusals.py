@@ -264,6 +264,10 @@ _SENTENCES: dict[str, str] = {
                                 "shuffler.",
     "invalid_placed_by": "Say whether the dealer or the shuffler placed the deck in the shoe.",
     "no_working_shuffler": "This table has no working shuffler to place the deck in the shoe.",
+    "wrong_dealing_hand": "Each card is taken from the manual shoe with the hand closest to "
+                          "it.",
+    "card_hand_not_applicable": "The dealing hand is recorded only for a manual dealing "
+                                "shoe.",
     "drawn_card_not_next": "The card drawn in error must be used as the next card.",
     "card_face_exposed": "A card drawn with its face exposed is reported as a card found "
                          "face up.",
@@ -275,6 +279,8 @@ _SENTENCES: dict[str, str] = {
     "invalid_stub_count": "Give the number of cards counted in the stub, 0 to 52.",
     "stub_count_right": "The stub count is right; a misdeal is reported as a wrong card "
                         "count.",
+    "misdealt_needs_count": "Give the number of cards counted in the stub with the "
+                            "misdeal.",
     "verbal_cash_wager": "A verbal wager with cash is not accepted; wager with chips or "
                          "plaques.",
     "invalid_instrument": "Wagers are made with value chips or plaques.",

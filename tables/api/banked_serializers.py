@@ -82,6 +82,10 @@ class DealInput(VersionedInput):
     placed_by = serializers.CharField(
         required=False, allow_null=True, default=None, max_length=10,
         help_text="manual shoe: dealer or shuffler placed the deck in the shoe (x.8(a))")
+    card_hand = serializers.CharField(
+        required=False, allow_null=True, default=None, max_length=20,
+        help_text="manual shoe: the dealer's hand that took each card, closest_to_shoe "
+                  "when omitted; another is refused (wrong_dealing_hand, 579.8(c))")
 
 
 class DecisionInput(VersionedInput):

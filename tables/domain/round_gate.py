@@ -122,6 +122,20 @@ def deck_due(table: TableAtStart) -> DeckInPlay:
     return next((d for d in table.decks if d.id == expected), table.decks[0])
 
 
+#: the subsection that has the cards counted every 5 rounds, by chapter; Five Card Hi-Lo's
+#: by the table's dealing method (its stub count)
+COUNT_CITES = {"637a": "637a.7(e)(4)", "589": "589.11(g)", "671a": "671a.11(h)"}
+HILO_COUNT_CITES = {DealingMethod.MANUAL_SHOE: "579.8(f)", DealingMethod.HAND: "579.9(d)",
+                    DealingMethod.AUTOMATED_SHOE: "579.10(d)"}
+
+
+def count_cite(setup: TableSetup) -> str:
+    """The subsection a table's five-round card count comes from."""
+    if setup.game.chapter == "579":
+        return HILO_COUNT_CITES[setup.effective_dealing]
+    return COUNT_CITES.get(setup.game.chapter, "637a.7(e)(4)")
+
+
 def check_deck(table: TableAtStart, deck: DeckInPlay | None, now: datetime) -> None:
     """The deck may deal the table's next round. ``deck`` None: the deck named is not one
     of the table's decks in play."""
@@ -138,8 +152,8 @@ def check_deck(table: TableAtStart, deck: DeckInPlay | None, now: datetime) -> N
                             "(589.9(a)(1), 671a.9(a)(1), 579.9(a)(1))",
                             code="hand_dealing_needs_shuffler")
     if count_due(setup, deck.rounds_since_count):
-        raise ConflictError("the deck must be counted before it deals again (637a.7(e)(4))",
-                            code="deck_count_due")
+        raise ConflictError("the deck must be counted before it deals again "
+                            f"({count_cite(setup)})", code="deck_count_due")
     pair = table.pair
     if len(pair) > setup.decks_in_play_allowed:
         # e.g. the shuffler failed at a banked game: one deck only (589.3(a)).

@@ -23,10 +23,10 @@ from typing import Any
 
 from casino import command_runner
 from casino.actors import Actor
-from casino.command_runner import Aggregate, Also, Decision, Loaded
+from casino.command_runner import Aggregate, Decision, Loaded
 from casino.domain.cards import shuffled_deck
 from casino.domain.errors import ConflictError, DomainError
-from casino.eventstore.store import NewEvent, RecordedEvent, Stream, read_stream
+from casino.eventstore.store import NewEvent, RecordedEvent, read_stream
 from casino.roles import Role
 from casino.scoping import property_row
 from tables.domain.banked import Phase, evolve, execute, rebuild, settle_script
@@ -42,8 +42,6 @@ from tables.domain.banked.commands import (
     ReportIrregularity,
     RoundCommand,
     SetHands,
-    StubCount,
-    StubDiscard,
     WithdrawWager,
     steps,
 )
@@ -55,6 +53,8 @@ from tables.domain.catalogue import BANKED_GAMES
 from tables.domain.banked.visibility import Audience, dealer_cards, event_data, settled
 from tables.models import GameTable, Round
 from tables.models import RoundState as RoundRowState
+from tables.services.banked_stub import deck_events, deck_of
+from tables.services.banked_stub import round_stub  # noqa: F401  (the stub command, kept here)
 from tables.services.common import act_at_table
 
 AT_TABLE = (Role.DEALER, Role.FLOORPERSON)
@@ -216,12 +216,14 @@ def _rebuild_round(recorded: list[RecordedEvent]) -> RoundState:
 
 #: The round aggregate: its row (read with its table, scoped to the caller's property)
 #: keeps the snapshot. Columns after the snapshot: id, table id, number, state,
-#: dealing method, the table's dealer, name and game, and the round's deck and its stream
-#: version (a right stub count is the deck's count too, :func:`round_stub`).
+#: dealing method, the table's dealer, name and game, and the round's deck, its stream
+#: version and its state (a stub count is the deck's count too,
+#: :mod:`tables.services.banked_stub`).
 ROUND: Aggregate[RoundState] = command_runner.register(Aggregate(
     name="banked_round", stream_type="round", what="round",
     select=("SELECT r.snapshot, r.snapshot_version, r.id, r.table_id, r.number, r.state, "
-            "r.dealing_method, t.dealer_id, t.name, t.game, r.deck_id, d.stream_version "
+            "r.dealing_method, t.dealer_id, t.name, t.game, r.deck_id, d.stream_version, "
+            "d.state "
             "FROM tables_round r JOIN tables_gametable t ON t.id = r.table_id "
             "LEFT JOIN tables_deck d ON d.id = r.deck_id "
             "WHERE r.id = %%s AND t.property_id = %%s%(lock)s"),
@@ -274,30 +276,6 @@ def _row_models(row: tuple[Any, ...], version: int) -> tuple[TableSeen, RoundSee
     return table, RoundSeen(round_id, table_id, number, state, dealing, version, table)
 
 
-def _deck_of(row: tuple[Any, ...]) -> tuple[str | None, int]:
-    """The round's deck id and its stream's version, as the round's locked read saw them."""
-    deck_id, version = row[8], row[9]
-    return (str(uuid.UUID(str(deck_id))) if deck_id else None), version or 0
-
-
-def _stub_counted(row: tuple[Any, ...], state: RoundState, events: list[Event]
-                  ) -> list[Also]:
-    """579.8(f)-(g), 579.9(d)-(e), 579.10(d)-(e): a right stub count is the count of the
-    round's deck: ``DeckCounted`` in the deck's stream with the round's events (the deck's
-    rounds since its count start again, as the dealer's deck count does). A wrong count
-    voids the round and leaves the deck's removal to the floor (``deck_removed`` on the
-    RoundVoided; the deck is removed with deck_remove after the round)."""
-    counted = next((e for e in events if e["type"] == "StubCounted"), None)
-    deck_id, deck_version = _deck_of(row)
-    if counted is None or not counted["data"]["correct"] or deck_id is None:
-        return []
-    return [Also(Stream("deck", f"deck-{deck_id}"), deck_version,
-                 [NewEvent("DeckCounted", {"cards": counted["data"]["deck_cards"],
-                                           "correct": True, "stub": counted["data"]["cards"],
-                                           "round_id": state.round_id,
-                                           "cite": counted["data"]["cite"]})])]
-
-
 def _run(actor: Actor, round_id: Any, expected_version: int | None,
          command: RoundCommand | Callable[[RoundSeen], RoundCommand],
          roles: tuple[Role, ...]) -> BankedRound:
@@ -333,7 +311,7 @@ def _run(actor: Actor, round_id: Any, expected_version: int | None,
             state = rebuild_from(loaded.state, events)
         return Decision(state, [NewEvent(e["type"], e["data"]) for e in events], role,
                         {"table": str(table.pk)},
-                        others=_stub_counted(loaded.row, state, events))
+                        others=deck_events(deck_of(loaded.row), state, events))
 
     out = command_runner.command_run(ROUND, key=round_id, actor=actor, decide=decide)
     rnd = holder["round"]
@@ -412,14 +390,15 @@ def round_no_more_bets(*, actor: Actor, round_id: Any,
 
 def round_deal(*, actor: Actor, round_id: Any, hands: dict[str, list[Any]], dealer: list[Any],
                dealer_face_up: Any = None, method: str | None = None,
-               placed_by: str | None = None, expected_version: int | None = None
-               ) -> BankedRound:
+               placed_by: str | None = None, card_hand: str | None = None,
+               expected_version: int | None = None) -> BankedRound:
     """Recorded mode: the cards read by a card-reading shoe or keyed at the console; the
     domain checks they are real cards, five a hand, none twice and none already out, and
-    the method against the table's (x.8-x.10; ``placed_by`` for a manual shoe, x.8(a))."""
+    the method against the table's (x.8-x.10; ``placed_by`` and ``card_hand`` for a manual
+    shoe, x.8(a), 579.8(c))."""
     return _run(actor, round_id, expected_version,
-                Deal(method=method, hands=hands, dealer=dealer,
-                     dealer_face_up=dealer_face_up, placed_by=placed_by), AT_TABLE)
+                Deal(method=method, hands=hands, dealer=dealer, dealer_face_up=dealer_face_up,
+                     placed_by=placed_by, card_hand=card_hand), AT_TABLE)
 
 
 def round_deal_from_shuffle(*, actor: Actor, round_id: Any, placed_by: str | None = None,
@@ -515,18 +494,6 @@ def round_report_irregularity(*, actor: Actor, round_id: Any, kind: str,
                 ReportIrregularity(kind, fields.get("card"), fields.get("position"),
                                    fields.get("misdealt"), fields.get("face_exposed")),
                 FLOOR_ONLY)
-
-
-def round_stub(*, actor: Actor, round_id: Any, cards: int | None = None,
-               misdealt: bool | None = None, expected_version: int | None = None
-               ) -> BankedRound:
-    """Five Card Hi-Lo, after the deal: the stub to the discard rack (``cards`` None,
-    579.8(e), 579.9(c), 579.10(c)), or counted face down first (579.8(f)-(h),
-    579.9(d)-(f), 579.10(d)-(f)): 52 in the deck puts it in the discard rack and counts
-    the round's deck (its DeckCounted, :func:`_stub_counted`); another number voids the
-    round."""
-    command = StubDiscard() if cards is None else StubCount(cards, misdealt)
-    return _run(actor, round_id, expected_version, command, AT_TABLE)
 
 
 def settle(script: Any) -> dict[str, Any]:

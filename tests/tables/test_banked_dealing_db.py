@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from casino.domain.errors import ConflictError
+from casino.domain.errors import ConflictError, DomainError
 from casino.eventstore.store import head, read_stream
 from tables.models import Deck, DeckState
-from tables.services import banked, decks, rounds
+from tables.services import banked, decks, rounds, tables
 from tests.conftest import token_client
 from tests.tables._api import ok as _ok
 from tests.tables._api import problem as _problem
@@ -30,12 +30,36 @@ def _play(crew: dict, table: Any, deck: Any) -> Any:
     return r
 
 
-def _count_due(crew: dict, table: Any, deck: Any) -> None:
+def _count_due(crew: dict, table: Any, deck: Any, cite: str) -> None:
     before = head()
     with pytest.raises(ConflictError) as err:
         rounds.round_open(actor=crew["dealer"], table_id=table.pk, deck_id=deck.pk)
     assert err.value.code == "deck_count_due"
+    assert cite in str(err.value)  # the table's own chapter, not poker's 637a.7(e)(4)
     assert head() == before  # nothing appended
+
+
+def _refused(code: str, open_round: Any) -> None:
+    before = head()
+    with pytest.raises((ConflictError, DomainError)) as err:
+        open_round()
+    assert err.value.code == code
+    assert head() == before  # nothing appended
+
+
+#: one position and the dealer, five cards each: 10 cards out of the deck
+ONE_HAND = {"1": ["Ks", "Qd", "9c", "3h", "2d"]}
+DEALERS = ["Jh", "Tc", "8s", "6d", "4c"]
+
+
+def _dealt(crew: dict, table: Any, deck: Any) -> Any:
+    """A Hi-Lo round opened with ``deck``, one Ante, no more bets and the deal recorded."""
+    d = crew["dealer"]
+    rnd = rounds.round_open(actor=d, table_id=table.pk, deck_id=deck.pk)
+    banked.round_place_wager(actor=d, round_id=rnd.pk, position=1, wager="ante", amount=1000)
+    banked.round_no_more_bets(actor=d, round_id=rnd.pk)
+    banked.round_deal(actor=d, round_id=rnd.pk, hands=ONE_HAND, dealer=DEALERS)
+    return rnd
 
 
 def test_a_right_stub_count_in_the_fifth_round_is_the_deck_count(crew, open_table,
@@ -91,18 +115,19 @@ def test_a_right_stub_count_in_the_fifth_round_is_the_deck_count(crew, open_tabl
 def test_lunar_deck_counted_after_every_five_rounds_671a_11_h(crew, open_table,
                                                               deck_in_play) -> None:
     """§ 671a.11(h): without a counting shuffler the cards are counted after every 5 rounds
-    before the deck deals again: 52 → the deck stays in play (6th round opens); after 5
-    more rounds a count of 51 → the entire deck is removed from the table."""
+    before the deck deals again (refused until then, citing 671a.11(h)): 52 → the deck
+    stays in play (6th round opens); after 5 more rounds a count of 51 → the entire deck
+    is removed from the table."""
     table = open_table("lunar-poker-671a", **NO_COUNTER)
     deck = deck_in_play(table, shuffle="manual")
     for _ in range(5):
         _play(crew, table, deck)
-    _count_due(crew, table, deck)
+    _count_due(crew, table, deck, "671a.11(h)")
     decks.deck_count(actor=crew["dealer"], deck_id=deck.pk, cards=52)
     assert Deck.objects.get(pk=deck.pk).state == DeckState.IN_PLAY
     for _ in range(5):
         _play(crew, table, deck)
-    _count_due(crew, table, deck)
+    _count_due(crew, table, deck, "671a.11(h)")
     decks.deck_count(actor=crew["dealer"], deck_id=deck.pk, cards=51)
     assert Deck.objects.get(pk=deck.pk).state == DeckState.REMOVED
     assert [e.type for e in read_stream(deck.stream_id)][-2:] == ["DeckCounted",
@@ -134,3 +159,82 @@ def test_a_card_drawn_in_error_tops_the_server_shuffle_589_13_b(crew, open_table
     post(floor, "irregularities/", {"kind": "card_drawn_in_error", "card": "7h"})
     dealt = post(dealer, "deal-from-shuffle/")
     assert dealt["positions"][0]["cards"][0] == "7h"
+
+
+def test_a_wrong_stub_count_removes_the_deck_unless_misdealt(crew, open_table,
+                                                            deck_in_play) -> None:
+    """§ 579.8(h): 10 cards out (one position and the dealer). A stub of 41 makes 51:
+
+    * misdealt: the round is void and the deck stays in play (52 remain in the deck);
+      ``misdealt`` sent without the count is refused (misdealt_needs_count), nothing
+      appended;
+    * not misdealt: void, and in the same command the deck's count (51, wrong) and its
+      removal from the table in its stream: the deck is removed and the next round with
+      it is refused;
+    * the wrong stub count reported by the floor as an irregularity, not misdealt,
+      removes the next deck the same way."""
+    table = open_table("five-card-hi-lo", **NO_COUNTER)
+    deck = deck_in_play(table, shuffle="manual")
+    rnd = _dealt(crew, table, deck)
+    c = token_client(get_user_model().objects.get(username=crew["dealer"].username))
+    before = head()
+    _problem(c.post(f"{V1}/rounds/{rnd.pk}/stub/", {"misdealt": True}, format="json"), 400,
+             "misdealt_needs_count")
+    assert head() == before
+    deck_events = len(read_stream(deck.stream_id))
+    banked.round_stub(actor=crew["dealer"], round_id=rnd.pk, cards=41, misdealt=True)
+    rounds.round_close(actor=crew["dealer"], round_id=rnd.pk)
+    assert len(read_stream(deck.stream_id)) == deck_events  # no count, no removal
+    assert Deck.objects.get(pk=deck.pk).state == DeckState.IN_PLAY
+
+    rnd = _dealt(crew, table, deck)
+    banked.round_stub(actor=crew["dealer"], round_id=rnd.pk, cards=41)
+    assert [e.type for e in read_stream(f"round-{rnd.pk}")][-2:] == ["StubCounted",
+                                                                     "RoundVoided"]
+    counted, removed = read_stream(deck.stream_id)[-2:]
+    assert (counted.type, counted.data["cards"], counted.data["correct"],
+            counted.data["stub"]) == ("DeckCounted", 51, False, 41)
+    assert (removed.type, removed.data["reason"], removed.data["cite"]) == (
+        "DeckRemoved", "count-wrong", "579.8(h)")
+    assert Deck.objects.get(pk=deck.pk).state == DeckState.REMOVED
+    rounds.round_close(actor=crew["dealer"], round_id=rnd.pk)
+    _refused("deck_not_in_play", lambda: rounds.round_open(
+        actor=crew["dealer"], table_id=table.pk, deck_id=deck.pk))
+
+    second = deck_in_play(table, shuffle="manual", colour="blue")
+    rnd = _dealt(crew, table, second)
+    banked.round_report_irregularity(actor=crew["floor"], round_id=rnd.pk,
+                                     kind="stub_count_wrong", misdealt=False)
+    (removed,) = read_stream(second.stream_id)[-1:]
+    assert (removed.type, removed.data["reason"]) == ("DeckRemoved", "count-wrong")
+    assert Deck.objects.get(pk=second.pk).state == DeckState.REMOVED
+
+
+def test_an_automated_shoe_deals_until_signed_out_of_order_579_13_f(crew, open_table,
+                                                                   deck_in_play) -> None:
+    """§ 579.13(f): at a table with an automated dealing shoe in service the round is
+    dealt from the shoe (stacks): a deal one card at a time is refused
+    (deal_method_mismatch), nothing appended. The shoe jams (the round void, 579.13(e)),
+    is covered and recorded out of order; only then the next round is dealt by hand and
+    the deal one card at a time is accepted."""
+    table = open_table("five-card-hi-lo", dealing_method="automated-shoe",
+                       shuffler="automated")
+    deck = deck_in_play(table)
+    d = crew["dealer"]
+    rnd = rounds.round_open(actor=d, table_id=table.pk, deck_id=deck.pk)
+    assert read_stream(f"round-{rnd.pk}")[0].data["dealing_method"] == "automated-shoe"
+    banked.round_place_wager(actor=d, round_id=rnd.pk, position=1, wager="ante", amount=1000)
+    banked.round_no_more_bets(actor=d, round_id=rnd.pk)
+    _refused("deal_method_mismatch", lambda: banked.round_deal(
+        actor=d, round_id=rnd.pk, hands=ONE_HAND, dealer=DEALERS, method="by_card"))
+    banked.round_report_irregularity(actor=crew["floor"], round_id=rnd.pk, kind="shoe_jam")
+    rounds.round_close(actor=d, round_id=rnd.pk)
+    tables.table_equipment(actor=crew["floor"], table_id=table.pk, device="shoe",
+                           out_of_order=True, covered_or_signed=True)
+    rnd = rounds.round_open(actor=d, table_id=table.pk, deck_id=deck.pk)
+    assert read_stream(f"round-{rnd.pk}")[0].data["dealing_method"] == "hand"
+    banked.round_place_wager(actor=d, round_id=rnd.pk, position=1, wager="ante", amount=1000)
+    banked.round_no_more_bets(actor=d, round_id=rnd.pk)
+    dealt = banked.round_deal(actor=d, round_id=rnd.pk, hands=ONE_HAND, dealer=DEALERS,
+                              method="by_card")
+    assert dealt.events[-1].data["method"] == "by_card"

@@ -58,7 +58,8 @@ class NoMoreBets(RoundCommand):
 @dataclass(frozen=True)
 class Deal(RoundCommand):
     """Recorded mode (``hands``, ``dealer``) or dealt mode (``deck``); ``method`` None:
-    the table's; ``placed_by`` at a manual shoe (x.8(a))."""
+    the table's; ``placed_by`` at a manual shoe (x.8(a)), and ``card_hand``, the hand the
+    dealer attests took each card from it (579.8(c), 589.8(b), 671a.8(b))."""
 
     type: ClassVar[str] = "deal"
     method: str | None = None
@@ -67,6 +68,7 @@ class Deal(RoundCommand):
     dealer_face_up: Any = None
     deck: list[int] | None = None
     placed_by: str | None = None
+    card_hand: str | None = None
 
     def as_domain(self) -> dict[str, Any]:
         out = super().as_domain()

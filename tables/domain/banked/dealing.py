@@ -21,8 +21,9 @@ come one at a time (``by_card``, x.8, x.9), from an automated shoe in stacks of 
 (``stacks``, x.10); a deal naming the other method is refused (``deal_method_mismatch``).
 From a manual shoe the deal records who placed the stacked deck in the shoe
 (``placed_by``: the dealer, or the automated shuffler when the table has a working one,
-x.8(a)) and that each card is removed with the hand closest to the shoe (579.8(c),
-589.8(b), 671a.8(b)).
+x.8(a)) and the dealer's attestation that each card is removed with the hand closest to
+the shoe (``card_hand``, 579.8(c), 589.8(b), 671a.8(b)): any other hand is refused
+(``wrong_dealing_hand``), and the attestation is no step of another dealing method.
 
 **A card drawn in error** face down (x.13(b), :mod:`.irregularities`) is the next card: the
 deal, draw or dealer's card that follows must begin with it (``drawn_card_not_next``), in
@@ -48,6 +49,8 @@ DEAL_METHODS = ("by_card", "stacks")
 #: the table's dealing method (tables.domain.decks.DealingMethod) -> how the cards come out
 METHOD_OF_TABLE = {"manual-shoe": "by_card", "hand": "by_card", "automated-shoe": "stacks"}
 PLACED_BY = ("dealer", "shuffler")
+#: the dealer's hand that takes each card from a manual shoe (579.8(c), 589.8(b), 671a.8(b))
+NEAR_HAND = "closest_to_shoe"
 
 
 def read_cards(value: Any, field: str) -> list[int]:
@@ -116,6 +119,10 @@ def _procedure(state: RoundState, cmd: dict[str, Any]) -> dict[str, Any]:
         if placed is not None:
             raise bad("placed_by_not_applicable", "only a manual dealing shoe is loaded by "
                       "the dealer or the shuffler (x.8(a))", field="placed_by")
+        if cmd.get("card_hand") is not None:
+            raise bad("card_hand_not_applicable", "the hand that takes each card is "
+                      "recorded from a manual dealing shoe only (579.8(c), 589.8(b), "
+                      "671a.8(b))", field="card_hand")
         return {"dealing_method": state.dealing_method} if state.dealing_method else {}
     placed = placed or "dealer"
     if placed not in PLACED_BY:
@@ -125,7 +132,18 @@ def _procedure(state: RoundState, cmd: dict[str, Any]) -> dict[str, Any]:
                        "no working automated shuffler to place the deck in the shoe",
                        field="placed_by")
     return {"dealing_method": "manual-shoe", "placed_by": placed,
-            "card_hand": "closest_to_shoe"}
+            "card_hand": _card_hand(cmd.get("card_hand"))}
+
+
+def _card_hand(given: Any) -> str:
+    """579.8(c), 589.8(b), 671a.8(b): the dealer attests each card left the manual shoe
+    in the hand closest to it (the near hand when not said); another is refused."""
+    hand = NEAR_HAND if given is None else given
+    if hand != NEAR_HAND:
+        raise bad("wrong_dealing_hand", "579.8(c), 589.8(b), 671a.8(b): each card is removed "
+                  "from the manual dealing shoe with the dealer's hand closest to it "
+                  f"({NEAR_HAND})", field="card_hand")
+    return hand
 
 
 def _drawn_in_error_first(state: RoundState, cards: list[int], field: str) -> None:

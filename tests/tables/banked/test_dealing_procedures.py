@@ -67,11 +67,16 @@ def test_the_deck_is_placed_in_the_manual_shoe_by_the_dealer_or_a_working_shuffl
 
 def test_each_card_comes_out_of_the_manual_shoe_one_at_a_time_with_the_near_hand() -> None:
     """§ 579.8(c): each card removed from the shoe with the hand closest to it, one at a
-    time (by_card): recorded on the deal; stacks are refused at a manual shoe."""
+    time (by_card): the dealer's attestation is recorded on the deal; a deal attesting the
+    far hand is refused (wrong_dealing_hand), nothing recorded; stacks are refused at a
+    manual shoe."""
     t = _hilo(MANUAL)
     t.refuse("deal_mode_ambiguous", "deal", deck=ORDERED_DECK, hands={})
     t.refuse("deal_method_mismatch", "deal", deck=ORDERED_DECK, method="stacks")
-    (dealt,) = t.do("deal", deck=ORDERED_DECK)
+    err = t.refuse("wrong_dealing_hand", "deal", deck=ORDERED_DECK,
+                   card_hand="farthest_from_shoe")
+    assert err.field == "card_hand" and "579.8(c)" in str(err)
+    (dealt,) = t.do("deal", deck=ORDERED_DECK, card_hand="closest_to_shoe")
     assert dealt["data"]["card_hand"] == "closest_to_shoe"
     assert dealt["data"]["method"] == "by_card"
     # one card per pass: 1 gets the 1st, 4th, 7th ... cards of the deck
@@ -85,9 +90,11 @@ def test_the_table_method_wins_stacks_from_an_automated_shoe() -> None:
     t = _hilo(AUTO)
     t.refuse("deal_method_mismatch", "deal", deck=ORDERED_DECK, method="by_card")
     t.refuse("placed_by_not_applicable", "deal", deck=ORDERED_DECK, placed_by="dealer")
+    t.refuse("card_hand_not_applicable", "deal", deck=ORDERED_DECK,
+             card_hand="closest_to_shoe")
     (dealt,) = t.do("deal", deck=ORDERED_DECK)
     assert dealt["data"]["method"] == "stacks"
-    assert "placed_by" not in dealt["data"]
+    assert "placed_by" not in dealt["data"] and "card_hand" not in dealt["data"]
     assert t.state.positions[1].dealt == ids("2c 2d 2h 2s 3c")
     assert t.state.positions[2].dealt == ids("3d 3h 3s 4c 4d")
     assert t.state.dealer_cards == ids("4h 4s 5c 5d 5h")
