@@ -414,6 +414,9 @@ _SENTENCES: dict[str, str] = {
                             "are dealt.",
     "unknown_event": "The hand holds a step that cannot be read.",
     "invalid_phh": "The hand history is not written correctly.",
+    "phh_cannot_express": "This hand cannot be written as a PHH hand history (a fouled hand "
+                          "refunded or dead out of turn); its record is the hand's "
+                          "history.",
     "game_mismatch": "The Rules Submission is for a different game.",
     "not_a_poker_game": "That Rules Submission is not for a poker game.",
     "script_too_long": "The script has too many steps.",

@@ -46,7 +46,7 @@ from tables.models import GameTable, Round
 
 #: the events of a round or hand stream whose amounts make the day's figures
 ROUND_EVENTS = ("RoundClosed", "RakeTaken", "JackpotContributed", "HandCompleted",
-                "HandVoided", "MisdealDeclared")
+                "HandVoided", "MisdealDeclared", "HandFouled")
 TIME_CHARGE_EVENTS = ("TimeChargeAssessed", "TimeChargeVerified")
 #: the figures the events' totals are checked against (finance.figures.frozen's keys),
 #: with the words a supervisor reads
@@ -128,7 +128,7 @@ def _rounds(table: GameTable, kind: str, day: date, start: datetime, end: dateti
                 totals["contributed_cents"] += d["amount_cents"]
                 totals["contributions"][d["fund"]] = \
                     totals["contributions"].get(d["fund"], 0) + d["amount_cents"]
-        elif e.type in ("HandVoided", "MisdealDeclared"):
+        elif e.type in ("HandVoided", "MisdealDeclared", "HandFouled"):
             row["rake_returned_cents"] += d.get("rake_returned", 0)
             totals["rake_returned_cents"] += d.get("rake_returned", 0) if today else 0
         elif e.type == "HandCompleted":
@@ -289,8 +289,12 @@ def table_day_behind(actor: Actor, table_id: Any, day: date) -> dict[str, Any]:
     live = table_day_figures(prop, day, table_ids=[table.pk]).get(table.pk)
     figures = frozen(*live) if live else None
     checks = []
+    # the rake a misdeal, a void or a fouled hand's refund gave back never reached the
+    # drop box (637a.18(g), (i), (k)(3)): the report counts the rake kept
+    kept = {**from_events, "rake_cents": from_events["rake_cents"]
+            - from_events.get("rake_returned_cents", 0)}
     for k in CHECKED:
-        ours, theirs = from_events.get(k), figures.get(k) if figures else None
+        ours, theirs = kept.get(k), figures.get(k) if figures else None
         # no figures at all: the table did nothing the read models hold; nor may the events
         checks.append({"figure": k, "label": CHECKED[k], "from_events": ours, "report": theirs,
                        "agrees": ours == theirs if figures else not ours})

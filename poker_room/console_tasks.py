@@ -9,14 +9,16 @@ read model (``TimeChargePeriod``) of the viewer's property in one query.
 Players required to leave the game (637a.18(b)-(c)): each removal of a player at the
 viewer's property waits on compliance's list until a compliance officer acknowledges the
 notice; the person who removed the player (someone who is also a compliance officer) sees
-it without the step. Read from the event log in one query
-(:func:`poker_room.services.seats.removals_to_acknowledge`).
+it without the step. Only the removals of the last ``settings.REMOVAL_NOTICE_DAYS`` days
+are listed (the title says so): older ones are in the event log. Read from the event log
+in one query (:func:`poker_room.services.seats.removals_to_acknowledge`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from casino.actors import Actor
@@ -84,7 +86,9 @@ def removals_to_acknowledge(actor: Actor, limit: int | None = None) -> Listed:
 
 
 REMOVALS = task(TaskProvider(
-    key="player_removals_to_acknowledge", title="Players required to leave a game",
+    key="player_removals_to_acknowledge",
+    title=(f"Players required to leave a game (the last {settings.REMOVAL_NOTICE_DAYS} "
+           "days; older removals are in the event log)"),
     roles=seats.COMPLIANCE, items=removals_to_acknowledge, order=31))
 TIME_CHARGES = task(TaskProvider(
     key="time_charges_to_verify", title="Time charges to verify", roles=VERIFY_ROLES,

@@ -39,9 +39,10 @@ TABLE_EVENTS = frozenset({
     "HandSettled", "TimeChargeAssessed", "TimeChargeVerified", "JackpotBoxRegistered",
     "JackpotBoxRemoved"})
 #: the hand events the rake ledger follows (in a round stream): a misdeal or a void
-#: gives back the rake taken so far (637a.18(g), (i))
+#: gives back the rake taken so far (637a.18(g), (i)), a refund of a fouled hand the
+#: rake the smaller pot no longer bears (637a.18(k)(3), 637a.17(b)(1))
 HAND_LEDGER_EVENTS = frozenset({"RakeTaken", "JackpotContributed", "HandCompleted",
-                                "MisdealDeclared", "HandVoided"})
+                                "MisdealDeclared", "HandVoided", "HandFouled"})
 #: and the time charges (in a poker table's stream)
 TIME_LEDGER_EVENTS = frozenset({"TimeChargeAssessed", "TimeChargeVerified"})
 
@@ -248,9 +249,10 @@ class RakeLedgerProjection(Projection):
             row = days.setdefault(key, dict.fromkeys(_LEDGER_COLUMNS, 0))
             if e.type == "RakeTaken":
                 row[_rake_column(d.get("kind"))] += d["amount"]
-            elif e.type in ("MisdealDeclared", "HandVoided"):
+            elif e.type in ("MisdealDeclared", "HandVoided", "HandFouled"):
                 # 637a.18(g), (i): every chip goes back to the players, the rake taken
-                # as play progressed too; it never reaches the drop box
+                # as play progressed too; it never reaches the drop box (a refund,
+                # 637a.18(k)(3): the part of it the smaller pot does not bear)
                 row[_rake_column(d.get("rake_kind"))] -= d.get("rake_returned", 0)
             elif e.type == "JackpotContributed":
                 fund = (*key, d["fund"])

@@ -13,6 +13,19 @@ class PokerError(DomainError):
     code = "invalid_action"
 
 
+class PHHError(PokerError):
+    """A PHH hand history the replay cannot read."""
+
+    code = "invalid_phh"
+
+
+class PHHCannotExpress(ConflictError):
+    """A hand PHH has no way to write so that it replays (its record stands; only the
+    export is refused)."""
+
+    code = "phh_cannot_express"
+
+
 class InvalidAction(PokerError):
     """The action is not one the game allows here (e.g. a check facing a bet)."""
 

@@ -33,6 +33,7 @@ def ledger(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         elif t in ("UncalledBetReturned", "PlayerHandVoided"):
             move("pot", f"seat:{d['seat']}", d.get("amount", d.get("returned", 0)), t)
         elif t == "HandFouled":  # 637a.18(k)(3): the victim's money back from the pot
+            move("rake", "pot", d.get("rake_returned", 0), t)  # 637a.17(b)(1): its rake
             move("pot", f"seat:{d['seat']}", d.get("refunded", 0), t)
         elif t == "RakeTaken":
             move("pot", "rake", d["amount"], t)

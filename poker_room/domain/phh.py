@@ -2,8 +2,9 @@
 with ``variant``, ``antes``, ``blinds_or_straddles`` / ``bring_in``, ``small_bet`` /
 ``big_bet`` / ``min_bet``, ``starting_stacks``, ``actions``, ``finishing_stacks``).
 
-:func:`to_phh` writes any hand; games PHH has no code for get ``variant = "PA:<game id>"``
-with our rules in ``_pa_rules``. :func:`replay` plays a PHH history through our engine.
+:func:`to_phh` writes any hand PHH can express (not a fouled hand's refund nor a dead
+hand out of turn, 637a.18(k): :func:`_fouled_as_fold`); games PHH has no code for get
+``variant = "PA:<game id>"`` with our rules in ``_pa_rules``. :func:`replay` plays a PHH history through our engine.
 Players ``p1..pn`` are numbered from the button's left (button games; the button is
 ``pn``) or from the dealer's left (stud); we seat them 1..n in that order.
 
@@ -12,7 +13,7 @@ Where PA's rules differ from the PHH/pokerkit defaults the replay says how it re
 player may complete instead; no raise cap is imposed (the file's actions stand); odd chips
 follow the table's rule (by suit in stud high-low, 637a.10(i)(3); first player left of the
 button elsewhere, which is also pokerkit's); an ante at one seat is a big-blind (or button)
-ante (:func:`_antes`); burn cards are not recorded in PHH.
+ante (:func:`poker_room.domain.phh_antes.read_antes`); burn cards are not recorded in PHH.
 """
 
 from __future__ import annotations
@@ -25,23 +26,15 @@ from typing import Any
 from casino.domain.cards import format_card, parse_card
 from casino.domain.hands import stud as _stud
 from poker_room.domain.games import STUD
-from poker_room.domain.errors import PokerError
+from poker_room.domain.errors import PHHCannotExpress, PHHError
 from poker_room.domain.hand import DEALING, DRAWING, EXPOSURE_CHOICES, FORCED, Hand
+from poker_room.domain.hand.constants import OUTCOME_RECONSTRUCTED
+from poker_room.domain.phh_antes import int_list, read_antes, written_antes
 from poker_room.domain.pokerkit_bridge import PAIRS, VARIANTS, player_order
-from poker_room.domain.rules import (
-    ANTE_BIG_BLIND,
-    ANTE_BUTTON,
-    ANTE_EACH,
-    FIXED_LIMIT,
-    TableRules,
-)
+from poker_room.domain.rules import FIXED_LIMIT, TableRules
 from poker_room.domain.rules_schema import NO_POT_RAKE, SPLIT_GAMES
 from tables.domain.catalogue import OddChip, get_table_game
 from tables.domain.options_reader import MAX_CENTS
-
-
-class PHHError(PokerError):
-    code = "invalid_phh"
 
 
 def _toml_value(v: Any) -> str:
@@ -60,7 +53,8 @@ def _toml_value(v: Any) -> str:
 
 
 def to_phh(hand: Hand) -> str:
-    """The hand as PHH TOML text (any game, complete or not)."""
+    """The hand as PHH TOML text (any game, complete or not); 409 ``phh_cannot_express``
+    for a hand PHH has no word for (:func:`_fouled_as_fold`)."""
     rules, spec = hand.rules, hand.spec
     order = player_order(hand)
     pnum = {hand._seats[i]: k + 1 for k, i in enumerate(order)}
@@ -68,7 +62,7 @@ def to_phh(hand: Hand) -> str:
     pair = PAIRS.get((spec.id, rules.structure))
     f: dict[str, Any] = {"variant": pair[1] if pair else f"PA:{spec.id}",
                          "ante_trimming_status": True,
-                         "antes": _written_antes(rules, n)}
+                         "antes": written_antes(rules, n)}
     if spec.family == "stud":
         f["bring_in"] = rules.bring_in_cents
     else:
@@ -94,7 +88,7 @@ def to_phh(hand: Hand) -> str:
         draws.clear()
         redeals.clear()
 
-    for e in hand.events:
+    for k, e in enumerate(hand.events):
         t, d = e["type"], e["data"]
         if t != "PlayerDrew":
             flush_draws()
@@ -124,6 +118,8 @@ def to_phh(hand: Hand) -> str:
             actions.append(f"p{pnum[d['seat']]} sm {cards(d['cards'])}")
         elif t == "HandMucked":
             actions.append(f"p{pnum[d['seat']]} sm")
+        elif t == "HandFouled" and d["outcome"] != OUTCOME_RECONSTRUCTED:
+            actions.append(_fouled_as_fold(hand, k, d, pnum[d["seat"]]))
         elif t == "ThirdHoleCardExposed":
             # PHH has no word for it: a comment on the deal that :func:`replay` reads
             deal = f"d dh p{pnum[d['seat']]} {format_card(d['card'])}"
@@ -143,17 +139,27 @@ def to_phh(hand: Hand) -> str:
     return "\n".join(f"{k} = {_toml_value(v)}" for k, v in f.items()) + "\n"
 
 
+def _fouled_as_fold(hand: Hand, k: int, d: Mapping[str, Any], player: int) -> str:
+    """A hand lost to the discards, the dealer or the player's leaving (637a.18(k)) and not
+    reconstructed, as PHH can write it: a dead hand in its player's turn is a fold. PHH
+    has no word for the rest, so their export is refused (409 ``phh_cannot_express``): a
+    refund out of the pot (637a.18(k)(3)) would leave the player's bets in the file's pot,
+    and a fold out of turn replays in no PHH reader. (A reconstructed hand, (k)(2),
+    plays on: nothing to write.)"""
+    rule = d.get("rule", "637a.18(k)")
+    if d.get("refunded"):
+        raise PHHCannotExpress(
+            f"seat {d['seat']} was refunded from the pot ({rule}): PHH cannot express a "
+            "refund, so this hand has no PHH history; its record is the hand's history")
+    if Hand.from_events(hand.events[:k]).to_act != d["seat"]:
+        raise PHHCannotExpress(
+            f"seat {d['seat']}'s hand was dead out of turn ({rule}): PHH writes a fold "
+            "only in turn, so this hand has no PHH history; its record is the hand's "
+            "history")
+    return f"p{player} f # {rule} dead hand"
+
+
 # ----------------------------------------------------------------------------- replay
-
-def _int_list(phh: Mapping[str, Any], key: str, *, required: bool = False) -> list[int]:
-    v = phh.get(key)
-    if v is None and not required:
-        return []
-    if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool)
-                                          for x in v):
-        raise PHHError(f"{key} must be a list of whole numbers", field=key)
-    return v
-
 
 def _amount(phh: Mapping[str, Any], key: str) -> Any:
     if key not in phh:
@@ -165,9 +171,9 @@ def _check_shape(phh: Any) -> None:
     """The fields the replay reads have the PHH types: a malformed file is a PHHError."""
     if not isinstance(phh, Mapping):
         raise PHHError("a PHH history is a TOML table of fields")
-    _int_list(phh, "starting_stacks", required=True)
-    _int_list(phh, "antes")
-    _int_list(phh, "blinds_or_straddles")
+    int_list(phh, "starting_stacks", required=True)
+    int_list(phh, "antes")
+    int_list(phh, "blinds_or_straddles")
     actions = phh.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise PHHError("actions must be a list of action strings", field="actions")
@@ -183,7 +189,7 @@ def rules_for(phh: Mapping[str, Any]) -> TableRules:
     game, structure = VARIANTS[variant]
     n = len(phh["starting_stacks"])
     stud = game.startswith("stud") or game == "five-card-stud"
-    ante, posted_by = _antes(phh, n, stud)
+    ante, posted_by = read_antes(phh, n, stud)
     table = get_table_game(game)
     d: dict[str, Any] = {"game": game, "structure": structure, "ante_cents": ante,
                          "ante_posted_by": posted_by, "chip_unit_cents": 1,
@@ -215,58 +221,6 @@ def rules_for(phh: Mapping[str, Any]) -> TableRules:
         d["table_minimum_cents"], d["table_maximum_cents"] = (d["minimum_bet_cents"],
                                                               MAX_CENTS)
     return TableRules.from_dict(d)
-
-
-def _antes(phh: Mapping[str, Any], n: int, stud: bool) -> tuple[int, str]:
-    """The Ante and who posts it (637a.10(b)-637a.21(b): the Rules Submission governs its
-    placement). Every player the same ante; or one ante written at a single seat, as
-    tournament histories record a big-blind (or button) ante: the table's one ante,
-    posted by that player (``ante_posted_by``). Any other shape is refused."""
-    written = _int_list(phh, "antes")
-    paid = [(k, a) for k, a in enumerate(written) if a]
-    if not paid:
-        return 0, ANTE_EACH
-    if len(paid) == n and len({a for _, a in paid}) == 1 and len(written) == n:
-        return paid[0][1], ANTE_EACH
-    if len(paid) == 1 and not stud and paid[0][0] < n:
-        player = _ante_player(paid[0][0], n)
-        for poster in (ANTE_BIG_BLIND, ANTE_BUTTON):
-            if player == _table_ante_player(phh, n, poster):
-                return paid[0][1], poster
-        raise PHHError(f"the ante at p{player + 1} is neither the big blind's nor the "
-                       "button's", field="antes")
-    raise PHHError("antes are the same for every player, or one ante at the big blind or "
-                   "the button", field="antes")
-
-
-def _ante_player(k: int, n: int) -> int:
-    """The player (0-based, p1 first) who posts the ante written at index ``k``:
-    heads-up, pokerkit swaps the written antes as it swaps the blinds."""
-    return 1 - k if n == 2 else k
-
-
-def _table_ante_player(phh: Mapping[str, Any], n: int, poster: str) -> int:
-    """The player (0-based) our engine has post the one table ante as ``poster`` says,
-    with the blinds the file records (the button is pn; heads-up it posts the small
-    blind, as the replay reads PHH)."""
-    if poster == ANTE_BUTTON:
-        return n - 1
-    blinds = [b for b in phh.get("blinds_or_straddles") or [] if b][:2]
-    if n == 2:
-        return 0  # the player who is not the button posts the big blind
-    return max(len(blinds), 1) - 1
-
-
-def _written_antes(rules: TableRules, n: int) -> list[int]:
-    """The ``antes`` field for a table's Ante: each player's, or the one table ante at the
-    seat of the player who posts it (the inverse of :func:`_antes`)."""
-    if rules.ante_posted_by == ANTE_EACH or not rules.ante_cents or not rules.spec.uses_button:
-        return [rules.ante_cents] * n
-    player = n - 1 if rules.ante_posted_by == ANTE_BUTTON else (
-        0 if n == 2 else max(len(rules.blinds_cents), 1) - 1)
-    out = [0] * n
-    out[_ante_player(player, n)] = rules.ante_cents
-    return out
 
 
 #: the comment on a deal whose card was turned face up, with the player's choice

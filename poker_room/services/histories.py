@@ -23,6 +23,7 @@ from casino.eventstore.store import RecordedEvent, read_stream
 from casino.roles import Role
 from casino.scoping import property_row
 from poker_room.domain import pot_figures
+from poker_room.domain.errors import PHHCannotExpress
 from poker_room.domain.hand import Hand
 from poker_room.domain.phh import to_phh
 from poker_room.services.hand_state import engine_events
@@ -126,7 +127,8 @@ def _rounds_near(table: GameTable, day: date) -> Any:
 def table_day_phhs(*, actor: Actor, table_id: Any, gaming_day: date) -> dict[str, Any]:
     """Every completed hand of a poker table's gaming day as one ``.phhs`` file, a section
     per hand in the order they were dealt. A void hand (a misdeal, 637a.18(g), (i)) was
-    not played: it is listed in ``voided`` and left out of the file."""
+    not played: it is listed in ``voided`` and left out of the file. A hand PHH cannot
+    express (637a.18(k): ``phh_cannot_express``) is a comment in the file saying why."""
     actor.require(*HISTORY_READERS)
     table = property_row(GameTable.objects.all(), actor, table_id, what="table")
     if table.game not in POKER_GAMES:
@@ -134,6 +136,7 @@ def table_day_phhs(*, actor: Actor, table_id: Any, gaming_day: date) -> dict[str
                             code="not_a_poker_table")
     sections: list[str] = []
     voided: list[int] = []
+    written = 0
     for rnd in _rounds_near(table, gaming_day):
         recorded = read_stream(f"round-{rnd.pk}")
         events = engine_events(recorded)
@@ -145,10 +148,15 @@ def table_day_phhs(*, actor: Actor, table_id: Any, gaming_day: date) -> dict[str
         if (hand.result or {}).get("voided"):
             voided.append(rnd.number)
             continue
-        sections.append(f"[{len(sections) + 1}]\n"
-                        + phh_of(hand, table=table.name, day=gaming_day, number=rnd.number))
+        try:
+            text = phh_of(hand, table=table.name, day=gaming_day, number=rnd.number)
+        except PHHCannotExpress as exc:  # 637a.18(k): said in the file, the day still read
+            sections.append(f"# hand {rnd.number} is not written: {exc}")
+            continue
+        written += 1
+        sections.append(f"[{written}]\n" + text)
     return {"filename": _filename(table.name, gaming_day.isoformat()) + ".phhs",
-            "gaming_day": gaming_day, "hands": len(sections), "voided": voided,
+            "gaming_day": gaming_day, "hands": written, "voided": voided,
             "phh": "\n".join(sections)}
 
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import CharField, Exists, OuterRef, QuerySet, Subquery, UUIDField
 from django.db.models.fields.json import KeyTextTransform
@@ -421,11 +422,15 @@ def player_removal_acknowledge(*, actor: Actor, table_id: Any, removal: Any,
     return dict(done[0])
 
 
-def removals_to_acknowledge(actor: Actor) -> QuerySet:
+def removals_to_acknowledge(actor: Actor, since: datetime | None = None) -> QuerySet:
     """The players required to leave a game at the viewer's property whose notice no
     compliance officer has acknowledged yet, oldest first, each with its table's name
-    (one query; the event log is read as the events API reads it, by the property the
-    metadata records)."""
+    (637a.18(c); one query; the event log is read as the events API reads it, by the
+    property the metadata records). Only removals recorded at or after ``since``
+    (``settings.REMOVAL_NOTICE_DAYS`` ago unless given): a list to work from, not the
+    years of removals the event log keeps."""
+    if since is None:
+        since = timezone.now() - timedelta(days=settings.REMOVAL_NOTICE_DAYS)
     # the version compared as the text of the JSON number (jsonb is not compared with an
     # integer column)
     acked = (StoredEvent.objects
@@ -437,6 +442,7 @@ def removals_to_acknowledge(actor: Actor) -> QuerySet:
     ).values("name")[:1]
     return (StoredEvent.objects
             .filter(stream_type="poker_table", type=REMOVED,
-                    metadata__property=actor.property.licence_number)
+                    metadata__property=actor.property.licence_number,
+                    recorded_at__gte=since)
             .annotate(acked=Exists(acked), table_name=Subquery(name))
             .filter(acked=False).order_by("position"))

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from poker_room.domain.errors import HandComplete, PokerError
+from poker_room.domain.errors import HandComplete, PHHCannotExpress, PokerError
 from poker_room.domain.hand import Hand
 from poker_room.domain.ledger import balances
+from poker_room.domain.phh import replay, to_phh
 from tests.poker_room._helpers import C, call_down, hand, pct_rake, types
 
 BOARD = (C("9h5c3d"), C("Jc"), C("8s"))
@@ -242,3 +243,75 @@ def test_stud_hole_cards_fouled_are_protected_and_refunded():
     assert (h.stacks[2], h.pot, h.phase) == (10_000, 400, "dealing")
     h.deal({1: C("2c"), 3: C("3c")})
     assert h.to_act == 1  # Qh 2c showing beats Th 3c (§ 637a.10(f))
+
+
+def test_a_refund_cuts_the_rake_taken_as_play_progressed_to_what_the_smaller_pot_bears():
+    """§ 637a.18(k)(3) with a 10 % rake capped at $5 taken as play progresses
+    (§ 637a.17(b)(1)(i)): seats 2, 3 and 4 put $20 each in before the flop, seat 1 folds
+    his $1 small blind: $61, 10 % is $6.10, capped: $5 taken. On the flop seat 3's
+    protected hand is collected and he is refunded his $20: $41 is left, whose rake is
+    10 % = $4.10 (§ 637a.17(b)(1): never more than the percentage of the pot), so $0.90
+    of the $5 goes back into the pot. Checked down, seat 2's aces take $41 - $4.10 =
+    $36.90: $100 - $20 + $36.90 = $116.90; seat 4 $80, seat 3 $100, seat 1 $99."""
+    h = hand("holdem", players=4, button=4, structure="no-limit",
+             rake=pct_rake(1_000, 500, collection="as-play-progresses"))
+    h.deal({1: C("2c7d"), 2: C("AsAd"), 3: C("KsKd"), 4: C("QsQd")})
+    h.act(3, "raise", 2_000)
+    h.act(4, "call")
+    h.act(1, "fold")
+    h.act(2, "call")
+    assert (h.pot, h.rake_taken) == (6_100 - 500, 500)
+    h.deal(BOARD[0])
+    [fouled] = h.hand_fouled(3, "collected", protected=True)
+    assert (fouled["data"]["refunded"], fouled["data"]["rake_returned"],
+            fouled["data"]["rake_kind"]) == (2_000, 90, "percentage")
+    assert (h.rake_taken, h.pot) == (410, 4_100 - 410)
+    assert Hand.from_events(h.events).snapshot() == h.snapshot()
+    call_down(h)
+    for cards in BOARD[1:]:
+        h.deal(cards)
+        call_down(h)
+    assert h.is_complete
+    assert h.result["rake"] == 410
+    assert h.stacks == {1: 9_900, 2: 11_690, 3: 10_000, 4: 8_000}
+    # the chip ledger: the $0.90 from the rake back to the pot, the pot emptied
+    assert balances(h.events) == {"seat:1": -100, "seat:2": 1_690, "seat:3": 0,
+                                  "seat:4": -2_000, "rake": 410, "pot": 0}
+
+
+def test_a_dead_hand_in_its_players_turn_is_a_fold_in_the_phh_history():
+    """§ 637a.18(k): seat 2 (the big blind, to act) did not protect his hand and the
+    dealer collected it: dead, his $2 stays. PHH writes it as seat 2's fold (p2, the
+    players numbered from the button's left), and the file replays to the finishing
+    stacks: seat 3's kings beat seat 4's queens for 100 + 200 + 600 + 600 = $15, seat 3
+    $100 - $6 + $15 = $109, seat 4 $94, seat 2 $98, seat 1 $99."""
+    h = _raised()
+    h.hand_fouled(2, "collected", protected=False)
+    _play_out(h)
+    assert h.stacks == {1: 9_900, 2: 9_800, 3: 10_900, 4: 9_400}
+    text = to_phh(h)
+    assert "'p2 f # 637a.18(k) dead hand'" in text
+    assert "finishing_stacks = [9900, 9800, 10900, 9400]" in text
+    again = replay(text)
+    assert again.is_complete
+    assert again.stacks == {1: 9_900, 2: 9_800, 3: 10_900, 4: 9_400}
+
+
+def test_phh_cannot_express_a_refund_or_a_dead_hand_out_of_turn():
+    """§ 637a.18(k)(3): a refund out of the pot has no PHH word (the refunded player's
+    bets would stay in the file's pot and the file would not replay to the stacks): the
+    export is refused with its own code. § 637a.18(k)(4): nor a player folded out of
+    turn (seat 1 left while seat 3 was to act): PHH writes folds in turn only."""
+    refunded = _raised()
+    refunded.hand_fouled(3, "collected", protected=True)
+    _play_out(refunded)
+    with pytest.raises(PHHCannotExpress) as exc:
+        to_phh(refunded)
+    assert exc.value.code == "phh_cannot_express"
+    assert "637a.18(k)(3)" in exc.value.message
+    left = hand("holdem", players=4, button=4, structure="no-limit")
+    left.deal({1: C("2c7d"), 2: C("AsAd"), 3: C("KsKd"), 4: C("QsQd")})
+    left.hand_fouled(1, "left_table", protected=False)
+    with pytest.raises(PHHCannotExpress) as exc:
+        to_phh(left)
+    assert "637a.18(k)(4)" in exc.value.message

@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 from casino.declared import declared
 from casino.eventstore.models import Event
 from console.registry import REGISTRY
+from finance.behind import table_day_behind
+from poker_room.models import RakeDay
+from poker_room.services import seats
 from tests.console.conftest import client_of, text_of
 
 pytestmark = pytest.mark.django_db
@@ -67,6 +72,7 @@ def test_compliance_is_notified_until_a_compliance_officer_acknowledges(
     assert f"Removed by {remover.username} at" in page
     assert "passing hole cards to seat 3" in page
     assert "Acknowledge the notice" in page
+    assert "older removals are in the event log" in page
     assert title not in _home(crew["floor"])
     assert title not in _home(crew["dealer"])
     assert "another compliance officer acknowledges it" in _home(remover)
@@ -157,3 +163,78 @@ def test_the_dealers_records_of_cards_out_of_view_and_a_hand_collected(
     r = dealer.post(url, {"command": {"type": "cards_not_in_view", "seat": 9}}, format="json")
     assert (r.status_code, r.json()["code"]) == (400, "not_in_hand")
     assert Event.objects.count() == before
+
+
+def test_compliance_lists_only_the_removals_recorded_since_the_cutoff(
+        crew, staff: Callable, poker_table: Callable, as_actor: Callable) -> None:
+    """§ 637a.18(c): compliance's list is the removals not yet acknowledged recorded
+    since the cutoff (``REMOVAL_NOTICE_DAYS`` ago unless given), not every removal the
+    event log has kept for years: a removal recorded before the cutoff is not listed (the
+    event log is append-only, so the cutoff moves, not the event); one at the cutoff is."""
+    setup = poker_table("holdem")
+    table = setup["table"]
+    _take(as_actor(crew["dealer"]), table, 1, 2)
+    r = as_actor(crew["floor"]).post(f"/api/v1/poker-tables/{table.pk}/seats/remove/",
+                                     {"seat": 2, "reason": "collusion with seat 1"},
+                                     format="json")
+    assert r.status_code == 200, r.json()
+    removal = Event.objects.get(type="PlayerRemoved", stream_id=f"poker_table-{table.pk}")
+    officer = crew["compliance"]
+    assert [e.version for e in seats.removals_to_acknowledge(officer)] == [removal.version]
+    assert [e.version for e in seats.removals_to_acknowledge(
+        officer, since=removal.recorded_at)] == [removal.version]
+    later = removal.recorded_at + timedelta(seconds=1)
+    assert list(seats.removals_to_acknowledge(officer, since=later)) == []
+
+
+def test_a_refund_gives_back_the_rake_the_smaller_pot_does_not_bear_in_the_rake_ledger(
+        crew, staff: Callable, poker_table: Callable, as_actor: Callable) -> None:
+    """§ 637a.18(k)(3), § 637a.17(b)(1): a 10 % rake capped at $2, taken as play
+    progresses (§ 637a.17(b)(1)(i)), in the example's $1 chips. The hand of ``_hand``:
+    $24 before the flop, 10 % is $2.40, capped: $2 taken. Seat 3's protected hand is then
+    collected and he is refunded his $8: $16 is left, whose rake is 10 % = $1.60, rounded
+    down to the $1 chip: $1, so $1 goes back into the pot. Checked down, the day's rake
+    ledger holds $1 of percentage rake, as the hand's result does, and rebuilding it
+    from the events gives the same."""
+    setup = poker_table("holdem", rake={"types": ["percentage"], "percentage_bp": 1_000,
+                                        "maximum_per_round_cents": 200,
+                                        "collection": "as-play-progresses"})
+    dealer = as_actor(crew["dealer"])
+    hand, version = _hand(setup, dealer)
+    r = dealer.post(f"/api/v1/hands/{hand}/command/", {"command": {
+        "type": "hand_fouled", "seat": 3, "how": "collected", "protected": True}},
+        format="json")
+    assert r.status_code == 200, r.json()
+    fouled = next(e["data"] for e in r.json()["events"] if e["type"] == "HandFouled")
+    assert (fouled["refunded"], fouled["rake_returned"]) == (800, 100)
+    r = dealer.post(f"/api/v1/hands/{hand}/commands/", {"commands": [
+        {"type": "deal", "cards": ["9h", "5c", "3d"]}, _check(1), _check(2),
+        {"type": "deal", "cards": ["Jc"]}, _check(1), _check(2),
+        {"type": "deal", "cards": ["8s"]}, _check(1), _check(2)]}, format="json")
+    assert r.status_code == 200, r.json()
+    assert r.json()["over"] is True
+    done = next(e["data"] for e in r.json()["events"] if e["type"] == "HandCompleted")
+    assert (done["pot"], done["rake"]) == (1_600, 100)
+    day = RakeDay.objects.get(table=setup["table"])
+    assert (day.percentage_rake_cents, day.hands) == (100, 1)
+    call_command("rebuild_projections", "--no-progress")
+    assert RakeDay.objects.get(table=setup["table"]).percentage_rake_cents == 100
+    # finance's check of the day: the hand's $2 taken less the $1 given back agrees with
+    # the report's $1
+    behind = table_day_behind(staff("finance"), setup["table"].pk, day.gaming_day)
+    [rake] = [c for c in behind["checks"] if c["figure"] == "rake_cents"]
+    assert (rake["from_events"], rake["report"], rake["agrees"]) == (100, 100, True)
+
+    # § 637a.18(k)(3): PHH has no word for the refund: the hand's file is refused, the
+    # day's file says so in a comment and holds no hand
+    floor = as_actor(crew["floor"])
+    r = floor.get(f"/api/v1/hands/{hand}/phh/?format=json")
+    assert (r.status_code, r.json()["code"]) == (409, "phh_cannot_express")
+    r = floor.get(f"/api/v1/poker-tables/{setup['table'].pk}/phh/?format=json")
+    assert r.status_code == 200, r.json()
+    assert r.json()["hands"] == 0
+    assert "is not written: seat 3 was refunded from the pot (637a.18(k)(3))" in r.json()["phh"]
+
+
+def _check(seat: int) -> dict[str, Any]:
+    return {"type": "act", "seat": seat, "action": "check"}

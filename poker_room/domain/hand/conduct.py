@@ -17,6 +17,7 @@ from poker_room.domain.hand.constants import (
     OUTCOME_RECONSTRUCTED,
     OUTCOME_REFUNDED,
 )
+from poker_room.domain.rake import rake_for_pot
 
 
 def _flag(value: Any, field: str) -> bool:
@@ -54,9 +55,13 @@ class ConductMixin:
           error and not a ``contributor`` to it, is refunded from the pot everything he
           put in and is out of the hand ((k)(3)); a contributor is refunded nothing.
 
-        The refund comes out of the pot before any rake still to be taken; the betting
-        goes on at the highest bet the others made (the chapter is silent on a raise
-        refunded this way; the Rules Submission may say more, 637a.18(s))."""
+        The refund comes out of the pot before any rake still to be taken, and a rake
+        already taken as play progressed (637a.17(b)(1)(i), (2)(i)) is cut to what the
+        smaller pot bears, the excess back in the pot as ``rake_returned`` (as a misdeal
+        gives it back), so the rake never exceeds its percentage or cap of the pot
+        (637a.17(b)(1)); the betting goes on at the highest bet the others made (the
+        chapter is silent on a raise refunded this way; the Rules Submission may say
+        more, 637a.18(s))."""
         mark = len(self.events)
         self._check_open()
         if how not in FOUL_HOW:
@@ -82,23 +87,32 @@ class ConductMixin:
             raise InvalidAction("an unprotected hand has no redress: it is not "
                                 "reconstructed (637a.18(k))", code="no_redress",
                                 field="reconstructed")
-        refund = 0
+        refund = rake_back = 0
         if reconstructed:
             outcome = OUTCOME_RECONSTRUCTED
         elif protected and not contributor:
             outcome, refund = OUTCOME_REFUNDED, self._contrib[i]
-            if refund > self._pot_total - self._rake_taken:
+            rake_back = self._rake_over(self._pot_total - refund)
+            if refund > self._pot_total - self._rake_taken + rake_back:
                 raise InvalidAction("the pot after the rake taken holds less than the "
                                     "refund: a floor ruling (637a.18(a))",
                                     code="refund_exceeds_pot")
         else:
             outcome = OUTCOME_DEAD
+        # named as a misdeal names it, so the ledgers give it back to the right column
+        money = {"rake_returned": rake_back, "rake_kind": self.rules.rake.kind} \
+            if rake_back else {}
         self._emit("HandFouled", seat=self._seats[i], how=how, protected=protected,
                    reconstructed=reconstructed, contributor=contributor, outcome=outcome,
-                   refunded=refund, rule=_rule(outcome, how, protected))
+                   refunded=refund, rule=_rule(outcome, how, protected), **money)
         if self._actor < 0 or self.phase != BETTING:
             self._advance()
         return self.events[mark:]
+
+    def _rake_over(self, pot: int) -> int:
+        """How much of the rake taken so far exceeds what ``pot`` bears (637a.17(b)):
+        what a refund out of the pot gives back to it."""
+        return max(0, self._rake_taken - rake_for_pot(self.rules.rake, pot))
 
     def _holding(self, seat: Any) -> int:
         """The index of a seat dealt into the hand that still holds cards (not folded)."""
@@ -124,6 +138,8 @@ class ConductMixin:
             self._stacks[i] += refund
             self._contrib[i] -= refund
             self._pot_total -= refund
+            # 637a.17(b)(1): the rake taken as play progressed shrinks with the pot
+            self._rake_taken -= d.get("rake_returned", 0)
             self._bets[i] = 0
             self._max_bet = max((b for j, b in enumerate(self._bets) if j != i), default=0)
             if self._aggressor == i:
