@@ -213,4 +213,7 @@ hand_settle_script_ = declare(
     summary="Work out a disputed poker hand without recording anything.",
     doc="The poker dispute calculator: work a hand out from its script (rules, seats and "
         "stacks, button, the cards, the dealer's commands) and get the pots, awards, rake, "
-        "contributions and stacks; nothing is recorded (637a.18(a)).")
+        "contributions and stacks; nothing is recorded (637a.18(a)).",
+    refusals={"options_with_table": "A table's hand is worked out under its Rules "
+                                    "Submission: name the table or give the options, not "
+                                    "both."})

@@ -55,10 +55,17 @@ def _charges(data: D, metadata: D) -> str:
             f"({money(data.get('hourly_cents'))} an hour)")
 
 
+def _withheld(data: D) -> str:
+    """637a.2(e): the funds the hand paid nothing into for want of their box, with why."""
+    withheld = data.get("jackpots_withheld") or []
+    return "".join(f"; no contribution to {w.get('fund')}: {w.get('reason')}"
+                   for w in withheld)
+
+
 sentences({
     **{t: _step(t) for t in _WORDS if t not in _SHARED},
     "HandDealtAtTable": say("{who} dealt hand {number} at the table (button at seat "
-                            "{button_seat}; seats {seats})"),
+                            "{button_seat}; seats {seats}{withheld})", withheld=_withheld),
     "HandSettled": say("{who} settled the hand at the table: rake {rake_cents:$}"),
     "PlayerSeated": _seated,
     "ChipsAdded": _added,

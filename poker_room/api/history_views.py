@@ -142,6 +142,12 @@ class SettleScriptIn(serializers.Serializer):
     rules_submission_id = serializers.UUIDField(
         required=False, allow_null=True, help_text="instead of options: a Rules Submission "
                                                    "of this property (any version)")
+    table_id = serializers.UUIDField(
+        required=False, allow_null=True,
+        help_text="instead of options: a poker table of this property, whose Rules "
+                  "Submission (rules_submission_id, else the one in force) and registered "
+                  "jackpot boxes apply; a fund without its box there takes nothing "
+                  "(637a.2(e)), named in jackpots_withheld")
     stacks = serializers.JSONField(help_text='each seat dealt in, its table stakes in cents: '
                                              '{"1": 10000, ...} ($100.00)')
     button = serializers.IntegerField(required=False, allow_null=True, default=None)
@@ -203,8 +209,9 @@ def hand_settle_script(*, actor: Any, **script: Any) -> dict[str, Any]:
     script["commands"] = _commands_in(script.get("commands"))
     if script.get("deck") is not None:
         script["deck"] = cards_in(script["deck"], "deck")
-    if script.get("rules_submission_id") is not None:
-        script["rules_submission_id"] = str(script["rules_submission_id"])
+    for key in ("rules_submission_id", "table_id"):
+        if script.get(key) is not None:
+            script[key] = str(script[key])
     return cards_out(disputes.hand_settle_script(actor=actor, script=script))
 
 

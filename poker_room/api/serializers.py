@@ -197,6 +197,12 @@ class NextHandKillOut(serializers.Serializer):
         allow_null=True, help_text="pot or no limit: the next hand's minimum bet")
 
 
+class JackpotWithheldOut(serializers.Serializer):
+    fund = serializers.CharField(help_text="the fund's posted name")
+    kind = serializers.ChoiceField(["bad_beat", "high_hand"])
+    reason = serializers.CharField(help_text="why the hand paid nothing into it")
+
+
 class DisputeFiguresOut(serializers.Serializer):
     """What a supervisor settling a dispute reads without opening the events (637a.18(a);
     poker_room.domain.pot_figures.dispute_figures): a hand's answer and the dispute
@@ -213,6 +219,10 @@ class DisputeFiguresOut(serializers.Serializer):
     next_hand_kill = NextHandKillOut(allow_null=True, help_text=(
         "once the hand is over, the Kill or Half-kill in force for the next hand and its "
         "limits (637a.1, 637a.12(n)); null when none"))
+    jackpots_withheld = JackpotWithheldOut(many=True, help_text=(
+        "each jackpot fund of the Rules Submission the hand pays nothing into because "
+        "its box is not registered at the table, and why (637a.2(e)); the pot keeps "
+        "that money"))
 
 
 def hand_view(ph: PokerHand, audience: str) -> dict[str, Any]:
@@ -240,7 +250,7 @@ def hand_view(ph: PokerHand, audience: str) -> dict[str, Any]:
         "legal_actions": legal, **pot, "board": hand.board, "seats": seats,
         "kill_active": hand.kill_active, "result": result,
         # what a supervisor settling a dispute reads without the events (637a.18(a))
-        **pot_figures.dispute_figures(hand),
+        **pot_figures.dispute_figures(hand, ph.jackpots_withheld),
         "events": [{"version": e.version, "type": e.type,
                     "data": event_data(e.type, e.data, hand_over=over, audience=audience)}
                    for e in ph.events if e.type not in ("RoundOpened",)],

@@ -95,14 +95,6 @@ def box_tag(value: Any) -> str:
     return value.strip()
 
 
-def removal_reason(value: Any) -> str:
-    """Why the box leaves the table: text of 1 to 2000 characters."""
-    if not isinstance(value, str) or not value.strip() or len(value) > 2000:
-        raise JackpotBoxError("reason is text of 1 to 2000 characters",
-                              code="invalid_reason", field="reason")
-    return value.strip()
-
-
 def box_confirmed(**confirmed: Any) -> None:
     """637a.2(e): the box is transparent, locked and attached on the drop box's side; the
     person registering it confirms each (``True``), else that one's code."""

@@ -91,14 +91,24 @@ DECISIONS = frozenset({"PlayerFolded", "PlayerChecked", "PlayerCalled", "PlayerB
 FORCED_BET_EVENTS = ("BringInDue", "BringInPosted")
 
 
-def dispute_figures(hand: Hand) -> dict[str, Any]:
+def dispute_figures(hand: Hand, withheld: Iterable[Mapping[str, Any]] = ()
+                    ) -> dict[str, Any]:
     """The figures a dispute turns on, read from the hand without its events: each pot
     (:func:`pots`), the first player to act in each betting round (:func:`first_to_act`),
-    the Forced Bet's seat (:func:`forced_bet_seat`) and the Kill in force for the next
-    hand (:func:`kill_for_next_hand`)."""
+    the Forced Bet's seat (:func:`forced_bet_seat`), the Kill in force for the next
+    hand (:func:`kill_for_next_hand`) and the jackpot funds the hand paid nothing into
+    for want of their box at the table (``withheld``: :func:`jackpots_withheld`)."""
     return {"pots": pots(hand), "first_to_act": first_to_act(hand),
             "forced_bet_seat": forced_bet_seat(hand.events),
-            "next_hand_kill": kill_for_next_hand(hand)}
+            "next_hand_kill": kill_for_next_hand(hand),
+            "jackpots_withheld": jackpots_withheld(withheld)}
+
+
+def jackpots_withheld(withheld: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """637a.2(e): each fund of the Rules Submission a hand paid nothing into because its
+    jackpot box is not registered at the table, ``{"fund", "kind", "reason"}`` (as the
+    hand's ``HandDealtAtTable`` records it): the pot kept that money."""
+    return [{"fund": w["fund"], "kind": w["kind"], "reason": w["reason"]} for w in withheld]
 
 
 def pots(hand: Hand) -> list[dict[str, Any]]:

@@ -149,9 +149,11 @@ def agreed(all_players_agreed: Any) -> None:
                         "(637a.8(k))", code="agreement_required", field="all_players_agreed")
 
 
-def removal_reason(reason: Any) -> str:
+def removal_reason(reason: Any, what: str = "the player") -> str:
+    """Why ``what`` (a player, a jackpot box) leaves the table: text of 1 to 2000
+    characters."""
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 2000:
-        raise SeatError("say why the player is removed (text of 1 to 2000 characters)",
+        raise SeatError(f"say why {what} is removed (text of 1 to 2000 characters)",
                         code="reason_required", field="reason")
     return reason.strip()
 

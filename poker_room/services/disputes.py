@@ -4,7 +4,7 @@ recorded."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -12,14 +12,15 @@ from casino.actors import Actor
 from casino.domain.errors import DomainError
 from casino.roles import Role
 from casino.scoping import property_row
+from poker_room.domain import contributions as jp
 from poker_room.domain import pot_figures
 from poker_room.domain.hand import Hand
 from poker_room.domain.rules import TableRules
+from poker_room.models import PokerTable
 from tables.domain.catalogue import POKER_GAMES
 from tables.domain.options_reader import MAX_CENTS
-from tables.models import RulesSubmission
-
-
+from tables.models import GameTable, RulesSubmission
+from tables.selectors import rules_in_force
 
 #: 637a.18(a): the supervisor rules on disputes; the floor and compliance may work one out
 DISPUTE_ROLES = (Role.POKER_SHIFT_SUPERVISOR, Role.FLOORPERSON, Role.COMPLIANCE)
@@ -42,26 +43,83 @@ def refused(exc: DomainError, field: str) -> ScriptError:
     return ScriptError(exc.message, code=exc.code, field=where)
 
 
-def _script_rules(actor: Actor, script: Mapping[str, Any]) -> TableRules:
+#: the rules a script is worked under, and the jackpot funds withheld at its table
+ScriptRules = tuple[TableRules, list[dict[str, Any]]]
+
+
+def _script_rules(actor: Actor, script: Mapping[str, Any]) -> ScriptRules:
     """The rules the hand is worked under: a Rules Submission of the caller's property
     (any version: a dispute may be about a hand dealt under an older one), or the game
-    and its options as a Rules Submission states them."""
-    game = script.get("game")
+    and its options as a Rules Submission states them. With ``table_id`` (a poker table
+    of the property) the table's own: the Rules Submission named (for the table's game)
+    or else the one in force there, without the funds whose jackpot box is not registered
+    at the table (637a.2(e)), as a hand dealt there is played; those funds, with why, are
+    returned beside the rules."""
+    table = _script_table(actor, script)
     if script.get("rules_submission_id") is not None:
-        try:
-            rs = property_row(RulesSubmission.objects.all(), actor,
-                              script["rules_submission_id"], what="rules_submission")
-        except DomainError:
-            raise ScriptError("no Rules Submission of this property has this id",
-                              code="rules_submission_not_found",
-                              field="rules_submission_id") from None
-        if rs.game not in POKER_GAMES:
-            raise ScriptError(f"Rules Submission {rs.pk} is for {rs.game}, not a poker game",
-                              code="not_a_poker_game", field="rules_submission_id")
-        if game is not None and game != rs.game:
-            raise ScriptError(f"the Rules Submission is for {rs.game}, not {game}",
-                              code="game_mismatch", field="game")
-        return TableRules.from_options(rs.game, rs.options)
+        rs = _rules_submission(actor, script, table)
+    elif table is not None:
+        rs = rules_in_force(table.property, table.game)
+        if rs is None:
+            raise ScriptError(f"no Rules Submission for {table.game} is in force at table "
+                              f"{table.name}", code="no_rules_in_effect", field="table_id")
+    else:
+        return _options_rules(script), []
+    if table is None:
+        return TableRules.from_options(rs.game, rs.options), []
+    boxes = PokerTable.objects.filter(table_id=table.pk).values_list(
+        "jackpot_boxes", flat=True).first() or {}
+    options, withheld = jp.collected_at_table(rs.options, boxes)
+    return TableRules.from_options(rs.game, options), withheld
+
+
+def _script_table(actor: Actor, script: Mapping[str, Any]) -> GameTable | None:
+    """The poker table the script names (``table_id``), of the caller's property."""
+    if script.get("table_id") is None:
+        return None
+    try:
+        table = property_row(GameTable.objects.all(), actor, script["table_id"],
+                             what="table")
+    except DomainError:
+        raise ScriptError("no table of this property has this id", code="table_not_found",
+                          field="table_id") from None
+    if table.game not in POKER_GAMES:
+        raise ScriptError(f"table {table.name} is not a poker table",
+                          code="not_a_poker_table", field="table_id")
+    if script.get("options") is not None:
+        # a table's rules are a Rules Submission's: its boxes apply to that one's funds
+        raise ScriptError("with table_id the rules are the table's Rules Submission's: "
+                          "give rules_submission_id or nothing, not options",
+                          code="options_with_table", field="options")
+    return table
+
+
+def _rules_submission(actor: Actor, script: Mapping[str, Any],
+                      table: GameTable | None) -> RulesSubmission:
+    """The Rules Submission the script names, of the caller's property, for a poker game
+    (the table's, when the script names a table)."""
+    game = table.game if table is not None else script.get("game")
+    try:
+        rs = property_row(RulesSubmission.objects.all(), actor,
+                          script["rules_submission_id"], what="rules_submission")
+    except DomainError:
+        raise ScriptError("no Rules Submission of this property has this id",
+                          code="rules_submission_not_found",
+                          field="rules_submission_id") from None
+    if rs.game not in POKER_GAMES:
+        raise ScriptError(f"Rules Submission {rs.pk} is for {rs.game}, not a poker game",
+                          code="not_a_poker_game", field="rules_submission_id")
+    if game is not None and game != rs.game:
+        raise ScriptError(f"the Rules Submission is for {rs.game}, not {game}",
+                          code="game_mismatch",
+                          field="game" if table is None else "rules_submission_id")
+    return rs
+
+
+def _options_rules(script: Mapping[str, Any]) -> TableRules:
+    """The game and its options as a Rules Submission states them; without a rake, none
+    (:func:`without_rake`)."""
+    game = script.get("game")
     options = script.get("options")
     if not isinstance(options, dict):
         raise ScriptError("give the Rules Submission's id, or the game and its options "
@@ -157,14 +215,15 @@ def _award(d: Mapping[str, Any]) -> dict[str, Any]:
             "share": d.get("share"), "odd_chips_cents": d.get("odd_chips", 0)}
 
 
-def settlement(hand: Hand) -> dict[str, Any]:
+def settlement(hand: Hand, withheld: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """What the script comes to: pots, awards, rake, contributions, the stacks. The gross
     pot and the Pot after the rake and the contributions (637a.1) are two figures
     (poker_room.domain.pot_figures); each pot names the seats that may win it; the first
     player to act in each betting round, the Forced Bet's seat and the Kill in force for
     the next hand are read off the hand (pot_figures.dispute_figures); a time charge is
-    the one the rules gave (637a.17(b)(3)), never one the calculator made up. Every
-    amount in cents, in a field named so."""
+    the one the rules gave (637a.17(b)(3)), never one the calculator made up; the funds
+    its table pays nothing into for want of their box (``withheld``, 637a.2(e)) are
+    named with why. Every amount in cents, in a field named so."""
     done = pot_figures.hand_result(hand.result, hand.events) or {}
     start = {s: v for s, v in hand.events[0]["data"]["seats"]}
     return {"game": hand.rules.game, "complete": hand.is_complete,
@@ -174,7 +233,7 @@ def settlement(hand: Hand) -> dict[str, Any]:
             "pot_cents": done.get("pot_cents"), "rake_cents": done.get("rake_cents"),
             "rake_by_pot_cents": done.get("rake_by_pot_cents"),
             "contributions": pot_figures.contributions(hand.events),
-            **pot_figures.dispute_figures(hand),
+            **pot_figures.dispute_figures(hand, withheld),
             "time_charge": (hand.base_rules.time_charge.to_dict()
                             if hand.base_rules.time_charge else None),
             "awards": [_award(e["data"]) for e in hand.events if e["type"] == "PotAwarded"],
@@ -187,13 +246,15 @@ def settlement(hand: Hand) -> dict[str, Any]:
 def hand_settle_script(*, actor: Actor, script: Any) -> dict[str, Any]:
     """637a.18(a): the poker shift supervisor works a disputed hand out from its script:
     the table's rules (``rules_submission_id`` of the property's, or ``game`` and
-    ``options``), ``stacks``, ``button``, ``straddle``, ``deck`` (the engine deals) or the
+    ``options``; with ``table_id`` the table's Rules Submission and its jackpot boxes,
+    637a.2(e)), ``stacks``, ``button``, ``straddle``, ``deck`` (the engine deals) or the
     cards in the ``deal`` commands, and the dealer's ``commands`` in order. Returns the
     pots, the awards, the rake, the contributions and the stacks. Nothing is recorded.
     Bad input is a 400 whose code says what and whose field says where."""
     actor.require(*DISPUTE_ROLES)
     if not isinstance(script, dict):
         raise ScriptError("the script is an object", field="script")
-    hand = _start(_script_rules(actor, script), script)
+    rules, withheld = _script_rules(actor, script)
+    hand = _start(rules, script)
     _play(hand, script.get("commands"))
-    return settlement(hand)
+    return settlement(hand, withheld)

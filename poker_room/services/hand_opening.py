@@ -18,6 +18,7 @@ from typing import Any
 from casino import command_runner
 from casino.command_runner import Aggregate, Also
 from casino.domain.errors import ConflictError
+from casino.eventstore.models import Event as StoredEvent
 from casino.eventstore.store import NewEvent, Stream
 from poker_room.domain import contributions as jp
 from poker_room.domain.games import STUD
@@ -106,20 +107,22 @@ def check_hand_may_start(at: PokerTableAtStart) -> dict[int, int]:
 
 
 def rules_for_hand(game: str, rules: RulesVersion, agreed_minimum: int,
-                   jackpot_boxes: Mapping[str, Any] | None = None) -> TableRules:
+                   jackpot_boxes: Mapping[str, Any] | None = None
+                   ) -> tuple[TableRules, list[dict[str, Any]]]:
     """The rules of the version the round opened under, with the minimum bet the players
     agreed to raise (637a.8(k)) where the structure has one, and without the jackpot
     funds whose box is not attached to the table (637a.2(e):
     :func:`poker_room.domain.contributions.collected_at_table`): the hand records the
-    rules it is played by, so a replay takes nothing for them either."""
-    options, _ = jp.collected_at_table(rules.options, jackpot_boxes or {})
+    rules it is played by, so a replay takes nothing for them either. And the funds so
+    withheld, with why, for :func:`hand_dealt` to record (worked out once per hand)."""
+    options, withheld = jp.collected_at_table(rules.options, jackpot_boxes or {})
     table_rules = TableRules.from_options(game, options)
     if agreed_minimum and table_rules.structure in (NO_LIMIT, POT_LIMIT):
         raised = replace(table_rules, min_bet_cents=agreed_minimum)
         object.__setattr__(raised, "_as_dict", {**table_rules.shared_dict(),
                                                 "minimum_bet_cents": agreed_minimum})
-        return raised
-    return table_rules
+        return raised, withheld
+    return table_rules, withheld
 
 
 def button(previous: int | None, seats: list[int], spec_family: str) -> int | None:
@@ -133,7 +136,8 @@ def button(previous: int | None, seats: list[int], spec_family: str) -> int | No
 
 
 def hand_dealt(at: PokerTableAtStart, opening: RoundOpening, others: list[Also], hand: Hand,
-               seats: list[int], button_seat: int | None) -> tuple[list[Also], int]:
+               seats: list[int], button_seat: int | None,
+               withheld: list[dict[str, Any]]) -> tuple[list[Also], int]:
     """The appends of a hand's start (``others``: the round's opening,
     :func:`tables.services.round_start.opening`): the round's stream with the engine's
     first events after ``RoundOpened``, the deck's, and the poker table's
@@ -142,8 +146,9 @@ def hand_dealt(at: PokerTableAtStart, opening: RoundOpening, others: list[Also],
     hand's snapshot stands there).
 
     ``HandDealtAtTable`` names each fund of the Rules Submission the hand pays nothing
-    into for want of its box at the table, and why (637a.2(e)): ``jackpots_withheld``,
-    ``{"fund", "kind", "cents": 0, "reason"}`` each; the pot keeps that money."""
+    into for want of its box at the table, and why (637a.2(e)): ``jackpots_withheld``
+    (``withheld``, as :func:`rules_for_hand` found it), ``{"fund", "kind", "cents": 0,
+    "reason"}`` each; the pot keeps that money."""
     opened, rest = others[0], others[1:]
     round_events = [*opened.events, *(NewEvent(e["type"], e["data"]) for e in hand.events)]
     dealt = NewEvent("HandDealtAtTable", {
@@ -151,13 +156,23 @@ def hand_dealt(at: PokerTableAtStart, opening: RoundOpening, others: list[Also],
         "seats": sorted(seats),
         "rules_submission_id": opening.rules.id,
         "rules_version_number": opening.rules.version_number,
-        "jackpots_withheld": jp.collected_at_table(opening.rules.options,
-                                                   at.jackpot_boxes)[1]})
+        "jackpots_withheld": withheld})
     table_stream = Stream("poker_table", f"poker_table-{at.table.id}")
     return ([Also(opened.stream, 0, round_events), *rest,
              Also(table_stream, at.version, [dealt])], len(round_events))
 
 
+def withheld_at_deal(table_id: Any, round_id: Any) -> list[dict[str, Any]]:
+    """The jackpot funds a hand pays nothing into for want of their box at the table, as
+    its ``HandDealtAtTable`` recorded them (637a.2(e)): a hand's answer names them. The
+    table's latest such event for the hand (none before the box was required: none)."""
+    data = (StoredEvent.objects.filter(stream_id=f"poker_table-{table_id}",
+                                       type="HandDealtAtTable",
+                                       data__round_id=str(round_id))
+            .order_by("-version").values_list("data", flat=True).first())
+    return list((data or {}).get("jackpots_withheld") or [])
+
+
 __all__ = ["POKER_COLUMNS", "PokerTableAtStart", "TABLE_HAND_START", "button",
            "check_hand_may_start", "hand_dealt", "poker_table_at_start", "poker_table_required",
-           "rules_for_hand"]
+           "rules_for_hand", "withheld_at_deal"]

@@ -101,6 +101,15 @@ class PokerHand:
     version: int
     closed: bool
     events: list[RecordedEvent]
+    #: 637a.2(e): the funds the hand pays nothing into for want of their box, with why
+    #: (its ``HandDealtAtTable``'s); read from the table's stream when first asked
+    withheld: list[dict[str, Any]] | None = None
+
+    @property
+    def jackpots_withheld(self) -> list[dict[str, Any]]:
+        if self.withheld is None:
+            self.withheld = hand_opening.withheld_at_deal(self.table.pk, self.round_id)
+        return self.withheld
 
 
 # --- starting a hand -------------------------------------------------------------------
@@ -147,16 +156,16 @@ def hand_start(*, actor: Actor, table_id: Any, deck_id: Any = None, straddle: An
         role = act_at_table(actor, table, *DEALING)
         stacks = hand_opening.check_hand_may_start(at)
         opening, others = round_start.opening(actor, table, deck_id)
-        rules = hand_opening.rules_for_hand(table.game, opening.rules,
-                                            at.agreed_minimum_bet_cents, at.jackpot_boxes)
+        rules, withheld = hand_opening.rules_for_hand(
+            table.game, opening.rules, at.agreed_minimum_bet_cents, at.jackpot_boxes)
         button = hand_opening.button(at.button_seat, sorted(stacks), rules.spec.family)
         hand = Hand.start(rules, stacks, button=button,
                           deck=list(order) if order is not None else None,
                           straddle=straddle, kill_active=at.kill_active,
                           hand_id=opening.round_id)
         others, version = hand_opening.hand_dealt(at, opening, others, hand, list(stacks),
-                                                  button)
-        seen.update(opening=opening, hand=hand, version=version,
+                                                  button, withheld)
+        seen.update(opening=opening, hand=hand, version=version, withheld=withheld,
                     table=TableSeen(uuid.UUID(table.id), table.dealer_id, table.name,
                                     table.game))
         return Decision(None, [], role, {"table": table.id}, others=others,
@@ -167,7 +176,7 @@ def hand_start(*, actor: Actor, table_id: Any, deck_id: Any = None, straddle: An
     opening = seen["opening"]
     recorded = round_start.round_events(out, opening)[1:]  # the hand's, after RoundOpened
     return PokerHand(uuid.UUID(opening.round_id), opening.number, seen["table"],
-                     seen["hand"], seen["version"], False, recorded)
+                     seen["hand"], seen["version"], False, recorded, seen["withheld"])
 
 
 # --- commands ---------------------------------------------------------------------------

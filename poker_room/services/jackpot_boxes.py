@@ -19,6 +19,7 @@ from casino.actors import Actor
 from casino.domain.errors import ConflictError
 from casino.eventstore.store import NewEvent
 from poker_room.domain import contributions as jp
+from poker_room.domain import seating
 from poker_room.models import PokerTable
 from poker_room.services.seats import FLOOR, AtTable, table_rules
 
@@ -42,11 +43,14 @@ def jackpot_box_register(*, actor: Actor, table_id: Any, fund: Any, box: Any,
     """637a.2(e): register the box ``box`` (its number or tag) on the table for ``fund``,
     a fund the table's rules in effect pay into; the person confirms the box is
     transparent, locked and attached on the same side of the table as the drop box. From
-    the next hand dealt the table's contributions to the fund go into it."""
-    tag = jp.box_tag(box)
-    jp.box_confirmed(transparent=transparent, locked=locked, beside_drop_box=beside_drop_box)
+    the next hand dealt the table's contributions to the fund go into it. The table
+    (404 for another property's) and the person's role (403) are checked before what
+    they say of the box."""
     with transaction.atomic():
         at = AtTable(actor, table_id, BOX_ROLES)
+        tag = jp.box_tag(box)
+        jp.box_confirmed(transparent=transparent, locked=locked,
+                         beside_drop_box=beside_drop_box)
         funds = jp.posted_funds(table_rules(at.table).shared_dict())
         boxes = jp.box_registered(_boxes(at), funds, fund, tag)
         at.record(NewEvent("JackpotBoxRegistered", {
@@ -59,9 +63,9 @@ def jackpot_box_remove(*, actor: Actor, table_id: Any, fund: Any, reason: Any
                        ) -> dict[str, Any]:
     """The fund's box taken off the table, with why (not during a hand: the hand dealt
     pays into it). From the next hand the table pays nothing into that fund (637a.2(e))."""
-    why = jp.removal_reason(reason)
     with transaction.atomic():
         at = AtTable(actor, table_id, BOX_ROLES)
+        why = seating.removal_reason(reason, "the box")
         boxes = _boxes(at)
         remaining = jp.box_removed(boxes, fund)
         if at.poker is not None and at.poker.current_hand_id is not None:

@@ -94,6 +94,57 @@ def test_a_hand_worked_out_under_the_tables_rules_submission(supervisor, rules_i
     assert _unchanged() == before  # nothing recorded, no round opened
 
 
+REASON = "no jackpot box registered at this table (637a.2(e))"
+
+
+def test_a_table_named_is_worked_out_with_its_jackpot_boxes(
+        supervisor, poker_table, crew, as_actor, make_staff) -> None:
+    """§ 637a.2(e), § 637a.18(a), § 637a.15(c), § 637a.16(c). The hand above worked out
+    for a Hold'em table (its Rules Submission in force) with no jackpot box registered:
+    $48 gross, $4 rake, nothing to either fund, so the Pot is $44 and seat 1 ends with
+    $100 - $20 + $44 = $124; the answer names both funds withheld and why. Once the Bad
+    Beat box is registered there: $1 to the Bad Beat fund (the pot is over $20), the Pot
+    $43, seat 1 $123, only the High Hand fund withheld. Nothing recorded by the
+    calculator; another property's table is not found, and a table takes no options."""
+    from casino.services import property_register
+    from tests.conftest import token_client
+
+    table = poker_table("holdem", jackpot_boxes=False)["table"]
+    other = property_register(licence_number="PA-TEST-2", name="Other Casino",
+                              system="test")
+    stranger = token_client(make_staff("poker_shift_supervisor", property=other))
+    script = {"table_id": str(table.pk), "button": 4, "stacks": FOUR, "commands": HOLDEM}
+    before = _unchanged()
+    r = supervisor.post(URL, script, format="json")
+    assert r.status_code == 200, r.json()
+    out = r.json()
+    assert (out["gross_pot_cents"], out["rake_cents"], out["contributions"],
+            out["pot_cents"], out["stacks_cents"]["1"]) == (4_800, 400, [], 4_400, 12_400)
+    assert out["jackpots_withheld"] == [
+        {"fund": "bad-beat", "kind": "bad_beat", "reason": REASON},
+        {"fund": "high-hand", "kind": "high_hand", "reason": REASON}]
+    assert _unchanged() == before
+    r = as_actor(crew["floor"]).post(
+        f"/api/v1/poker-tables/{table.pk}/jackpot-boxes/register/",
+        {"fund": "bad-beat", "box": "B-7", "transparent": True, "locked": True,
+         "beside_drop_box": True}, format="json")
+    assert r.status_code == 201, r.json()
+    before = _unchanged()
+    out = supervisor.post(URL, script, format="json").json()
+    assert (out["contributions"], out["pot_cents"], out["stacks_cents"]["1"]) == (
+        [{"fund": "bad-beat", "amount_cents": 100}], 4_300, 12_300)
+    assert out["pots"][0]["awards"][0]["amount_cents"] == 4_300
+    assert out["jackpots_withheld"] == [
+        {"fund": "high-hand", "kind": "high_hand", "reason": REASON}]
+    for client, body, code, field in (
+            (stranger, script, "table_not_found", "table_id"),
+            (supervisor, {**script, "game": "holdem", "options": NO_LIMIT},
+             "options_with_table", "options")):
+        r = client.post(URL, body, format="json")
+        assert (r.status_code, r.json()["code"], r.json()["field"]) == (400, code, field)
+    assert _unchanged() == before
+
+
 def test_a_side_pot_from_a_deck_order_with_the_rules_given_as_options(supervisor) -> None:
     """§ 637a.17(a)(3), (b)(1), § 637a.15(c), § 637a.16(c), no-limit. Seat 1 has $20, seats
     2 and 3 $100; the button at seat 3, blinds $2 (seat 1) and $4 (seat 2). The deck deals

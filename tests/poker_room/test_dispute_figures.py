@@ -23,7 +23,7 @@ from tests.poker_room._helpers import C, hand, rules
 from tests.poker_room.test_dispute_calculator import HOLDEM, URL
 
 A = lambda seat, action: {"type": "act", "seat": seat, "action": action}  # noqa: E731
-FIGURES = ("pots", "first_to_act", "forced_bet_seat", "next_hand_kill")
+FIGURES = ("pots", "first_to_act", "forced_bet_seat", "next_hand_kill", "jackpots_withheld")
 POT_FIELDS = {"pot_number", "gross_pot_cents", "rake_cents", "contributions", "pot_cents",
               "eligible_seats", "awards"}
 #: the betting rounds of a hand every player checks or calls to the end, by the chapter:
@@ -85,6 +85,7 @@ def test_every_games_answer_carries_what_a_dispute_turns_on(game: str) -> None:
     assert all(r["seat"] in (1, 2, 3) for r in out["first_to_act"])
     assert (out["forced_bet_seat"] in (1, 2, 3)) is (game in STUD)
     assert out["next_hand_kill"] is None
+    assert out["jackpots_withheld"] == []  # rules given, no table: no box withholds a fund
     assert out["time_charge"] == {"basis": "per-table", "hourly_cents": 600,
                                   "interval_minutes": 30}
     SettlementOut(out).data  # the answer serializes as the schema says

@@ -11,6 +11,7 @@ import pytest
 
 from casino.eventstore.models import Event
 from casino.eventstore.store import read_stream
+from console.history import sentence
 from poker_room.models import PokerTable
 from tests.console.conftest import console_client  # noqa: F401  (the signed-in client)
 from tests.jackpots._hands import HOLE, _send, play_bad_beat, play_hand, seat_four, seat_three
@@ -97,6 +98,37 @@ def test_a_hand_pays_only_into_the_funds_whose_box_is_on_the_table(
                  if e.type == "HandDealtAtTable")
     assert dealt.data["jackpots_withheld"] == [
         {"fund": "high-hand", "kind": "high_hand", "cents": 0, "reason": REASON}]
+    # where a supervisor reads it: the hand's answer (its last command's, read back from
+    # the table's record of the deal) and the event log's sentence
+    assert h["jackpots_withheld"] == [
+        {"fund": "high-hand", "kind": "high_hand", "reason": REASON}]
+    assert dealer.get(f"/api/v1/hands/{h['round_id']}/").json()["jackpots_withheld"] == \
+        h["jackpots_withheld"]
+    assert f"; no contribution to high-hand: {REASON})" in sentence(dealt)
+
+
+def test_the_table_and_the_role_are_checked_before_what_is_said_of_the_box(
+        crew, poker_table: Callable, as_actor: Callable, make_staff: Callable) -> None:
+    """§ 637a.2(e): a dealer registering a box not confirmed transparent is refused for
+    his role (403 ``role_required``), a floorperson of another property for the table
+    (404 ``table_not_found``), before anything they say of the box is looked at.
+    Nothing appended."""
+    from casino.services import property_register
+    from tests.conftest import token_client
+
+    table = poker_table("holdem", jackpot_boxes=False)["table"]
+    other = property_register(licence_number="PA-TEST-2", name="Other Casino",
+                              system="test")
+    stranger = token_client(make_staff("floorperson", property=other))
+    dealer = as_actor(crew["dealer"])
+    before = _types(table)
+    unconfirmed = {"fund": "bad-beat", "box": "B-7", **CONFIRMED, "transparent": False}
+    for client, step, body, status, code in (
+            (dealer, "register", unconfirmed, 403, "role_required"),
+            (stranger, "register", unconfirmed, 404, "table_not_found")):
+        r = client.post(_url(table, step), body, format="json")
+        assert (r.status_code, r.json()["code"]) == (status, code), (step, r.json())
+    assert _types(table) == before
 
 
 def test_a_table_without_boxes_leaves_the_contributions_in_the_pot(
@@ -195,4 +227,8 @@ def test_the_tables_page_shows_its_boxes_and_the_fund_without_one(
     html = page.content.decode()
     assert "jackpot box B-7 (bad-beat)" in html
     assert "no jackpot box for high-hand: no contributions" in html
+    # the poker floor's block for the table says it too (after an upgrade, every table
+    # without its boxes: docs/operations/production.md#upgrading)
+    floor_page = console_client("poker_shift_supervisor").get("/console/poker/")
+    assert "no jackpot box for high-hand: no contributions" in floor_page.content.decode()
     assert f'href="{command_url("jackpot_box_register", table.pk)}"' in html
