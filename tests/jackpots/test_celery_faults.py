@@ -30,6 +30,7 @@ from casino.eventstore.store import NewEvent, append, read_stream
 from jackpots.models import Fund, FundCount
 from jackpots.services import high_hand_record
 from jackpots.tasks import counts_due, high_hand_periods_close
+from poker_room.demo import jackpot_boxes_ready
 from tests._beat import Beat
 from tests.poker_room._committed import poker_room
 
@@ -63,6 +64,7 @@ def ended_period() -> dict[str, Any]:
     whose floorperson wrote up a full house made two hours ago: that period is over."""
     licence = f"PA-JF-{uuid.uuid4().hex[:6]}"
     people, table = poker_room(licence, licence.lower())
+    jackpot_boxes_ready(table, people["floor"])  # § 637a.2(e): the table's boxes
     prop = people["floor"].property
     meta = people["dealer"].metadata(role="dealer", table=str(table.pk))
     hand = str(uuid.uuid4())
