@@ -8,10 +8,12 @@ from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
-# kombu 5.7's Redis channel must not take a worker down when Redis restarts
-from casino.broker_patches import mend_redis_channel_close  # noqa: E402
+# kombu 5.7's Redis channel must not take a worker down when Redis restarts, nor its
+# filesystem transport (the embedded default) hand a worker a half-written message
+from casino.broker_patches import mend_filesystem_put, mend_redis_channel_close  # noqa: E402
 
 mend_redis_channel_close()
+mend_filesystem_put()
 
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
