@@ -37,6 +37,7 @@ from console.registry import (
 from poker_room import selectors
 from poker_room.services import seats, time_charges
 from tables.console_tasks import said_at
+from tables.models import GameTable
 
 #: the roles time_charge_verify admits (its declaration, the API's roles=)
 VERIFY_ROLES = (Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)
@@ -68,12 +69,17 @@ def removals_to_acknowledge(actor: Actor, limit: int | None = None) -> Listed:
     """Each player required to leave a game whose notice compliance has not acknowledged
     yet, oldest first."""
     now = timezone.now()
+    # the tables' names by the id the event's metadata records (one query: matched here,
+    # not in SQL, as SQLite keeps a UUID without its hyphens)
+    names = {str(pk): name for pk, name in GameTable.objects.filter(
+        property=actor.property).values_list("pk", "name")}
 
     def item(e: Any) -> WaitingItem:
         by = e.metadata.get("actor", "")
         own = by == actor.username
+        table = names.get(str(e.metadata.get("table")), "a table")
         return WaitingItem(
-            title=f"{e.table_name}: player removed from seat {e.data.get('seat')}",
+            title=f"{table}: player removed from seat {e.data.get('seat')}",
             detail=(f"Removed by {by} at {said_at(e.recorded_at, actor, now)}: "
                     f"{e.data.get('reason')}"
                     + ("; another compliance officer acknowledges it" if own else "")),

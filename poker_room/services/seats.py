@@ -32,7 +32,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import CharField, Exists, OuterRef, QuerySet, Subquery, UUIDField
+from django.db.models import CharField, Exists, OuterRef, QuerySet
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -424,8 +424,7 @@ def player_removal_acknowledge(*, actor: Actor, table_id: Any, removal: Any,
 
 def removals_to_acknowledge(actor: Actor, since: datetime | None = None) -> QuerySet:
     """The players required to leave a game at the viewer's property whose notice no
-    compliance officer has acknowledged yet, oldest first, each with its table's name
-    (637a.18(c); one query; the event log is read as the events API reads it, by the
+    compliance officer has acknowledged yet, oldest first (637a.18(c); one query; the event log is read as the events API reads it, by the
     property the metadata records). Only removals recorded at or after ``since``
     (``settings.REMOVAL_NOTICE_DAYS`` ago unless given): a list to work from, not the
     years of removals the event log keeps."""
@@ -437,12 +436,9 @@ def removals_to_acknowledge(actor: Actor, since: datetime | None = None) -> Quer
              .annotate(removal=KeyTextTransform("removal_version", "data"))
              .filter(stream_id=OuterRef("stream_id"), type=ACKNOWLEDGED,
                      removal=Cast(OuterRef("version"), CharField())))
-    name = GameTable.objects.filter(
-        pk=Cast(KeyTextTransform("table", OuterRef("metadata")), UUIDField())
-    ).values("name")[:1]
     return (StoredEvent.objects
             .filter(stream_type="poker_table", type=REMOVED,
                     metadata__property=actor.property.licence_number,
                     recorded_at__gte=since)
-            .annotate(acked=Exists(acked), table_name=Subquery(name))
+            .annotate(acked=Exists(acked))
             .filter(acked=False).order_by("position"))
