@@ -41,16 +41,22 @@ def _high_hand_rules(actor: Actor, table: Any) -> dict[str, Any]:
     return options
 
 
-def _high_hand_box_at(table: Any, fund: str) -> None:
-    """637a.2(e): a table offers a High Hand payout only with the fund's transparent
-    locked box attached. Read from the poker room's last box event at the table (each
-    names the table's boxes after it), as the jackpots follow its events, not its code."""
+def table_boxes(table_id: Any) -> dict[str, Any]:
+    """The jackpot boxes registered at a poker table (637a.2(e)), fund -> box: read from
+    the poker room's last box event at the table (each names the table's boxes after it),
+    as the jackpots follow its events, not its code."""
     from casino.eventstore.models import Event
 
-    last = (Event.objects.filter(stream_id=f"poker_table-{table.pk}",
+    last = (Event.objects.filter(stream_id=f"poker_table-{table_id}",
                                  type__in=("JackpotBoxRegistered", "JackpotBoxRemoved"))
             .order_by("-version").values_list("data", flat=True).first())
-    if fund not in ((last or {}).get("boxes") or {}):
+    return dict((last or {}).get("boxes") or {})
+
+
+def _high_hand_box_at(table: Any, fund: str) -> None:
+    """637a.2(e): a table offers a High Hand payout only with the fund's transparent
+    locked box attached."""
+    if fund not in table_boxes(table.pk):
         raise ConflictError(f"table {table.name} has no jackpot box registered for {fund}: "
                             "it pays no High Hand (637a.2(e))", code="no_jackpot_box")
 

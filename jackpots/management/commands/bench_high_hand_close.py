@@ -100,12 +100,11 @@ def _high_hand_box(table: Any, meta: dict[str, Any]) -> None:
     contributions above: the jackpots follow the poker room's events, never its code."""
     from casino.eventstore.models import Event
     from casino.eventstore.store import NewEvent, append
+    from jackpots.services.high_hand import table_boxes
 
     stream = f"poker_table-{table.pk}"
     events = Event.objects.filter(stream_id=stream)
-    last = (events.filter(type__in=("JackpotBoxRegistered", "JackpotBoxRemoved"))
-            .order_by("-version").values_list("data", flat=True).first())
-    boxes = dict((last or {}).get("boxes") or {})
+    boxes = table_boxes(table.pk)
     if "high-hand" in boxes:
         return
     boxes["high-hand"] = {"box": f"{table.name}/high-hand", "kind": "high_hand"}
