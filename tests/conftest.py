@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,8 +23,27 @@ register_stream_type("test")
 register_stream_type("bench")
 
 
+# A subsection as the chapters number it: section, then one or more (letter), (number) or
+# (roman) levels, e.g. 637a.18(k)(1) or 589.11(e)(2)(ii).
+SUBSECTION = re.compile(r"^(579|589|637a|671a)\.\d+(\([a-z0-9]+\))+$")
+
+
+def _check_regulation_markers(item: pytest.Item) -> None:
+    """A regulation marker names subsections, each in the chapters' numbering: a typo would
+    count for nothing in regcov and say nothing to a reader, so it fails collection."""
+    for marker in item.iter_markers("regulation"):
+        if not marker.args:
+            raise pytest.UsageError(f"{item.nodeid}: regulation() names no subsection")
+        for cited in marker.args:
+            if not isinstance(cited, str) or not SUBSECTION.match(cited):
+                raise pytest.UsageError(
+                    f"{item.nodeid}: regulation({cited!r}) is not a subsection such as "
+                    "'637a.18(k)(1)'")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        _check_regulation_markers(item)
         if DB_FIXTURES & set(getattr(item, "fixturenames", ())) or item.get_closest_marker(
                 "django_db"):
             item.add_marker(pytest.mark.database)
