@@ -122,7 +122,7 @@ def pots(hand: Hand) -> list[dict[str, Any]]:
         return []
     snap = hand.snapshot()
     seats = snap["seats"]
-    made = side_pots(snap["contrib"], snap["live"])
+    made = side_pots(snap["contrib"], snap["live"], snap["dead"])
     rake = list(result.get("rake_by_pot") or []) + [0] * len(made)
     taken: list[dict[str, int]] = [{} for _ in made]
     awards: list[list[dict[str, Any]]] = [[] for _ in made]

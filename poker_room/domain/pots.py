@@ -6,19 +6,28 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 
-def side_pots(contrib: Sequence[int], live: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
+def side_pots(contrib: Sequence[int], live: Sequence[bool], dead: Sequence[int] = ()
+              ) -> list[tuple[int, tuple[int, ...]]]:
     """Split the chips in the pot into the main pot and side pots.
 
     ``contrib[i]`` is everything player ``i`` put in (uncalled bets already returned);
     ``live[i]`` is False for a folded player, whose chips stay in the pots they reached but
     who can win none (637a.8(b)(5)(i): an all-in player is eligible only for the amount of
     the pot to which he contributed; (iii): the others play on for a side pot).
+    ``dead[i]`` is the part of ``contrib[i]`` that is the table's one Ante (a big-blind or
+    button ante, 637a.11(b): the Rules Submission governs its placement): dead money for
+    the main pot, which every player still in contests, not a bet of its poster's that the
+    others must match — layered with his bets, the ante above what the others put in would
+    form a pot only he could win, and go back to him.
     Returns ``(amount, eligible player indices)`` for the main pot then each side pot.
     """
-    levels = sorted({c for c, alive in zip(contrib, live) if alive and c > 0})
-    pots: list[tuple[int, tuple[int, ...]]] = []
-    prev = 0
     n = len(contrib)
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    if any(dead):
+        contrib = [c - d for c, d in zip(contrib, dead)]
+        pots.append((sum(dead), tuple(i for i in range(n) if live[i])))
+    levels = sorted({c for c, alive in zip(contrib, live) if alive and c > 0})
+    prev = 0
     for level in levels:
         amount = 0
         for c in contrib:

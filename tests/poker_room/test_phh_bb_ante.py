@@ -86,6 +86,76 @@ def test_a_big_blind_ante_table_writes_its_ante_at_the_big_blind():
     assert tomllib.loads(to_phh(h))["antes"] == [0, 200, 0]
 
 
+#: Three five-handed hands of the 2023 WSOP Event #43, Day 5, from pokerkit 0.7.7's public
+#: ``test_wsop`` data (issue 41), with the finishing stacks that history records. Each has
+#: the table's one ante at the big blind (p2) and the ante poster reaching the end against
+#: a player who matched his bets but not his ante: the ante is dead money in the pot both
+#: contest, never a layer of p2's that only p2 could win back.
+#:
+#: 2023_43_5_68_03_02_41, no-limit: p2 posts the 225,000 ante and the 150,000 blind; p5
+#: raises to 300,000, p1 folds (75,000), p2 moves all in to 3,350,000 (3,575,000 less the
+#: ante), p5 calls; the board 2c8cTh Ah 6d gives p5 aces, over p2's nines.
+#: Pot 75,000 + 225,000 + 3,350,000 + 3,350,000 = 7,000,000 to p5:
+#: p5 18,050,000 - 3,350,000 + 7,000,000 = 21,700,000; p2 0; p1 2,275,000 - 75,000.
+WSOP_68 = """
+variant = 'NT'
+antes = [0, 225000, 0, 0, 0]
+blinds_or_straddles = [75000, 150000, 0, 0, 0]
+min_bet = 150000
+starting_stacks = [2275000, 3575000, 2675000, 3125000, 18050000]
+actions = ['d dh p1 8d3s', 'd dh p2 9d9c', 'd dh p3 6c5h', 'd dh p4 Js4h', 'd dh p5 AcKc',
+           'p3 f', 'p4 f', 'p5 cbr 300000', 'p1 f', 'p2 cbr 3350000', 'p5 cc',
+           'p2 sm 9d9c', 'p5 sm AcKc', 'd db 2c8cTh', 'd db Ah', 'd db 6d']
+finishing_stacks = [2200000, 0, 2675000, 3125000, 21700000]
+"""
+
+#: 2023_43_5_31_01_29_49, pot-limit Omaha: p1 completes the small blind to 100,000, p2
+#: checks; both check down and tie with a pair of tens (board 3c2dKc Qh 8c). Pot 100,000 +
+#: 100,000 + p2's 100,000 ante = 300,000, 150,000 each: p1 7,700,000 + 50,000; p2
+#: 4,050,000 - 200,000 + 150,000 = 4,000,000.
+WSOP_31 = """
+variant = 'PO'
+antes = [0, 100000, 0, 0, 0]
+blinds_or_straddles = [50000, 100000, 0, 0, 0]
+min_bet = 100000
+starting_stacks = [7700000, 4050000, 4300000, 3525000, 10125000]
+actions = ['d dh p1 JsThTd6d', 'd dh p2 AdTsTc8h', 'd dh p3 KhJc7h7d', 'd dh p4 9h6s4s4h',
+           'd dh p5 9c7s5h2h', 'p3 f', 'p4 f', 'p5 f', 'p1 cc', 'p2 cc', 'd db 3c2dKc',
+           'p1 cc', 'p2 cc', 'd db Qh', 'p1 cc', 'p2 cc', 'd db 8c', 'p1 cc', 'p2 cc',
+           'p1 sm JsThTd6d', 'p2 sm AdTsTc8h']
+finishing_stacks = [7750000, 4000000, 4300000, 3525000, 10125000]
+"""
+
+#: 2023_43_5_30_01_26_14, pot-limit Omaha: p5 raises to 300,000, p1 folds (50,000), p2
+#: calls; on the river p2 bets 250,000 and p5 calls; p5's straight wins. Pot 50,000 +
+#: 100,000 (ante) + 2 x 300,000 + 2 x 250,000 = 1,250,000: p5 2,825,000 - 550,000 +
+#: 1,250,000 = 3,525,000; p2 8,350,000 - 650,000 = 7,700,000.
+WSOP_30 = """
+variant = 'PO'
+antes = [0, 100000, 0, 0, 0]
+blinds_or_straddles = [50000, 100000, 0, 0, 0]
+min_bet = 100000
+starting_stacks = [10175000, 8350000, 4050000, 4300000, 2825000]
+actions = ['d dh p1 Jd7h5c2c', 'd dh p2 AhKs4d2s', 'd dh p3 Qs6s6d5d', 'd dh p4 8h8d3s3d',
+           'd dh p5 Tc9h7d2d', 'p3 f', 'p4 f', 'p5 cbr 300000', 'p1 f', 'p2 cc',
+           'd db 6cJc4h', 'p2 cc', 'p5 cc', 'd db 9s', 'p2 cc', 'p5 cc', 'd db 7c',
+           'p2 cbr 250000', 'p5 cc', 'p2 sm AhKs4d2s', 'p5 sm Tc9h7d2d']
+finishing_stacks = [10125000, 7700000, 4050000, 4300000, 3525000]
+"""
+
+
+@pytest.mark.regulation("637a.11(b)", "637a.12(b)", "637a.8(b)(5)(i)")
+@pytest.mark.parametrize("history", [WSOP_68, WSOP_31, WSOP_30], ids=[
+    "2023_43_5_68_03_02_41", "2023_43_5_31_01_29_49", "2023_43_5_30_01_26_14"])
+def test_five_handed_big_blind_ante_hands_replay_to_their_finishing_stacks(history):
+    """The table's one ante, posted by the big blind, stays in the pot the players contest:
+    the player who matched the big blind's bets wins it too (issue 41)."""
+    expected = tomllib.loads(history)["finishing_stacks"]
+    hand = replay(history)
+    assert hand.rules.ante_posted_by == "big-blind"
+    assert [hand.stacks[s] for s in range(1, 6)] == expected
+
+
 @pytest.mark.parametrize("antes", ["[100, 200, 0]", "[200, 0, 0]"])
 def test_antes_of_another_shape_are_refused(antes):
     """Two unequal antes, or one ante at the small blind's seat (neither the big blind's

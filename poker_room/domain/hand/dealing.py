@@ -22,7 +22,7 @@ from poker_room.domain.hand.constants import (
     DRAWING,
     FORCED,
 )
-from poker_room.domain.hand.forced_bets import _ante_posters
+from poker_room.domain.hand.forced_bets import _ante_posters, is_table_ante
 
 
 
@@ -158,11 +158,14 @@ class DealingMixin:
         return self.events[mark:]
 
     def _on_AntesPosted(self, d) -> None:
+        dead = is_table_ante(self.rules, self._button)
         for s, a in d["amounts"]:
             i = self._idx[s]
             self._stacks[i] -= a
             self._contrib[i] += a
             self._pot_total += a
+            if dead:
+                self._dead_ante[i] += a
         self._step = 1
 
     def _on_CardsDealt(self, d) -> None:

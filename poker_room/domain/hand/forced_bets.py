@@ -20,11 +20,17 @@ def _forced_amounts(rules: TableRules, spec, seats: list[int], button: int | Non
     return out
 
 
+def is_table_ante(rules: TableRules, b: int | None) -> bool:
+    """Whether the Ante is the table's one ante, posted by the big blind or the button (as
+    :func:`_ante_posters` places it), rather than each player's own."""
+    return rules.ante_posted_by != ANTE_EACH and b is not None
+
+
 def _ante_posters(rules: TableRules, n: int, b: int | None) -> list[int]:
     """Who posts the Ante as the Rules Submission governs it (637a.10(b)-637a.21(b)):
     each player dealt in, or one ante for the table by the big blind (the last Blind Bet)
     or by the button."""
-    if rules.ante_posted_by == ANTE_EACH or b is None:
+    if not is_table_ante(rules, b):
         return list(range(n))
     if rules.ante_posted_by == ANTE_BUTTON:
         return [b]

@@ -40,7 +40,7 @@ class ShowdownMixin:
         rake = rules.rake
         if rake is not None:
             self._take_rake()
-        pots = side_pots(self._contrib, live)
+        pots = side_pots(self._contrib, live, self.dead_ante())
         amounts = [a for a, _ in pots]
         raked = rake_by_pot(rake, self._rake_taken, amounts) if pots and self._rake_taken \
             else [0] * len(amounts)

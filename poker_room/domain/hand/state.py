@@ -181,11 +181,17 @@ class HandState:
     def result(self) -> dict[str, Any] | None:
         return self._result
 
+    def dead_ante(self) -> list[int]:
+        """Each player's table Ante still in the pot (dead money, :func:`side_pots`): none
+        once a refund has given the player back all he put in."""
+        return [min(d, c) for d, c in zip(self._dead_ante, self._contrib)]
+
     def snapshot(self) -> dict[str, Any]:
         """Everything that defines the state, as plain data (for replay checks)."""
         return {"phase": self.phase, "step": self._step, "seats": list(self._seats),
                 "stacks": list(self._stacks), "bets": list(self._bets),
-                "contrib": list(self._contrib), "live": list(self._live),
+                "contrib": list(self._contrib), "dead": self.dead_ante(),
+                "live": list(self._live),
                 "down": [list(x) for x in self._down], "up": [list(x) for x in self._up],
                 "board": list(self._board), "deck": None if self._deck is None
                 else list(self._deck), "burns": list(self._burns),
@@ -248,6 +254,8 @@ class HandState:
         self._straddle = d["straddle"]
         self._bets = [0] * n
         self._contrib = [0] * n
+        #: the part of each player's contribution that is the table's one Ante (dead money)
+        self._dead_ante = [0] * n
         self._live = [True] * n
         self._live_count = n
         self._pending = [False] * n
