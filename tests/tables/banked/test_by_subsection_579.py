@@ -3,6 +3,8 @@ elsewhere. Expected amounts are worked out by hand from the regulation text."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 
 from tables.domain.banked import Phase, rebuild
@@ -22,6 +24,7 @@ def _assert_void_with_everything_returned(t: Table) -> None:
     assert t.state.totals["house_win"] == 0
 
 
+@pytest.mark.regulation("579.6(c)", "579.12(d)", "579.11(b)(2)", "579.11(j)(2)")
 def test_poker_bonus_ace_plays_low_only_in_a_five_high_straight() -> None:
     """§ 579.6(c): an ace completes a straight or straight flush with 2, 3, 4 and 5 but
     does not wrap round (queen, king, ace, 2 and 3 is no straight).
@@ -50,6 +53,7 @@ def test_poker_bonus_ace_plays_low_only_in_a_five_high_straight() -> None:
     assert t.state.totals["house_win"] == -31500
 
 
+@pytest.mark.regulation("579.7(b)")
 def test_abandoned_hilo_wagers_are_losing_wagers() -> None:
     """§ 579.7(b): a player who leaves during the round: his wagers may be treated as
     losing wagers — even a Poker Bonus on four kings (25 to 1 under § 579.12(d)) and a
@@ -76,6 +80,7 @@ def test_abandoned_hilo_wagers_are_losing_wagers() -> None:
     assert t.state.totals["house_win"] == 2500
 
 
+@pytest.mark.regulation("579.7(d)", "579.7(e)")
 def test_only_positions_with_an_ante_take_part_in_the_round() -> None:
     """§ 579.7(d): to participate and compete against the dealer's hands a player places
     an Ante Wager. With Antes at positions 2 and 5 only, no other position may wager,
@@ -99,6 +104,7 @@ def test_only_positions_with_an_ante_take_part_in_the_round() -> None:
     assert {n for n, _, _, _ in t.settled()} == {2, 5}
 
 
+@pytest.mark.regulation("579.8(b)")
 def test_no_card_is_dealt_from_the_manual_shoe_before_no_more_bets() -> None:
     """§ 579.8(b): prior to dealing any cards, the dealer announces "no more bets"."""
     t = Table(GAME)
@@ -112,6 +118,7 @@ def test_no_card_is_dealt_from_the_manual_shoe_before_no_more_bets() -> None:
     assert t.types()[-2:] == ["NoMoreBets", "CardsDealt"]
 
 
+@pytest.mark.regulation("579.8(d)")
 def test_manual_shoe_deals_one_card_at_a_time_to_ante_positions_then_the_dealer() -> None:
     """§ 579.8(d): from the player farthest to the dealer's left, clockwise, one card at
     a time to each player who placed an Ante and to the dealer, until each has five.
@@ -128,6 +135,7 @@ def test_manual_shoe_deals_one_card_at_a_time_to_ante_positions_then_the_dealer(
     assert t.state.next_card == 15  # fifteen cards out: the rest is the stub
 
 
+@pytest.mark.regulation("579.9(b)")
 def test_cards_dealt_from_the_hand_come_off_the_top_face_down() -> None:
     """§ 579.9(b): the dealer removes the top card of the deck and places it face down,
     from the player farthest to the dealer's left clockwise, then the dealer, one card at
@@ -165,6 +173,7 @@ def test_hand_dealt_misdeal_found_by_the_stub_count_voids_and_keeps_the_deck() -
     assert voided["data"]["deck_removed"] is False
 
 
+@pytest.mark.regulation("579.10(a)(2)")
 def test_no_stack_is_dispensed_before_no_more_bets() -> None:
     """§ 579.10(a): prior to the shoe dispensing any stacks of cards, the dealer
     announces "no more bets"."""
@@ -195,6 +204,7 @@ def test_automated_shoe_wrong_stub_not_a_misdeal_voids_and_removes_the_deck() ->
     assert voided["data"]["deck_removed"] is True
 
 
+@pytest.mark.regulation("579.11(l)", "579.11(d)", "579.11(g)(1)", "579.12(a)")
 def test_each_hilo_hand_can_be_reconstructed_from_the_record() -> None:
     """§ 579.11(l): cards leave the table so that each hand can be reconstructed.
 
