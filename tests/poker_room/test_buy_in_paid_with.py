@@ -43,6 +43,7 @@ def _chip_sales(room: dict[str, Any]) -> int:
     return r.json()["chip_sales_cents"] if r.status_code == 200 else 0
 
 
+@pytest.mark.regulation("637a.8(b)(2)", "637a.8(b)(3)")
 def test_a_cash_buy_in_is_the_days_chip_sale_chips_brought_are_none(room) -> None:
     """§ 637a.8(b)(2)-(3): seat 1 buys in with $100 cash and adds $50 cash: $150 of chip
     sales, each a ChipsSold in the table day's stream naming the seat, appended by the

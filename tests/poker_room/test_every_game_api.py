@@ -34,6 +34,7 @@ def _decide(h: dict, dealer, hand_id: str) -> dict:
             "action": "check" if "check" in acts else "call"}
 
 
+@pytest.mark.regulation("637a.9(a)")
 @pytest.mark.parametrize("game", POKER_GAMES)
 def test_every_game_plays_through_the_api(game: str, crew, poker_table: Callable,
                                           as_actor: Callable) -> None:

@@ -36,6 +36,7 @@ def _seat(crew: dict, table: Any, *numbers: int) -> None:
                           paid_with="chips")
 
 
+@pytest.mark.regulation("637a.7(b)")
 def test_the_table_is_checked_before_the_hand_and_the_hand_before_the_round(
         crew, poker_table: Callable, open_table: Callable) -> None:  # noqa: ANN001
     """§ 637a.7(b): a hand needs two players — told before the round's own gate (a table

@@ -19,6 +19,7 @@ from poker_room.domain.table import initial_button, next_button
 from tests.poker_room._helpers import C, call_down, hand, holdem_dealt, rules, types
 
 
+@pytest.mark.regulation("637a.7(c)")
 def test_blinds_left_of_button_before_any_card():
     """§ 637a.11(d): the player left of the button posts the first Blind Bet, then the
     next; § 637a.7(c): blinds before any cards."""
@@ -56,6 +57,7 @@ def test_straddle_acts_last_preflop():
     assert h.to_act == 1
 
 
+@pytest.mark.regulation("637a.7(c)", "637a.7(e)(3)")
 def test_flop_turn_river_each_after_a_burn_and_first_left_of_button_acts():
     """§ 637a.11(h): burn, three community cards, first active player left of the
     button opens; § 637a.11(i) the turn and § 637a.11(j) the river, each after a burn."""
@@ -72,6 +74,7 @@ def test_flop_turn_river_each_after_a_burn_and_first_left_of_button_acts():
     assert burned == C("9h9c9s")
 
 
+@pytest.mark.regulation("637a.7(d)", "637a.6(a)")
 def test_showdown_best_five_of_seven_wins():
     """§ 637a.11(k): any five of the two hole cards and five community cards."""
     h = holdem_dealt()
@@ -85,6 +88,7 @@ def test_showdown_best_five_of_seven_wins():
     assert h.stacks == {1: 9_800, 2: 10_400, 3: 9_800}
 
 
+@pytest.mark.regulation("637a.6(e)")
 def test_board_plays_pot_shared_equally():
     """§ 637a.11(k): when the five community cards are every player's best hand, the
     pot is shared equally; § 637a.6(e) equal hands tie."""
@@ -107,6 +111,7 @@ def test_button_rotates_clockwise_and_starts_right_of_dealer_or_by_card():
     assert initial_button([2, 5, 9], cards={2: C("Ah")[0], 5: C("As")[0], 9: C("Kd")[0]}) == 5
 
 
+@pytest.mark.regulation("637a.8(c)")
 def test_out_of_turn_action_refused_and_state_unchanged():
     """§ 637a.8(c): a statement binds the player whose turn it is; others are refused."""
     h = holdem_dealt()
@@ -117,6 +122,7 @@ def test_out_of_turn_action_refused_and_state_unchanged():
     assert h.snapshot() == before
 
 
+@pytest.mark.regulation("637a.8(k)", "637a.8(g)")
 def test_bet_below_minimum_and_above_limit_refused():
     """§ 637a.8(k): the posted minimum and maximum bets."""
     h = holdem_dealt(structure="no-limit")
@@ -129,12 +135,14 @@ def test_bet_below_minimum_and_above_limit_refused():
     assert h.snapshot() == before
 
 
+@pytest.mark.regulation("637a.8(b)(1)")
 def test_table_stakes_only_bet_what_is_on_the_table():
     """§ 637a.8(b)(1): a player bets only the table stakes in front of him."""
     h = holdem_dealt({1: 1_000, 2: 10_000, 3: 10_000}, structure="no-limit")
     assert h.legal_actions()["max_to"] == 1_000
 
 
+@pytest.mark.regulation("637a.8(b)(4)")
 def test_player_without_forced_bets_and_minimum_cannot_play():
     """§ 637a.8(b)(4): the forced bets plus one bet at the table minimum are required;
     § 637a.8(a) only the seated players in the hand receive cards."""
@@ -143,6 +151,7 @@ def test_player_without_forced_bets_and_minimum_cannot_play():
     assert exc.value.code == "insufficient_table_stakes"
 
 
+@pytest.mark.regulation("637a.8(f)")
 def test_bet_cannot_be_increased_after_it_is_made():
     """§ 637a.8(f): once made, a bet is complete; the next act is someone else's."""
     h = holdem_dealt()
@@ -160,6 +169,7 @@ def test_amount_recorded_is_the_amount_bet():
     assert ev["data"] == {"seat": 1, "amount": 650, "to": 650}
 
 
+@pytest.mark.regulation("637a.8(j)")
 def test_raise_after_check_allowed_unless_posted():
     """§ 637a.8(j): a player may raise after checking unless posted otherwise."""
     for allowed in (True, False):
@@ -172,6 +182,7 @@ def test_raise_after_check_allowed_unless_posted():
         assert ("raise" in h.legal_actions()["actions"]) is allowed
 
 
+@pytest.mark.regulation("637a.8(k)")
 def test_raise_cap_reached():
     """§ 637a.8(k): the posted maximum number of raises; § 637a.8(g) raising continues
     within the posted limits."""
@@ -185,6 +196,7 @@ def test_raise_cap_reached():
     assert h.snapshot() == before
 
 
+@pytest.mark.regulation("637a.8(k)")
 def test_fixed_limit_small_then_big_bet():
     """§ 637a.8(k): fixed-limit bets are the small bet early and the big bet later."""
     h = holdem_dealt()
@@ -196,6 +208,7 @@ def test_fixed_limit_small_then_big_bet():
     assert h.legal_actions()["min_to"] == 400
 
 
+@pytest.mark.regulation("637a.7(d)")
 def test_action_after_the_hand_ended_refused():
     """§ 637a.7(d): the pot goes to the bettor nobody calls; then the hand is over."""
     h = holdem_dealt()
@@ -221,6 +234,7 @@ def test_card_not_in_deck_or_already_dealt_refused():
     assert h.snapshot() == before
 
 
+@pytest.mark.regulation("637a.7(b)")
 def test_at_most_ten_players_and_at_least_two():
     """§ 637a.11(b): no more than ten players; § 637a.7(b): at least two."""
     with pytest.raises(PokerError, match="no more than 10"):
@@ -240,6 +254,7 @@ def test_high_hand_only():
     assert {e["data"]["share"] for e in h.events if e["type"] == "PotAwarded"} == {"whole"}
 
 
+@pytest.mark.regulation("637a.9(a)", "637a.9(b)")
 def test_games_offered_are_the_637a_games():
     """§ 637a.9(a): the games of the chapter; § 637a.9(b) no other game is dealt;
     § 637a.9(c) each announced by id and title."""
@@ -266,6 +281,7 @@ def _no_limit_flop(stacks):
     return h
 
 
+@pytest.mark.regulation("637a.8(b)(5)")
 def test_all_in_for_less_than_a_full_raise_does_not_reopen_the_betting():
     """§ 637a.8(g), § 637a.8(b)(5): seat 2 bets 1,000 and seat 3 calls; seat 4 goes all in
     for 1,500, less than a full raise (a raise must add at least the 1,000 bet), so seat 2
@@ -285,6 +301,7 @@ def test_all_in_for_less_than_a_full_raise_does_not_reopen_the_betting():
     assert h.snapshot() == before
 
 
+@pytest.mark.regulation("637a.8(b)(5)")
 def test_short_all_ins_reopen_only_to_whom_they_add_a_full_raise():
     """§ 637a.8(g), § 637a.8(b)(5): after a 1,000 bet, two all-ins for less than a full
     raise, to 1,600 and then 2,200. Together they add 1,200 to the 1,000 seat 2 matched,

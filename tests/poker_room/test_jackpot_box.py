@@ -34,6 +34,7 @@ def _stack(answer: dict[str, Any], seat: int) -> int:
     return next(s["stack_cents"] for s in answer["seats"] if s["seat"] == seat)
 
 
+@pytest.mark.regulation("637a.2(e)")
 def test_the_floor_registers_a_box_confirming_what_the_chapter_requires(
         crew, poker_table: Callable, as_actor: Callable) -> None:
     """§ 637a.2(e): a floorperson registers box B-7 for the Bad Beat fund, confirming it
@@ -76,6 +77,7 @@ def test_the_floor_registers_a_box_confirming_what_the_chapter_requires(
         len(before) + 1
 
 
+@pytest.mark.regulation("637a.2(e)")
 def test_a_hand_pays_only_into_the_funds_whose_box_is_on_the_table(
         crew, poker_table: Callable, as_actor: Callable) -> None:
     """§ 637a.2(e), § 637a.15(c), § 637a.16(c): the example hand (tests/jackpots/_hands.py):

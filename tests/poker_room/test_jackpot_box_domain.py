@@ -61,6 +61,7 @@ def test_the_pot_keeps_what_a_missing_box_would_have_taken() -> None:
     ("locked", "jackpot_box_not_locked"),
     ("beside_drop_box", "jackpot_box_not_beside_drop_box"),
 ])
+@pytest.mark.regulation("637a.2(e)")
 def test_each_thing_the_chapter_requires_of_the_box_must_be_confirmed(field: str, code: str
                                                                        ) -> None:
     """§ 637a.2(e): transparent, locked, on the drop box's side: each not confirmed

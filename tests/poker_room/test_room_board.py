@@ -26,6 +26,7 @@ def _user(actor):
     return get_user_model().objects.get(pk=actor.user_id)
 
 
+@pytest.mark.regulation("637a.9(c)")
 def test_board_shows_games_stakes_and_vacant_seats_never_names(crew, poker_table: Callable
                                                                ) -> None:
     """§ 637a.9(c): Hold'em $4/$8 with blinds $2/$4 (the example submission), ten seats,

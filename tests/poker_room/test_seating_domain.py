@@ -29,6 +29,7 @@ def _code(fn: Any) -> str:
     return refused.value.code
 
 
+@pytest.mark.regulation("637a.8(a)")
 def test_a_seat_is_checked_rules_first_then_its_number_then_taken_then_the_player() -> None:
     """§ 637a.8(a): no Rules Submission in force is refused before anything else; then a
     seat beyond the table's; then a taken seat; then a named player seated elsewhere."""
@@ -44,6 +45,7 @@ def test_a_seat_is_checked_rules_first_then_its_number_then_taken_then_the_playe
     assert seating.seat_free(_table(), 2, None, seated_elsewhere=True).game == "holdem"
 
 
+@pytest.mark.regulation("637a.8(b)(1)")
 def test_a_buy_in_within_the_posted_limits_or_stakes_carried_as_chips() -> None:
     """§ 637a.8(b)(1): the posted minimum and maximum, whole chips; stakes carried from
     another table are chips brought, outside the limits, and recorded with where from."""
@@ -62,6 +64,7 @@ def test_a_buy_in_within_the_posted_limits_or_stakes_carried_as_chips() -> None:
                          "paid_with": "chips", "carried_from": moved})
 
 
+@pytest.mark.regulation("637a.8(b)(2)")
 def test_stakes_stay_on_the_table_while_the_player_is_in_the_hand() -> None:
     """§ 637a.8(b)(2): no add-on and no leaving for a player dealt into the hand in
     progress; a player not dealt in may do both."""
@@ -76,6 +79,7 @@ def test_stakes_stay_on_the_table_while_the_player_is_in_the_hand() -> None:
     assert _code(lambda: seating.player_left(table, 3)) == "seat_empty"
 
 
+@pytest.mark.regulation("637a.8(b)(6)")
 def test_stepping_away_records_the_stakes_on_record_between_hands() -> None:
     """§ 637a.8(b)(6): between hands the stakes recorded are those on record; during a
     hand the floorperson's count stands, with the hand named."""
@@ -89,6 +93,7 @@ def test_stepping_away_records_the_stakes_on_record_between_hands() -> None:
         "seat": 1, "covered_cents": 9_000, "method": "stakes-covered", "during_hand": "h-1"}
 
 
+@pytest.mark.regulation("637a.8(k)")
 def test_the_minimum_bet_is_raised_between_hands_by_at_most_what_the_rules_allow() -> None:
     """§ 637a.8(k): above the posted minimum, by no more than the submission allows, the
     playing seats recorded as the players who agreed."""

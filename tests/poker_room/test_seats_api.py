@@ -21,6 +21,7 @@ def _take(client, table, *seats: int) -> None:
                            ).status_code == 201
 
 
+@pytest.mark.regulation("637a.8(a)", "637a.8(b)(6)")
 def test_a_player_sitting_out_or_away_is_not_dealt_in(crew, poker_table: Callable,
                                                       as_actor: Callable) -> None:
     """§ 637a.8(a): only the players seated and playing are dealt in; § 637a.8(b)(6): a
@@ -57,6 +58,7 @@ def test_a_player_sitting_out_or_away_is_not_dealt_in(crew, poker_table: Callabl
     assert sorted(Seat.objects.filter(table=table).values_list("seat", flat=True)) == [1, 2, 3]
 
 
+@pytest.mark.regulation("637a.8(k)")
 def test_minimum_bet_raised_only_by_agreement_and_within_the_submission(
         crew, poker_table: Callable, as_actor: Callable) -> None:
     """§ 637a.8(k): every player agrees, the dealer establishes it as the submission says,

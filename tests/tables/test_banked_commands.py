@@ -123,6 +123,7 @@ def test_simulate_banked_appends_events_and_conserves_money(crew, open_table,
     assert sum(w["returned_cents"] for w in per.values()) == total["returned_cents"]
 
 
+@pytest.mark.regulation("579.3(b)", "579.3(c)")
 @pytest.mark.django_db
 def test_simulate_banked_alternates_decks_and_replaces_an_overdue_one(crew, open_table,
                                                                      deck_in_play) -> None:

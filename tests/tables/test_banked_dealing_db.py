@@ -62,6 +62,7 @@ def _dealt(crew: dict, table: Any, deck: Any) -> Any:
     return rnd
 
 
+@pytest.mark.regulation("579.8(g)")
 def test_a_right_stub_count_in_the_fifth_round_is_the_deck_count(crew, open_table,
                                                                  deck_in_play) -> None:
     """§ 579.8(f)-(g): at a manual shoe without a counting shuffler the stub is counted at
@@ -210,6 +211,7 @@ def test_a_wrong_stub_count_removes_the_deck_unless_misdealt(crew, open_table,
     assert Deck.objects.get(pk=second.pk).state == DeckState.REMOVED
 
 
+@pytest.mark.regulation("579.13(f)", "579.13(e)")
 def test_an_automated_shoe_deals_until_signed_out_of_order_579_13_f(crew, open_table,
                                                                    deck_in_play) -> None:
     """§ 579.13(f): at a table with an automated dealing shoe in service the round is

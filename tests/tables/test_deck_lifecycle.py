@@ -30,6 +30,7 @@ def test_full_life_from_receipt_to_destruction(crew, open_table, ready_deck) -> 
         "DeckShuffled", "DeckCut", "DeckPutInPlay", "DeckRemoved", "DeckDestroyed"]
 
 
+@pytest.mark.regulation("637a.4(a)")
 def test_a_defect_rejects_the_deck(crew, open_table) -> None:
     """§ 637a.4(a): the dealer inspects for defects, the floorperson verifies."""
     table = open_table("holdem")
@@ -43,6 +44,7 @@ def test_a_defect_rejects_the_deck(crew, open_table) -> None:
     assert (deck.state, deck.removal_reason) == (DeckState.REMOVED, "defect")
 
 
+@pytest.mark.regulation("579.4(a)")
 def test_the_inspecting_dealer_cannot_verify_their_own_inspection(staff, crew, open_table) -> None:
     """§ 589.4(a): the floorperson verifies the dealer's inspection: two people."""
     from tables.services import tables
@@ -109,6 +111,7 @@ def test_preinspected_preshuffled_deck_skips_to_the_cut(crew, open_table) -> Non
     assert decks.deck_cut(actor=crew["dealer"], deck_id=deck.pk, depth=15).state == DeckState.READY
 
 
+@pytest.mark.regulation("579.4(e)", "579.5(c)(2)")
 def test_preshuffled_deck_at_five_card_hi_lo_needs_no_cut(crew, open_table) -> None:
     """§ 579.4(e); § 579.5(c)(2) requires a cut after a manual shuffle only."""
     table = open_table("five-card-hi-lo")
@@ -117,6 +120,7 @@ def test_preshuffled_deck_at_five_card_hi_lo_needs_no_cut(crew, open_table) -> N
     assert deck.state == DeckState.READY
 
 
+@pytest.mark.regulation("637a.4(b)")
 def test_spread_for_one_player_at_poker_is_refused(crew, open_table) -> None:
     """§ 637a.4(b): spread for the first two players."""
     table = open_table("omaha-hilo8")
@@ -129,6 +133,7 @@ def test_spread_for_one_player_at_poker_is_refused(crew, open_table) -> None:
     assert err.value.code == "wrong_spread"
 
 
+@pytest.mark.regulation("637a.7(e)(5)")
 def test_counting_51_removes_the_deck_and_it_cannot_deal_again(crew, open_table,
                                                                deck_in_play) -> None:
     """§ 637a.7(e)(5): an incorrect count removes the deck from the table."""

@@ -32,6 +32,8 @@ DEVICE = {"lunar-poker-589": "§ 589.5(g)", "lunar-poker-671a": "§ 671a.5(g)",
           "five-card-hi-lo": "§ 579.5(g)"}
 
 
+@pytest.mark.regulation("579.4(a)", "579.4(c)", "579.4(d)", "579.5(a)", "637a.4(a)",
+                         "637a.4(c)", "637a.5(a)")
 @pytest.mark.parametrize("game", GAMES)
 def test_each_deck_is_inspected_spread_washed_and_shuffled_before_play(
         game, crew, open_table, ready_deck) -> None:
@@ -47,6 +49,7 @@ def test_each_deck_is_inspected_spread_washed_and_shuffled_before_play(
         decks.deck_put_in_play(actor=crew["dealer"], deck_id=deck.pk)
 
 
+@pytest.mark.regulation("579.4(c)", "637a.4(c)", "637a.4(d)")
 @pytest.mark.parametrize("game", GAMES)
 def test_a_deck_not_yet_washed_cannot_go_in_play(game, crew, open_table) -> None:
     """4(c)-(d): the procedure is completed for each deck before it is used."""
@@ -61,6 +64,7 @@ def test_a_deck_not_yet_washed_cannot_go_in_play(game, crew, open_table) -> None
     assert err.value.code == "deck_wrong_state", cites
 
 
+@pytest.mark.regulation("579.4(e)", "637a.4(e)")
 @pytest.mark.parametrize("game", GAMES)
 def test_preinspected_preshuffled_deck_skips_inspection(game, crew, open_table) -> None:
     """4(e): subsections (a)-(d) do not apply to a preinspected, preshuffled deck; it is cut
@@ -74,6 +78,7 @@ def test_preinspected_preshuffled_deck_skips_inspection(game, crew, open_table) 
     assert [e.type for e in read_stream(deck.stream_id)] == ["DeckReceived"]
 
 
+@pytest.mark.regulation("579.5(e)", "637a.5(c)")
 @pytest.mark.parametrize("game", GAMES)
 def test_floorperson_may_order_a_recut_before_dealing(game, crew, open_table,
                                                       ready_deck) -> None:
@@ -93,6 +98,7 @@ def test_floorperson_may_order_a_recut_before_dealing(game, crew, open_table,
     assert decks.deck_cut(actor=crew["dealer"], deck_id=deck.pk, depth=30).state == DeckState.READY
 
 
+@pytest.mark.regulation("579.5(f)", "637a.5(d)")
 @pytest.mark.parametrize("game", GAMES)
 def test_after_no_gaming_activity_the_deck_is_spread_again_and_keeps_its_deadline(
         game, crew, open_table, deck_in_play) -> None:
@@ -112,6 +118,7 @@ def test_after_no_gaming_activity_the_deck_is_spread_again_and_keeps_its_deadlin
     assert deck.deadline_at == first_deadline
 
 
+@pytest.mark.regulation("579.3(a)")
 @pytest.mark.parametrize("game", BANKED)
 def test_one_deck_without_a_shuffler(game, crew, open_table, deck_in_play) -> None:
     """3(a): one deck and a cover card, unless an automated shuffler is used (3(b))."""
@@ -123,6 +130,7 @@ def test_one_deck_without_a_shuffler(game, crew, open_table, deck_in_play) -> No
     assert err.value.code == "too_many_decks_in_play", cites
 
 
+@pytest.mark.regulation("579.5(g)")
 @pytest.mark.parametrize("game", BANKED)
 def test_approved_counting_device_needs_no_cut_and_no_dealer_count(
         game, crew, open_table, deck_in_play) -> None:
@@ -138,6 +146,7 @@ def test_approved_counting_device_needs_no_cut_and_no_dealer_count(
         rounds.round_close(actor=crew["dealer"], round_id=r.pk)
 
 
+@pytest.mark.regulation("637a.3(b)")
 def test_poker_with_a_shuffler_keeps_the_second_deck_in_it(crew, open_table,
                                                            deck_in_play) -> None:
     """§ 637a.3(b): one deck shuffled and stored in the shuffler while the other is used;

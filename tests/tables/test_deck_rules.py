@@ -37,10 +37,12 @@ def setup(game: str, dealing: str = "automated-shoe", shuffler: str = "automated
 @pytest.mark.parametrize("game,section", [("lunar-poker-589", "589.3(c)(1)"),
                                           ("lunar-poker-671a", "671a.3(c)(1)"),
                                           ("five-card-hi-lo", "579.3(c)(1)")])
+@pytest.mark.regulation("579.3(c)(1)")
 def test_banked_deck_dealt_by_hand_changes_every_four_hours(game: str, section: str) -> None:
     assert time_limit(setup(game, "hand"), LIMITS) == ("hand", 4 * 3600), section
 
 
+@pytest.mark.regulation("579.3(c)(2)")
 @pytest.mark.parametrize("dealing", ["manual-shoe", "automated-shoe"])
 def test_banked_deck_dealt_from_a_shoe_changes_every_eight_hours(dealing: str) -> None:
     """§ 589.3(c)(2), § 671a.3(c)(2), § 579.3(c)(2)."""
@@ -48,6 +50,7 @@ def test_banked_deck_dealt_from_a_shoe_changes_every_eight_hours(dealing: str) -
         assert time_limit(setup(game, dealing), LIMITS) == ("shoe", 8 * 3600)
 
 
+@pytest.mark.regulation("637a.3(c)")
 def test_poker_decks_change_every_twelve_hours() -> None:
     """§ 637a.3(c)."""
     assert time_limit(setup("holdem", "hand"), LIMITS) == ("poker", 12 * 3600)
@@ -65,6 +68,7 @@ def test_deadline_is_the_limit_after_entering_play() -> None:
     assert deadline(start, 3600) == start + timedelta(hours=1)
 
 
+@pytest.mark.regulation("579.5(d)", "637a.5(b)(2)")
 def test_cover_card_nine_deep_is_refused_ten_is_accepted() -> None:
     """§ 589.5(d), § 671a.5(d), § 579.5(d), § 637a.5(b)(2): at least ten cards in."""
     with pytest.raises(CutTooShallowError) as err:
@@ -75,6 +79,7 @@ def test_cover_card_nine_deep_is_refused_ten_is_accepted() -> None:
         check_cut(52)
 
 
+@pytest.mark.regulation("579.5(c)", "637a.5(b)")
 def test_automated_shuffle_needs_no_cut_manual_shuffle_does() -> None:
     """§ 589.5(c)(1)-(2), § 671a.5(c), § 637a.5(b)(1)-(2)."""
     for game in ("lunar-poker-589", "lunar-poker-671a", "five-card-hi-lo", "holdem"):
@@ -82,6 +87,7 @@ def test_automated_shuffle_needs_no_cut_manual_shuffle_does() -> None:
         assert cut_required(setup(game), ShuffleMethod.MANUAL) is True
 
 
+@pytest.mark.regulation("579.5(c)(2)", "637a.5(b)(2)")
 def test_preshuffled_decks_are_cut_except_at_five_card_hi_lo() -> None:
     """§ 589.5(c)(2) and § 637a.5(b)(2) name preshuffled decks; § 579.5(c)(2) names only
     a manual shuffle."""
@@ -90,6 +96,7 @@ def test_preshuffled_decks_are_cut_except_at_five_card_hi_lo() -> None:
     assert cut_required(setup("five-card-hi-lo"), ShuffleMethod.PRESHUFFLED) is False
 
 
+@pytest.mark.regulation("579.4(b)", "637a.4(b)")
 def test_poker_spreads_for_two_players_banked_games_for_one() -> None:
     """§ 637a.4(b) first two players; § 589.4(b), § 579.4(b), § 671a.4(b) the first."""
     assert check_spread(setup("holdem", "hand"), 2) == 2
@@ -99,6 +106,7 @@ def test_poker_spreads_for_two_players_banked_games_for_one() -> None:
     assert check_spread(setup("five-card-hi-lo"), 1) == 1
 
 
+@pytest.mark.regulation("637a.3(a)", "579.3(b)")
 def test_two_decks_always_at_poker_and_with_a_shuffler_at_banked_games() -> None:
     """§ 637a.3(a)-(b); § 589.3(a)-(b), § 671a.3(b), § 579.3(b)."""
     assert setup("stud-high", "hand", "none").two_decks is True
@@ -108,6 +116,7 @@ def test_two_decks_always_at_poker_and_with_a_shuffler_at_banked_games() -> None
                  shuffler_out_of_order=True).decks_in_play_allowed == 1
 
 
+@pytest.mark.regulation("579.3(b)(3)", "637a.3(a)")
 def test_the_deck_not_used_last_deals_next() -> None:
     """§ 589.3(b)(3), § 579.3(b)(3), § 637a.3(a): each deck every other round."""
     assert expected_deck(["a", "b"], "a") == "b"
@@ -117,6 +126,7 @@ def test_the_deck_not_used_last_deals_next() -> None:
     assert expected_deck(["a"], "a") is None
 
 
+@pytest.mark.regulation("637a.7(e)(4)")
 def test_count_due_after_five_rounds_unless_a_counting_shuffler() -> None:
     """§ 637a.7(e)(4)(i)-(ii)."""
     plain = setup("holdem", "hand", "automated")
@@ -127,6 +137,7 @@ def test_count_due_after_five_rounds_unless_a_counting_shuffler() -> None:
     assert count_due(broken, 5) is True
 
 
+@pytest.mark.regulation("637a.7(e)(5)")
 def test_only_fifty_two_cards_is_a_right_count() -> None:
     """§ 637a.7(e)(5), § 589.5(b)."""
     assert count_is_right(52) and not count_is_right(51) and not count_is_right(53)
@@ -134,6 +145,7 @@ def test_only_fifty_two_cards_is_a_right_count() -> None:
         count_is_right("52")
 
 
+@pytest.mark.regulation("579.2(a)", "637a.2(a)")
 @pytest.mark.parametrize("game", list(GAMES))
 def test_positions_capped_per_game(game: str) -> None:
     """§ 589.2(a), § 671a.2(a) five; § 579.2(a) six; § 637a.2(a) ten; per game

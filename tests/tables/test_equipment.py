@@ -105,6 +105,7 @@ def _refused(command: Any, code: str, *streams: str) -> None:
     assert [read_stream(s) for s in streams] == before
 
 
+@pytest.mark.regulation("579.13(f)")
 @pytest.mark.django_db
 @pytest.mark.parametrize("game,cite", OUT_OF_ORDER)
 def test_shuffled_by_hand_only_after_the_shuffler_is_signed_out_of_order(
@@ -180,6 +181,7 @@ def test_the_shoe_reported_by_the_dealer_is_restored_by_a_floorperson(crew,
                                       out_of_order=False).shoe_out_of_order
 
 
+@pytest.mark.regulation("579.13(d)")
 @pytest.mark.django_db
 @pytest.mark.parametrize("game,cite", JAM)
 def test_a_jam_mid_shuffle_has_the_cards_shuffled_again(game: str, cite: str, crew,

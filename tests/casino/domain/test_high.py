@@ -17,6 +17,7 @@ def hv(text: str) -> int:
     return high.best_high(parse_cards(text))
 
 
+@pytest.mark.regulation("637a.6(a)", "637a.6(b)(6)")
 def test_ace_plays_low_only_in_the_wheel():
     """§ 637a.6(a): A-2-3-4-5 is a straight; Q-K-A-2-3 is not (no wrap-around)."""
     assert high.category_of(hv("As2d3h4c5s")) is Category.STRAIGHT
@@ -27,6 +28,7 @@ def test_ace_plays_low_only_in_the_wheel():
     assert hv("As2d3h4c5s") < hv("2s3d4h5c6s") < hv("TsJdQhKcAs")
 
 
+@pytest.mark.regulation("637a.6(b)")
 def test_category_order():
     """§ 637a.6(b)(1)-(9) from royal flush down to one pair and high card."""
     hands = ["AsKsQsJsTs", "KsQsJsTs9s", "AsAdAhAc2s", "AsAdAhKcKs", "2s4s6s8sTs",
@@ -38,6 +40,7 @@ def test_category_order():
     assert high.describe_high(values[3]) == "Full house, aces over kings"
 
 
+@pytest.mark.regulation("637a.6(e)", "637a.6(a)")
 def test_ties_broken_by_highest_card_not_in_the_other_hand():
     """§ 637a.6(e): kickers decide; identical ranks tie, suits are equal (637a.6(a))."""
     assert hv("AsAdKh9c2s") > hv("AhAcKs8d7h")

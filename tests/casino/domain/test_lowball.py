@@ -20,6 +20,7 @@ def d27(text: str) -> int:
     return lowball.d27_low(parse_cards(text))
 
 
+@pytest.mark.regulation("637a.6(c)", "637a.6(d)")
 def test_a5_ace_low_straights_and_flushes_ignored():
     """§ 637a.20(k)(4)(i)-(iii): ace low, best 5-4-3-2-A regardless of suit; straights
     and flushes are not considered (637a.6(d))."""
@@ -29,6 +30,7 @@ def test_a5_ace_low_straights_and_flushes_ignored():
     assert a5("Ks2d3h4c5s") < a5("Qs2d3h4c5s")  # king is the worst card (637a.6(c))
 
 
+@pytest.mark.regulation("637a.6(e)")
 def test_a5_higher_card_not_in_other_hand_decides():
     """§ 637a.6(e) applied to low: compare from the top card down."""
     assert a5("8s6d4h3c2s") > a5("8s7d3h2cAs")
@@ -36,6 +38,7 @@ def test_a5_higher_card_not_in_other_hand_decides():
     assert a5("7s5d4h3c2s") == a5("7d5s4c3h2d")
 
 
+@pytest.mark.regulation("637a.6(d)")
 def test_a5_pairs_count_against_the_hand():
     """§ 637a.6(d): the low ranking is the inverse of the high ranking, so any no-pair
     hand beats a pair, a pair beats two pair, and the lower pair is better."""
@@ -69,6 +72,7 @@ def test_eight_or_better_qualifier():
     assert not lowball.qualifies_eight(a5("9s7d6h5c4s"))
 
 
+@pytest.mark.regulation("637a.6(c)")
 def test_deuce7_rules():
     """§ 637a.20(k)(3)(i)-(iii): ace high only; straights, flushes and pairs count;
     best 7-5-4-3-2 not all of one suit."""

@@ -84,6 +84,7 @@ def test_each_card_comes_out_of_the_manual_shoe_one_at_a_time_with_the_near_hand
     assert t.state.dealer_cards == ids("2h 3d 4c 4s 5h")
 
 
+@pytest.mark.regulation("579.10(b)")
 def test_the_table_method_wins_stacks_from_an_automated_shoe() -> None:
     """§ 579.10(b): an automated shoe dispenses stacks of five; a deal naming one card
     at a time is refused there, and one naming nothing is dealt in stacks."""
@@ -100,6 +101,7 @@ def test_the_table_method_wins_stacks_from_an_automated_shoe() -> None:
     assert t.state.dealer_cards == ids("4h 4s 5c 5d 5h")
 
 
+@pytest.mark.regulation("579.9(b)")
 def test_by_hand_the_cards_come_one_at_a_time() -> None:
     """§ 579.9(b): dealt from the hand one card at a time; stacks refused."""
     t = _hilo(HAND)
@@ -112,6 +114,7 @@ def test_by_hand_the_cards_come_one_at_a_time() -> None:
 
 @pytest.mark.parametrize(("equipment", "cite"), [(MANUAL, "579.8(e)"), (HAND, "579.9(c)"),
                                                  (AUTO, "579.10(c)")])
+@pytest.mark.regulation("579.8(e)", "579.9(c)", "579.10(c)")
 def test_the_stub_goes_to_the_discard_rack_after_the_deal(equipment, cite) -> None:
     """§ 579.8(e), § 579.9(c), § 579.10(c): after five cards to each player and the
     dealer, the stub is placed in the discard rack without exposing the cards."""
@@ -128,6 +131,7 @@ def test_the_stub_goes_to_the_discard_rack_after_the_deal(equipment, cite) -> No
 @pytest.mark.parametrize(("equipment", "count", "right"),
                          [(MANUAL, "579.8(f)", "579.8(g)"), (HAND, "579.9(d)", "579.9(e)"),
                           (AUTO, "579.10(d)", "579.10(e)")])
+@pytest.mark.regulation("579.8(g)", "579.9(d)", "579.9(e)", "579.10(d)", "579.10(e)")
 def test_a_stub_that_makes_52_goes_to_the_discard_rack(equipment, count, right) -> None:
     """§ 579.8(f)-(g), § 579.9(d)-(e), § 579.10(d)-(e): no counting shuffler: the stub is
     counted face down; 37 in the stub and 15 cards out (two players and the dealer, five
@@ -143,6 +147,7 @@ def test_a_stub_that_makes_52_goes_to_the_discard_rack(equipment, count, right) 
     assert t.state.phase is Phase.DECISIONS  # the round goes on
 
 
+@pytest.mark.regulation("579.13(a)")
 def test_a_card_found_face_up_is_one_of_the_cards_out_for_the_count() -> None:
     """§ 579.8(f)-(g) with § 579.13(a): 2c found face up went to the discard rack: 16
     cards out, so a stub of 36 makes 52."""
@@ -183,6 +188,7 @@ def test_no_stub_count_where_a_counting_shuffler_counts_nor_at_lunar() -> None:
 
 # --- the player's cards to the discard rack (579.11(c), (i), (k)) ------------------------
 
+@pytest.mark.regulation("579.11(c)", "579.11(i)", "579.11(k)", "579.11(f)")
 def test_cards_go_to_the_discard_rack_after_the_ante_and_play_or_the_optional_wagers() -> None:
     """§ 579.11(i): after the Ante and Play Wagers are settled the player's cards go to the
     discard rack; with a Tie Wager only after it is settled (579.11(j)-(k)); a forfeited
@@ -221,6 +227,7 @@ def test_cards_go_to_the_discard_rack_after_the_ante_and_play_or_the_optional_wa
 
 # --- a card drawn in error (x.13(b)) ----------------------------------------------------
 
+@pytest.mark.regulation("579.13(b)")
 def test_a_card_drawn_in_error_is_the_first_card_of_the_deal_from_the_deck() -> None:
     """§ 579.13(b): As drawn in error face down is used as the next card: the deal from a
     deck whose top card is not As is refused; from the deck with As on top, As is the
@@ -283,6 +290,7 @@ def test_a_card_drawn_in_error_during_the_draws_is_the_deck_next_card() -> None:
 @pytest.mark.parametrize(("game", "cite"), [("lunar-poker-671a", "§ 671a.7(a)"),
                                             ("lunar-poker-589", "§ 589.7(a)"),
                                             (GAME, "§ 579.7(a)")])
+@pytest.mark.regulation("579.7(a)")
 def test_a_verbal_wager_with_cash_is_not_accepted(game: str, cite: str) -> None:
     """x.7(a): wagers are value chips or plaques on the layout; a verbal wager
     accompanied by cash is refused, nothing recorded."""

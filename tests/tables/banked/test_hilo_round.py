@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tables.domain.banked import Phase
 
 from .drive import Table, cards
@@ -18,6 +20,7 @@ def _round(hands: dict[int, str], dealer: str, antes: dict[int, int] | None = No
     return t
 
 
+@pytest.mark.regulation("579.11(b)")
 def test_play_or_forfeit_is_asked_clockwise_579_11_b() -> None:
     """§ 579.11(b): beginning with the player farthest to the dealer's left."""
     t = _round({1: "2c 3d 5h 8s Tc", 2: "4c 6d 7h 9s Jc"}, "Kd Kh Qs 2d 3h")
@@ -27,12 +30,14 @@ def test_play_or_forfeit_is_asked_clockwise_579_11_b() -> None:
     t.refuse("decision_already_made", "decision", position=2, decision="forfeit")
 
 
+@pytest.mark.regulation("579.11(b)")
 def test_play_wager_equals_the_ante_579_11_b() -> None:
     t = _round({1: "2c 3d 5h 8s Tc"}, "Kd Kh Qs 2d 3h")
     t.refuse("play_not_equal_ante", "decision", position=1, decision="play", amount=2000)
     t.refuse("unknown_decision", "decision", position=1, decision="bet")
 
 
+@pytest.mark.regulation("579.11(d)", "579.6(a)")
 def test_a_setting_is_checked_against_579_11_d() -> None:
     """§ 579.11(d): the three higher-value cards high; at most one ace low."""
     t = _round({1: "As Ad Kc 9h 2s"}, "Kd Kh Qs 2d 3h")
@@ -51,6 +56,7 @@ def test_a_setting_is_checked_against_579_11_d() -> None:
     assert t.events[-1]["data"]["low_total"] == 3   # an ace low counts 1 (579.6(a))
 
 
+@pytest.mark.regulation("579.11(a)(3)", "579.7(f)")
 def test_a_hand_once_set_is_not_changed_579_11_a_3() -> None:
     """§ 579.11(a)(3), § 579.7(f)."""
     t = _round({1: "2c 3d 5h 8s Tc", 2: "4c 6d 7h 9s Jc"}, "Kd Kh Qs 2d 3h")
@@ -63,6 +69,7 @@ def test_a_hand_once_set_is_not_changed_579_11_a_3() -> None:
              low=["6d", "4c"])
 
 
+@pytest.mark.regulation("579.11(e)")
 def test_lock_waits_for_every_setting_579_11_e() -> None:
     """§ 579.11(e): the dealer's cards are turned over after all players set their hands."""
     t = _round({1: "2c 3d 5h 8s Tc"}, "Kd Kh Qs 2d 3h")
@@ -82,6 +89,7 @@ def test_lunar_hands_are_not_set() -> None:
     t.refuse("no_setting_in_game", "set_hands", position=1, high=[], low=[])
 
 
+@pytest.mark.regulation("579.11(b)(1)", "579.11(b)(2)", "579.11(c)")
 def test_forfeited_wagers_collected_once_everyone_answered_579_11_c() -> None:
     """§ 579.11(b)(1)-(2), § 579.11(c): Ante and Tie forfeited; the Poker Bonus stays."""
     t = _round({1: "2c 3d 5h 8s Tc", 2: "4c 6d 7h 9s Jc"}, "Kd Kh Qs 2d 3h",
@@ -93,6 +101,7 @@ def test_forfeited_wagers_collected_once_everyone_answered_579_11_c() -> None:
     assert "poker_bonus" not in t.state.positions[1].settled
 
 
+@pytest.mark.regulation("579.11(f)", "579.11(j)")
 def test_settlement_goes_counterclockwise_from_the_dealers_right_579_11_f() -> None:
     """§ 579.11(f), § 579.11(j), § 579.11(k): per position, Ante and Play, then the
     optional wagers."""
@@ -106,6 +115,7 @@ def test_settlement_goes_counterclockwise_from_the_dealers_right_579_11_f() -> N
         (1, "ante"), (1, "play"), (1, "tie"), (1, "poker_bonus")]
 
 
+@pytest.mark.regulation("579.7(f)")
 def test_adjacent_hands_with_equal_wagers_set_counterclockwise_579_7_f() -> None:
     """§ 579.7(f): equal wagers: played in a counterclockwise rotation, so the hand at
     position 3 (nearer the dealer's right) is set before the one at position 2."""
@@ -121,6 +131,7 @@ def test_adjacent_hands_with_equal_wagers_set_counterclockwise_579_7_f() -> None
     t.do("set_hands", position=2, high=["Tc", "8s", "5h"], low=["3d", "2c"])
 
 
+@pytest.mark.regulation("579.7(f)")
 def test_adjacent_hands_the_larger_wager_is_set_first_579_7_f() -> None:
     """§ 579.7(f): "the player shall rank and set the hand with the larger wager" first."""
     t = _round({2: "2c 3d 5h 8s Tc", 3: "4c 6d 7h 9s Jc"}, "Kd Kh Qs 2d 3h",
@@ -138,6 +149,7 @@ def test_a_forfeited_adjacent_hand_does_not_hold_up_the_other() -> None:
     t.do("set_hands", position=2, high=["Tc", "8s", "5h"], low=["3d", "2c"])
 
 
+@pytest.mark.regulation("579.11(h)", "579.11(g)(2)", "579.12(b)")
 def test_ante_bonus_is_paid_even_when_the_ante_loses_579_11_h() -> None:
     """§ 579.11(h): three or more aces, regardless of the outcome of the Ante and Play.
     The player sets A-A-5 high (27) and A-4 low (5); the dealer K-K-Q (30) and 2-2 (4):
@@ -151,6 +163,7 @@ def test_ante_bonus_is_paid_even_when_the_ante_loses_579_11_h() -> None:
     assert t.returned(1) == {"ante": 5000, "play": 0}
 
 
+@pytest.mark.regulation("579.11(b)")
 def test_a_forfeited_hand_gets_no_ante_bonus_579_11_b() -> None:
     """§ 579.11(b): forfeiting the Ante ends the player's participation, so no Ante Bonus
     (579.11(h) is paid "based on the amount of the player's Ante Wager")."""
@@ -160,6 +173,7 @@ def test_a_forfeited_hand_gets_no_ante_bonus_579_11_b() -> None:
     assert t.settled() == [(1, "ante", "forfeited", 0)]
 
 
+@pytest.mark.regulation("579.11(e)")
 def test_dealer_sets_aces_high_579_11_e() -> None:
     """§ 579.11(e): aces in the dealer's high hand unless four aces were dealt."""
     t = _round({1: "2c 3d 5h 8s Tc"}, "Ah Ad 2d 3h 4s")

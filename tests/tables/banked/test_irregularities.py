@@ -56,6 +56,7 @@ def test_a_card_face_up_during_the_draws_671a_13_a() -> None:
     t.do("draw", position=1, discard=["8h", "9s"], cards=["Tc", "Ts"])
 
 
+@pytest.mark.regulation("579.13(a)")
 def test_hilo_no_card_face_up_after_the_deal_579_13_a() -> None:
     """§ 579.13(a): only while the cards are being dealt; Hi-Lo deals nothing later."""
     t = Table("five-card-hi-lo")
@@ -68,6 +69,7 @@ def test_hilo_no_card_face_up_after_the_deal_579_13_a() -> None:
 @pytest.mark.parametrize(("game", "cite"), [("lunar-poker-589", "589.13(c)"),
                                             ("lunar-poker-671a", "671a.13(c)"),
                                             ("five-card-hi-lo", "579.13(c)")])
+@pytest.mark.regulation("579.13(c)")
 def test_wrong_number_of_cards_voids_the_round(game: str, cite: str) -> None:
     """§ 589.13(c), § 671a.13(c), § 579.13(c)."""
     t = Table(game)
@@ -138,6 +140,7 @@ def test_shuffler_jam_reshuffles_without_voiding_589_13_e() -> None:
 
 @pytest.mark.parametrize(("game", "cite"), [("lunar-poker-589", "589.13(f)"),
                                             ("five-card-hi-lo", "579.13(e)")])
+@pytest.mark.regulation("579.13(e)")
 def test_shoe_jam_voids_the_round(game: str, cite: str) -> None:
     """§ 589.13(f), § 579.13(e): the round of play is void."""
     t = Table(game)
@@ -197,6 +200,7 @@ def test_abandoning_the_last_draw_moves_the_round_on() -> None:
     assert t.state.phase is Phase.FORCING  # the dealer's queen high does not qualify
 
 
+@pytest.mark.regulation("579.7(b)")
 def test_hilo_abandoned_position_is_skipped_579_7_b() -> None:
     t = Table("five-card-hi-lo")
     t.wager(1, "ante", 500)

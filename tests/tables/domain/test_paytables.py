@@ -80,6 +80,7 @@ def test_671a_ante_when_dealer_does_not_qualify():
     assert total_returned("671a-ante-no-qualify", PayHand.STRAIGHT_OR_BETTER, 1000) == 5000
 
 
+@pytest.mark.regulation("579.12(b)")
 def test_579_ante_bonus_paytables_are_for_one():
     """§ 579.12(b): A-D, written "for 1"."""
     expected = {"A": (1000, 100, 10), "B": (500, 50, 5), "C": (200, 50, 5), "D": (100, 50, 5)}
@@ -90,6 +91,7 @@ def test_579_ante_bonus_paytables_are_for_one():
             ("three_aces", a3, OddsKind.FOR)]
 
 
+@pytest.mark.regulation("579.12(c)", "579.12(d)")
 def test_579_tie_and_poker_bonus_paytables():
     """§ 579.12(c) and § 579.12(d)."""
     assert _odds("579-tie") == {"both_hands_tie": "20 to 1", "high_hands_tie": "4 to 1",
@@ -106,6 +108,7 @@ def test_579_tie_and_poker_bonus_paytables():
         "pair_of_sixes_or_better": "1 to 1"}
 
 
+@pytest.mark.regulation("579.12(a)")
 def test_579_ante_and_play_pay_one_to_one():
     """§ 579.12(a)."""
     assert total_returned("579-ante-play", PayHand.WIN, 1500) == 3000
@@ -116,6 +119,7 @@ def test_to_one_returns_the_wager_plus_x_times_it():
     assert total_returned("589-bet", PayHand.FULL_HOUSE, 1000) == 8000
 
 
+@pytest.mark.regulation("579.12(b)")
 def test_for_one_returns_x_times_the_wager_in_total():
     """§ 579.12(b): three aces on Paytable A, 10 for 1 on a $5 Ante: $50."""
     assert total_returned("579-ante-bonus-A", PayHand.THREE_ACES, 500) == 5000
