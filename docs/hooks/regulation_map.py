@@ -1,8 +1,10 @@
 """MkDocs hook: the regulation map, generated at build time from the tests' citations.
 
-Tests cite the subsection they cover (``§ 637a.15(d)``, or ``637a.15(d)`` anywhere in a
-test file); the code cites the subsection a rule comes from in its docstrings and
-comments. This hook scans both and writes, in place of the marker
+A test says which subsections it checks with a marker,
+``@pytest.mark.regulation("637a.15(d)")`` (a citation in its comments or docstring explains,
+it does not check, and is not counted, as ``../shared/tools/regcov --strict`` counts); the
+code cites the subsection a rule comes from in its docstrings and comments. This hook scans
+both and writes, in place of the marker
 ``<!-- regulation-map -->`` on ``regulation-map.md``, one table per chapter: each
 subsection, the tests that cite it and the modules that do. The chapters' subsection
 lists are read from the rule texts in ``../shared/regs/*.txt`` the way
@@ -83,12 +85,28 @@ def _python_files(root: Path, folder: str, tests: bool):
                 yield Path(dirpath) / name
 
 
+def marker_text(text: str) -> str:
+    """The arguments of every ``mark.regulation(...)`` in a test file, joined (as regcov
+    --strict reads them)."""
+    out = []
+    for m in re.finditer(r"mark\.regulation\(", text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        out.append(text[m.end():i - 1])
+    return "\n".join(out)
+
+
 def citations(root: Path, folders, tests: bool) -> dict[str, set[str]]:
-    """Subsection → the files (relative to ``root``) that cite it."""
+    """Subsection → the files (relative to ``root``) that cite it: a test file by its
+    regulation markers only, a module anywhere in its text."""
     cited: dict[str, set[str]] = defaultdict(set)
     for folder in folders:
         for path in _python_files(root, folder, tests):
             text = path.read_text(encoding="utf-8", errors="replace")
+            if tests:
+                text = marker_text(text)
             for section, letter in CITE.findall(text):
                 cited[f"{section}({letter})"].add(path.relative_to(root).as_posix())
     return cited
@@ -127,7 +145,8 @@ def render(root: Path, regs: Path) -> str:
     by_chapter: dict[str, list[str]] = defaultdict(list)
     for key in keys:
         by_chapter[key.split(".")[0]].append(key)
-    lines += ["| chapter | subsections | cited by tests | cited in the code |", "|---|---|---|---|"]
+    lines += ["| chapter | subsections | checked by tests | cited in the code |",
+              "|---|---|---|---|"]
     for chapter, chapter_keys in sorted(by_chapter.items()):
         hit = sum(1 for k in chapter_keys if k in tested)
         code = sum(1 for k in chapter_keys if k in implemented)
@@ -138,7 +157,7 @@ def render(root: Path, regs: Path) -> str:
         lines += [f"## {title} {{#chapter-{chapter}}}", "",
                   "| subsection | tested by | implemented in (cited by) |", "|---|---|---|"]
         for key in chapter_keys:
-            mark = "" if key in tested else " (not cited by a test)"
+            mark = "" if key in tested else " (no test checks it)"
             lines.append(f"| `§ {key}`{mark} | {_files(tested.get(key, set()))} "
                          f"| {_files(implemented.get(key, set()))} |")
         lines.append("")

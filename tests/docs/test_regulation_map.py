@@ -17,7 +17,8 @@ def _tree(tmp_path: Path) -> Path:
     root = tmp_path / "main"
     (root / "tests" / "jackpots").mkdir(parents=True)
     (root / "tests" / "jackpots" / "test_counts.py").write_text(
-        'def test_count():\n    """§ 637a.15(d): the count is witnessed; 637a.15(b) too."""\n')
+        'import pytest\n\n\n@pytest.mark.regulation("637a.15(d)(1)", "637a.15(b)")\n'
+        'def test_count():\n    """The count is witnessed; 637a.15(a) in a docstring only."""\n')
     (root / "tests" / "jackpots" / "helpers.py").write_text('"""637a.15(c) is not a test file."""\n')
     (root / "jackpots" / "services").mkdir(parents=True)
     (root / "jackpots" / "services" / "counts.py").write_text('"""Counts (637a.15(d)(1))."""\n')
@@ -33,15 +34,17 @@ def _tree(tmp_path: Path) -> Path:
 
 
 def test_each_subsection_names_the_tests_and_the_code_that_cite_it(tmp_path: Path) -> None:
-    """§ 637a.15(d): cited by one test and one service; (c) only by a helper and a migration,
-    which do not count; definitions (637a.1) are left out, as regcov leaves them."""
+    """637a.15(d) checked by a test's marker and cited by one service; (a) only in a test's
+    docstring and (c) only by a helper and a migration, which do not count; definitions
+    (637a.1) are left out, as regcov leaves them."""
     root = _tree(tmp_path)
     page = regulation_map.render(root, tmp_path / "shared" / "regs")
     # 637a.15 (a)-(d) and the eight subsections regcov adds by hand: 12; tests cite (b), (d)
     assert "| [637a](#chapter-637a) | 12 | 2 | 1 |" in page
     assert ("| `§ 637a.15(d)` | `tests/jackpots/test_counts.py` "
             "| `jackpots/services/counts.py` |") in page
-    assert "| `§ 637a.15(c)` (not cited by a test) | — | — |" in page
+    assert "| `§ 637a.15(c)` (no test checks it) | — | — |" in page
+    assert "| `§ 637a.15(a)` (no test checks it) | — | — |" in page
     assert "637a.1(a)" not in page
 
 
