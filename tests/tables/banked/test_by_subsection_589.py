@@ -3,11 +3,14 @@ Expected values are worked out by hand from the regulation text."""
 
 from __future__ import annotations
 
+import pytest
+
 from .drive import ORDERED_DECK, Table, cards, texts
 
 GAME = "lunar-poker-589"
 
 
+@pytest.mark.regulation("589.8(b)")
 def test_dealer_announces_no_more_bets_then_deals_from_the_manual_shoe() -> None:
     """§ 589.8(b): the dealer announces "no more bets" and begins dealing: no card comes
     out of the shoe while bets are still open, and the announcement comes right before
@@ -27,6 +30,7 @@ def test_dealer_announces_no_more_bets_then_deals_from_the_manual_shoe() -> None
     assert t.state.positions[2].dealt == tuple(cards("2c 3c 4d 8h 9h"))
 
 
+@pytest.mark.regulation("589.10(a)(2)")
 def test_automated_shoe_dispenses_no_stack_before_no_more_bets() -> None:
     """§ 589.10(a): prior to the shoe dispensing any stacks of cards, the dealer
     announces "no more bets". Afterwards the first stack (2c 2d 2h 2s 3c of the ordered
