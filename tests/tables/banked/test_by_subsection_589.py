@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .drive import ORDERED_DECK, Table, cards, texts
+from .drive import ORDERED_DECK, Table, cards, ids, texts
 
 GAME = "lunar-poker-589"
 
@@ -42,3 +42,68 @@ def test_automated_shoe_dispenses_no_stack_before_no_more_bets() -> None:
     t.do("deal", deck=ORDERED_DECK, method="stacks")
     assert t.state.positions[4].dealt == tuple(cards("2c 2d 2h 2s 3c"))
     assert t.state.dealer_cards == tuple(cards("3d 3h 3s 4c 4d"))
+
+
+MANUAL = {"dealing_method": "manual-shoe", "shuffler": "none"}
+HAND = {"dealing_method": "hand", "shuffler": "automated"}
+AUTO = {"dealing_method": "automated-shoe", "shuffler": "automated"}
+
+
+def _antes(equipment: dict[str, str], *positions: int) -> Table:
+    t = Table(GAME, equipment=equipment)
+    for n in positions:
+        t.wager(n, "ante", 1000)
+    t.do("no_more_bets")
+    return t
+
+
+@pytest.mark.regulation("589.8(c)")
+def test_manual_shoe_one_card_at_a_time_to_ante_positions_then_the_dealer() -> None:
+    """§ 589.8(c): from the player farthest to the dealer's left, clockwise, one card at
+    a time to each player with an Ante (positions 2 and 4; 1, 3 and 5 empty) and to the
+    dealer until each has five; the dealer's last card face up. Ordered deck, three takers
+    a pass: position 2 gets the 1st, 4th, ... cards (2c 2s 3h 4d 5c), position 4 the 2nd,
+    5th, ... (2d 3c 3s 4h 5d), the dealer 2h 3d 4c 4s 5h, the 5h face up."""
+    t = _antes(MANUAL, 2, 4)
+    (dealt,) = t.do("deal", deck=ORDERED_DECK)
+    assert dealt["data"]["method"] == "by_card"
+    assert sorted(t.state.positions) == [2, 4]
+    assert t.state.positions[2].dealt == ids("2c 2s 3h 4d 5c")
+    assert t.state.positions[4].dealt == ids("2d 3c 3s 4h 5d")
+    assert t.state.dealer_cards == ids("2h 3d 4c 4s 5h")
+    assert t.state.dealer_up == ids("5h")[0]
+
+
+@pytest.mark.regulation("589.9(b)")
+def test_dealt_from_the_hand_top_card_one_at_a_time_dealer_last_card_up() -> None:
+    """§ 589.9(b): the top card of the deck, one at a time clockwise from the player
+    farthest to the dealer's left with an Ante, then the dealer, until each has five; the
+    dealer's last card face up. Antes at 1, 3 and 5, ordered deck: four takers a pass, so
+    position 1 gets the clubs 2 to 6, position 3 the diamonds, position 5 the hearts, the
+    dealer the spades with the 6s face up. Stacks are refused when dealt by hand."""
+    t = _antes(HAND, 1, 3, 5)
+    t.refuse("deal_method_mismatch", "deal", deck=ORDERED_DECK, method="stacks")
+    (dealt,) = t.do("deal", deck=ORDERED_DECK)
+    assert dealt["data"]["method"] == "by_card"
+    assert t.state.positions[1].dealt == ids("2c 3c 4c 5c 6c")
+    assert t.state.positions[3].dealt == ids("2d 3d 4d 5d 6d")
+    assert t.state.positions[5].dealt == ids("2h 3h 4h 5h 6h")
+    assert t.state.dealer_cards == ids("2s 3s 4s 5s 6s")
+    assert t.state.dealer_up == ids("6s")[0]
+
+
+@pytest.mark.regulation("589.10(b)")
+def test_automated_shoe_stacks_clockwise_then_five_to_the_dealer() -> None:
+    """§ 589.10(b): the first stack to the player farthest to the dealer's left with an
+    Ante, the next stacks clockwise to the other Ante positions, then a stack of five to
+    the dealer, whose last card is turned face up. Antes at 3 and 5, ordered deck:
+    position 3 gets 2c 2d 2h 2s 3c, position 5 3d 3h 3s 4c 4d, the dealer 4h 4s 5c 5d 5h
+    with the 5h up. One card at a time is refused at an automated shoe."""
+    t = _antes(AUTO, 3, 5)
+    t.refuse("deal_method_mismatch", "deal", deck=ORDERED_DECK, method="by_card")
+    (dealt,) = t.do("deal", deck=ORDERED_DECK)
+    assert dealt["data"]["method"] == "stacks"
+    assert t.state.positions[3].dealt == ids("2c 2d 2h 2s 3c")
+    assert t.state.positions[5].dealt == ids("3d 3h 3s 4c 4d")
+    assert t.state.dealer_cards == ids("4h 4s 5c 5d 5h")
+    assert t.state.dealer_up == ids("5h")[0]
