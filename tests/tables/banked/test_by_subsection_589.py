@@ -3,7 +3,11 @@ Expected values are worked out by hand from the regulation text."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+
+from tables.domain.banked import Phase, rebuild
 
 from .drive import ORDERED_DECK, Table, cards, ids, texts
 
@@ -107,3 +111,37 @@ def test_automated_shoe_stacks_clockwise_then_five_to_the_dealer() -> None:
     assert t.state.positions[5].dealt == ids("3d 3h 3s 4c 4d")
     assert t.state.dealer_cards == ids("4h 4s 5c 5d 5h")
     assert t.state.dealer_up == ids("5h")[0]
+
+
+@pytest.mark.regulation("589.11(f)")
+def test_each_589_hand_can_be_reconstructed_from_the_record() -> None:
+    """§ 589.11(f): after settlement the cards are removed so that each hand can be
+    reconstructed in a question or dispute. From the events alone (through JSON):
+    position 1 was dealt 2c 7d 9h Ks Kd, paid the Options fee, exchanged 2c 7d 9h for
+    Kh 4s 5c (three kings) and bet 2,000; position 2 folded Qs Js 8c 6h 4d; the dealer's
+    Ac Kc 8s 6d 3h qualifies with an ace-king. Three kings win: Ante 1,000 returned, Bet
+    3 to 1 (§ 589.12(c)): 2,000 + 6,000 = 8,000, no second combination (4 and 5 make
+    nothing). Wagered 4,000 + 1,000, returned 9,000: the house wins -4,000."""
+    t = Table(GAME)
+    t.wager(1, "ante", 1000)
+    t.wager(2, "ante", 1000)
+    t.do("no_more_bets")
+    t.do("deal", hands={"1": texts("2c 7d 9h Ks Kd"), "2": texts("Qs Js 8c 6h 4d")},
+         dealer=texts("Ac Kc 8s 6d 3h"))
+    t.do("decision", position=1, decision="exchange")
+    t.do("decision", position=2, decision="fold")
+    t.do("lock_decisions")
+    t.do("draw", position=1, discard=texts("2c 7d 9h"), cards=texts("Kh 4s 5c"))
+    t.do("decision", position=1, decision="bet")
+    assert t.state.phase is Phase.CLOSED
+
+    s = rebuild(json.loads(json.dumps(t.events)))
+    one, two = s.positions[1], s.positions[2]
+    assert one.dealt == ids("2c 7d 9h Ks Kd")
+    assert set(one.discards) == set(ids("2c 7d 9h"))
+    assert set(one.cards) == set(ids("Ks Kd Kh 4s 5c"))
+    assert two.dealt == ids("Qs Js 8c 6h 4d")
+    assert s.dealer_cards == ids("Ac Kc 8s 6d 3h")
+    assert one.returned == {"ante": 1000, "options_fee": 0, "bet": 8000}
+    assert two.returned == {"ante": 0}
+    assert s.totals == {"wagered": 5000, "returned": 9000, "house_win": -4000}
