@@ -98,3 +98,29 @@ def test_589_counting_shuffler_reporting_a_wrong_count_removes_the_deck(
     assert (wrong.state, wrong.removal_reason) == (DeckState.REMOVED, "shuffler-count")
     _refused(lambda: rounds.round_open(actor=crew["dealer"], table_id=table.pk,
                                        deck_id=wrong.pk), "deck_not_in_play")
+
+
+@pytest.mark.parametrize("game", [
+    pytest.param("lunar-poker-589", marks=pytest.mark.regulation("589.8(a)", "589.5(c)(2)")),
+    pytest.param("lunar-poker-671a", marks=pytest.mark.regulation("671a.8(a)",
+                                                                  "671a.5(c)(2)"))])
+def test_the_manual_shoe_gets_the_deck_only_once_shuffled_and_cut(
+        game, crew, open_table) -> None:
+    """§ x.8(a): once the procedures of § x.5 are completed the stacked deck is placed in
+    the manual shoe — a deck shuffled by hand is cut first (§ x.5(c)(2)): before the cut
+    it can neither be put in play nor open a round; after the cut both are allowed."""
+    table = open_table(game, dealing_method="manual-shoe", shuffler="none")
+    d, f = crew["dealer"], crew["floor"]
+    deck = decks.deck_receive(actor=f, table_id=table.pk, back_colour="red", batch="B")
+    decks.deck_inspect(actor=d, deck_id=deck.pk, defects=[])
+    decks.deck_inspection_verify(actor=f, deck_id=deck.pk, accepted=True)
+    decks.deck_spread(actor=d, deck_id=deck.pk, players=1)
+    decks.deck_wash(actor=d, deck_id=deck.pk)
+    deck = decks.deck_shuffle(actor=d, deck_id=deck.pk, method="manual")
+    assert (deck.state, deck.cut_required) == (DeckState.SHUFFLED, True)
+    _refused(lambda: decks.deck_put_in_play(actor=d, deck_id=deck.pk), "deck_wrong_state")
+    _refused(lambda: rounds.round_open(actor=d, table_id=table.pk, deck_id=deck.pk),
+             "deck_not_in_play")
+    decks.deck_cut(actor=d, deck_id=deck.pk, depth=12)
+    decks.deck_put_in_play(actor=d, deck_id=deck.pk)
+    assert rounds.round_open(actor=d, table_id=table.pk, deck_id=deck.pk).number == 1
