@@ -124,3 +124,43 @@ def test_the_manual_shoe_gets_the_deck_only_once_shuffled_and_cut(
     decks.deck_cut(actor=d, deck_id=deck.pk, depth=12)
     decks.deck_put_in_play(actor=d, deck_id=deck.pk)
     assert rounds.round_open(actor=d, table_id=table.pk, deck_id=deck.pk).number == 1
+
+
+@pytest.mark.parametrize("game", [
+    pytest.param("lunar-poker-589", marks=pytest.mark.regulation("589.13(g)")),
+    pytest.param("lunar-poker-671a", marks=pytest.mark.regulation("671a.13(g)"))])
+def test_a_broken_device_is_covered_or_signed_before_another_method_is_used(
+        game, crew, open_table, deck_in_play) -> None:
+    """§ x.13(g): a shuffler or automated shoe that cannot be used is covered or signed
+    out of order before another method of shuffling or dealing is used at the table.
+    Shuffler: a shuffle by hand is refused while it is in service, its report without a
+    cover or sign is refused (nothing appended), and once covered or signed the cards are
+    shuffled by hand. Shoe: the same report, after which the next round is dealt by hand
+    (the round records the method), where the round before it came from the shoe."""
+    d = crew["dealer"]
+    table = open_table(game, dealing_method="automated-shoe", shuffler="automated")
+    deck = decks.deck_receive(actor=crew["floor"], table_id=table.pk, back_colour="red",
+                              batch="B")
+    decks.deck_inspect(actor=d, deck_id=deck.pk, defects=[])
+    decks.deck_inspection_verify(actor=crew["floor"], deck_id=deck.pk, accepted=True)
+    decks.deck_spread(actor=d, deck_id=deck.pk, players=1)
+    decks.deck_wash(actor=d, deck_id=deck.pk)
+    _refused(lambda: decks.deck_shuffle(actor=d, deck_id=deck.pk, method="manual"),
+             "shuffler_not_out_of_order")
+    _refused(lambda: tables.table_equipment(actor=d, table_id=table.pk, device="shuffler",
+                                            out_of_order=True), "out_of_order_sign_required")
+    tables.table_equipment(actor=d, table_id=table.pk, device="shuffler", out_of_order=True,
+                           covered_or_signed=True)
+    assert decks.deck_shuffle(actor=d, deck_id=deck.pk, method="manual").cut_required
+
+    table = open_table(game, dealing_method="automated-shoe", shuffler="automated")
+    deck = deck_in_play(table)
+    first = rounds.round_open(actor=d, table_id=table.pk, deck_id=deck.pk)
+    rounds.round_close(actor=d, round_id=first.pk)
+    _refused(lambda: tables.table_equipment(actor=d, table_id=table.pk, device="shoe",
+                                            out_of_order=True), "out_of_order_sign_required")
+    tables.table_equipment(actor=d, table_id=table.pk, device="shoe", out_of_order=True,
+                           covered_or_signed=True)
+    second = rounds.round_open(actor=d, table_id=table.pk, deck_id=deck.pk)
+    methods = [read_stream(r.stream_id)[0].data["dealing_method"] for r in (first, second)]
+    assert methods == ["automated-shoe", "hand"]
