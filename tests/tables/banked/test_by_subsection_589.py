@@ -145,3 +145,18 @@ def test_each_589_hand_can_be_reconstructed_from_the_record() -> None:
     assert one.returned == {"ante": 1000, "options_fee": 0, "bet": 8000}
     assert two.returned == {"ante": 0}
     assert s.totals == {"wagered": 5000, "returned": 9000, "house_win": -4000}
+
+
+@pytest.mark.regulation("589.9(a)(3)")
+def test_no_card_dealt_from_the_hand_before_no_more_bets() -> None:
+    """§ 589.9(a)(3): dealt from the dealer's hand, "no more bets" is announced before
+    any card is dealt: the deal is refused before it, nothing recorded, and a wager is
+    refused after it."""
+    t = Table(GAME, equipment=HAND)
+    t.wager(1, "ante", 1000)
+    t.refuse("no_more_bets_first", "deal", deck=ORDERED_DECK)
+    t.do("no_more_bets")
+    t.refuse("wager_after_no_more_bets", "place_wager", position=2, wager="ante",
+             amount=1000)
+    t.do("deal", deck=ORDERED_DECK)
+    assert t.types()[-2:] == ["NoMoreBets", "CardsDealt"]

@@ -227,3 +227,18 @@ def test_671a_shuffler_jam_reshuffles_and_the_wagers_stand() -> None:
     t.do("no_more_bets")
     t.do("deal", deck=ORDERED_DECK)
     assert t.state.phase is Phase.DECISIONS
+
+
+@pytest.mark.regulation("671a.9(a)(3)")
+def test_671a_no_card_dealt_from_the_hand_before_no_more_bets() -> None:
+    """§ 671a.9(a)(3): dealt from the dealer's hand (an automated shuffler at the table,
+    (a)(1)), "no more bets" comes before any card is dealt."""
+    t = Table(GAME, equipment={"dealing_method": "hand", "shuffler": "automated"})
+    t.wager(1, "ante", 1000)
+    t.wager(1, "super", 1000)
+    t.refuse("no_more_bets_first", "deal", deck=ORDERED_DECK)
+    assert t.state.positions[1].dealt == ()
+    t.do("no_more_bets")
+    t.do("deal", deck=ORDERED_DECK)
+    assert t.types()[-2:] == ["NoMoreBets", "CardsDealt"]
+    assert t.state.method == "by_card"
