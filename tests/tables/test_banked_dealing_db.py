@@ -113,28 +113,32 @@ def test_a_right_stub_count_in_the_fifth_round_is_the_deck_count(crew, open_tabl
     assert _play(crew, table, deck).number == 6
 
 
-def test_lunar_deck_counted_after_every_five_rounds_671a_11_h(crew, open_table,
+@pytest.mark.parametrize(("game", "cite"), [
+    pytest.param("lunar-poker-671a", "671a.11(h)", marks=pytest.mark.regulation("671a.11(h)")),
+    pytest.param("lunar-poker-589", "589.11(g)", marks=pytest.mark.regulation("589.11(g)"))])
+def test_lunar_deck_counted_after_every_five_rounds_671a_11_h(game, cite, crew, open_table,
                                                               deck_in_play) -> None:
-    """§ 671a.11(h): without a counting shuffler the cards are counted after every 5 rounds
-    before the deck deals again (refused until then, citing 671a.11(h)): 52 → the deck
-    stays in play (6th round opens); after 5 more rounds a count of 51 → the entire deck
-    is removed from the table."""
-    table = open_table("lunar-poker-671a", **NO_COUNTER)
+    """§ 671a.11(h), § 589.11(g): without a counting shuffler the cards are counted after
+    every 5 rounds before the deck deals again (refused until then, citing the chapter's
+    subsection): 52 → the deck stays in play (6th round opens); after 5 more rounds a
+    count of 51 → the entire deck is removed from the table."""
+    table = open_table(game, **NO_COUNTER)
     deck = deck_in_play(table, shuffle="manual")
     for _ in range(5):
         _play(crew, table, deck)
-    _count_due(crew, table, deck, "671a.11(h)")
+    _count_due(crew, table, deck, cite)
     decks.deck_count(actor=crew["dealer"], deck_id=deck.pk, cards=52)
     assert Deck.objects.get(pk=deck.pk).state == DeckState.IN_PLAY
     for _ in range(5):
         _play(crew, table, deck)
-    _count_due(crew, table, deck, "671a.11(h)")
+    _count_due(crew, table, deck, cite)
     decks.deck_count(actor=crew["dealer"], deck_id=deck.pk, cards=51)
     assert Deck.objects.get(pk=deck.pk).state == DeckState.REMOVED
     assert [e.type for e in read_stream(deck.stream_id)][-2:] == ["DeckCounted",
                                                                    "DeckRemoved"]
 
 
+@pytest.mark.regulation("589.13(b)")
 def test_a_card_drawn_in_error_tops_the_server_shuffle_589_13_b(crew, open_table,
                                                                deck_in_play) -> None:
     """§ 589.13(b): the floorperson reports 7h drawn in error face down before the deal;

@@ -15,6 +15,7 @@ from tables.services import decks, rounds
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.regulation("589.5(c)(2)")
 def test_full_life_from_receipt_to_destruction(crew, open_table, ready_deck) -> None:
     """§ 589.4(a)-(c), § 589.5(a), (d): inspected, verified, spread, washed, shuffled, cut."""
     table = open_table("lunar-poker-589", dealing_method="manual-shoe", shuffler="none")
@@ -62,6 +63,7 @@ def test_the_inspecting_dealer_cannot_verify_their_own_inspection(staff, crew, o
                                         accepted=True).state == DeckState.VERIFIED
 
 
+@pytest.mark.regulation("589.5(d)")
 def test_cover_card_nine_deep_is_refused_and_changes_nothing(crew, open_table) -> None:
     """§ 589.5(d): the cover card at least ten cards in from the top."""
     table = open_table("lunar-poker-589", dealing_method="manual-shoe", shuffler="none")
@@ -100,6 +102,7 @@ def test_automated_shuffle_refused_without_a_shuffler(crew, open_table) -> None:
     assert err.value.code == "shuffler_unavailable"
 
 
+@pytest.mark.regulation("589.4(e)", "589.5(c)(2)")
 def test_preinspected_preshuffled_deck_skips_to_the_cut(crew, open_table) -> None:
     """§ 589.4(e): (a)-(d) do not apply; § 589.5(c)(2): a preshuffled deck is cut."""
     table = open_table("lunar-poker-589")
@@ -147,6 +150,7 @@ def test_counting_51_removes_the_deck_and_it_cannot_deal_again(crew, open_table,
     assert b.state == DeckState.IN_PLAY
 
 
+@pytest.mark.regulation("671a.5(b)")
 def test_counting_shuffler_reporting_a_wrong_count_removes_the_deck(crew, open_table,
                                                                     deck_in_play) -> None:
     """§ 589.5(b), § 671a.5(b), § 579.5(b)."""
@@ -167,6 +171,7 @@ def test_count_is_verified_by_a_floorperson(crew, open_table, deck_in_play) -> N
     assert read_stream(deck.stream_id)[-1].type == "DeckCountVerified"
 
 
+@pytest.mark.regulation("589.3(a)")
 def test_a_banked_table_without_a_shuffler_has_one_deck_in_play(crew, open_table,
                                                                 deck_in_play) -> None:
     """§ 589.3(a): one deck unless an automated shuffler is used (§ 589.3(b))."""

@@ -31,6 +31,26 @@ ONE_DECK = {"lunar-poker-589": "§ 589.3(a)", "lunar-poker-671a": "§ 671a.3(a)"
 DEVICE = {"lunar-poker-589": "§ 589.5(g)", "lunar-poker-671a": "§ 671a.5(g)",
           "five-card-hi-lo": "§ 579.5(g)"}
 
+# The markers of what each test checks, by game (the chapters above, as markers).
+# (the steps of 4(a)-(d) and 5(a) in order are checked in test_lunar_deck_control.py)
+WASHED_MARKS = {"lunar-poker-589": pytest.mark.regulation("589.4(c)"),
+                "lunar-poker-671a": pytest.mark.regulation("671a.4(c)")}
+PRE_MARKS = {"lunar-poker-589": pytest.mark.regulation("589.4(e)"),
+             "lunar-poker-671a": pytest.mark.regulation("671a.4(e)")}
+RECUT_MARKS = {"lunar-poker-589": pytest.mark.regulation("589.5(e)"),
+               "lunar-poker-671a": pytest.mark.regulation("671a.5(e)")}
+QUIET_MARKS = {"lunar-poker-589": pytest.mark.regulation("589.5(f)"),
+               "lunar-poker-671a": pytest.mark.regulation("671a.5(f)")}
+ONE_DECK_MARKS = {"lunar-poker-589": pytest.mark.regulation("589.3(a)"),
+                  "lunar-poker-671a": pytest.mark.regulation("671a.3(a)")}
+DEVICE_MARKS = {"lunar-poker-589": pytest.mark.regulation("589.5(g)"),
+                "lunar-poker-671a": pytest.mark.regulation("671a.5(g)")}
+
+
+def _by_game(games: list[str], marks: dict[str, pytest.MarkDecorator]) -> list[object]:
+    """The games as parameters, each carrying the marker of its chapter's subsections."""
+    return [pytest.param(g, marks=marks.get(g, ())) for g in games]
+
 
 @pytest.mark.regulation("579.4(a)", "579.4(c)", "579.4(d)", "579.5(a)", "637a.4(a)",
                          "637a.4(c)", "637a.5(a)")
@@ -50,7 +70,7 @@ def test_each_deck_is_inspected_spread_washed_and_shuffled_before_play(
 
 
 @pytest.mark.regulation("579.4(c)", "637a.4(c)", "637a.4(d)")
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", _by_game(GAMES, WASHED_MARKS))
 def test_a_deck_not_yet_washed_cannot_go_in_play(game, crew, open_table) -> None:
     """4(c)-(d): the procedure is completed for each deck before it is used."""
     cites = PREP[game]
@@ -65,7 +85,7 @@ def test_a_deck_not_yet_washed_cannot_go_in_play(game, crew, open_table) -> None
 
 
 @pytest.mark.regulation("579.4(e)", "637a.4(e)")
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", _by_game(GAMES, PRE_MARKS))
 def test_preinspected_preshuffled_deck_skips_inspection(game, crew, open_table) -> None:
     """4(e): subsections (a)-(d) do not apply to a preinspected, preshuffled deck; it is cut
     except at Five Card Hi-Lo (§ 579.5(c)(2) names only a manual shuffle)."""
@@ -79,7 +99,7 @@ def test_preinspected_preshuffled_deck_skips_inspection(game, crew, open_table) 
 
 
 @pytest.mark.regulation("579.5(e)", "637a.5(c)")
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", _by_game(GAMES, RECUT_MARKS))
 def test_floorperson_may_order_a_recut_before_dealing(game, crew, open_table,
                                                       ready_deck) -> None:
     """5(e) (637a.5(c)): after the cut and before dealing, a floorperson may require a recut."""
@@ -99,7 +119,7 @@ def test_floorperson_may_order_a_recut_before_dealing(game, crew, open_table,
 
 
 @pytest.mark.regulation("579.5(f)", "637a.5(d)")
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", _by_game(GAMES, QUIET_MARKS))
 def test_after_no_gaming_activity_the_deck_is_spread_again_and_keeps_its_deadline(
         game, crew, open_table, deck_in_play) -> None:
     """5(f) (637a.5(d)): spread again, then washed, shuffled and cut (4(c) and 5)."""
@@ -119,7 +139,7 @@ def test_after_no_gaming_activity_the_deck_is_spread_again_and_keeps_its_deadlin
 
 
 @pytest.mark.regulation("579.3(a)")
-@pytest.mark.parametrize("game", BANKED)
+@pytest.mark.parametrize("game", _by_game(BANKED, ONE_DECK_MARKS))
 def test_one_deck_without_a_shuffler(game, crew, open_table, deck_in_play) -> None:
     """3(a): one deck and a cover card, unless an automated shuffler is used (3(b))."""
     cites = ONE_DECK[game]
@@ -131,7 +151,7 @@ def test_one_deck_without_a_shuffler(game, crew, open_table, deck_in_play) -> No
 
 
 @pytest.mark.regulation("579.5(g)")
-@pytest.mark.parametrize("game", BANKED)
+@pytest.mark.parametrize("game", _by_game(BANKED, DEVICE_MARKS))
 def test_approved_counting_device_needs_no_cut_and_no_dealer_count(
         game, crew, open_table, deck_in_play) -> None:
     """5(g): with an approved device that shuffles and counts the cards, the cut procedures

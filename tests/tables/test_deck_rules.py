@@ -34,15 +34,17 @@ def setup(game: str, dealing: str = "automated-shoe", shuffler: str = "automated
     return TableSetup(get_table_game(game), DealingMethod(dealing), Shuffler(shuffler), **kw)
 
 
-@pytest.mark.parametrize("game,section", [("lunar-poker-589", "589.3(c)(1)"),
-                                          ("lunar-poker-671a", "671a.3(c)(1)"),
-                                          ("five-card-hi-lo", "579.3(c)(1)")])
-@pytest.mark.regulation("579.3(c)(1)")
+@pytest.mark.parametrize("game,section", [
+    pytest.param("lunar-poker-589", "589.3(c)(1)", marks=pytest.mark.regulation("589.3(c)(1)")),
+    pytest.param("lunar-poker-671a", "671a.3(c)(1)",
+                 marks=pytest.mark.regulation("671a.3(c)(1)")),
+    pytest.param("five-card-hi-lo", "579.3(c)(1)", marks=pytest.mark.regulation("579.3(c)(1)"))])
 def test_banked_deck_dealt_by_hand_changes_every_four_hours(game: str, section: str) -> None:
     assert time_limit(setup(game, "hand"), LIMITS) == ("hand", 4 * 3600), section
 
 
 @pytest.mark.regulation("579.3(c)(2)")
+@pytest.mark.regulation("589.3(c)(2)", "671a.3(c)(2)")
 @pytest.mark.parametrize("dealing", ["manual-shoe", "automated-shoe"])
 def test_banked_deck_dealt_from_a_shoe_changes_every_eight_hours(dealing: str) -> None:
     """§ 589.3(c)(2), § 671a.3(c)(2), § 579.3(c)(2)."""
@@ -69,6 +71,7 @@ def test_deadline_is_the_limit_after_entering_play() -> None:
 
 
 @pytest.mark.regulation("579.5(d)", "637a.5(b)(2)")
+@pytest.mark.regulation("589.5(d)", "671a.5(d)")
 def test_cover_card_nine_deep_is_refused_ten_is_accepted() -> None:
     """§ 589.5(d), § 671a.5(d), § 579.5(d), § 637a.5(b)(2): at least ten cards in."""
     with pytest.raises(CutTooShallowError) as err:
@@ -80,6 +83,7 @@ def test_cover_card_nine_deep_is_refused_ten_is_accepted() -> None:
 
 
 @pytest.mark.regulation("579.5(c)", "637a.5(b)")
+@pytest.mark.regulation("589.5(c)(1)", "589.5(c)(2)", "671a.5(c)(1)", "671a.5(c)(2)")
 def test_automated_shuffle_needs_no_cut_manual_shuffle_does() -> None:
     """§ 589.5(c)(1)-(2), § 671a.5(c), § 637a.5(b)(1)-(2)."""
     for game in ("lunar-poker-589", "lunar-poker-671a", "five-card-hi-lo", "holdem"):
@@ -88,15 +92,18 @@ def test_automated_shuffle_needs_no_cut_manual_shuffle_does() -> None:
 
 
 @pytest.mark.regulation("579.5(c)(2)", "637a.5(b)(2)")
+@pytest.mark.regulation("589.5(c)(2)", "671a.5(c)(2)")
 def test_preshuffled_decks_are_cut_except_at_five_card_hi_lo() -> None:
-    """§ 589.5(c)(2) and § 637a.5(b)(2) name preshuffled decks; § 579.5(c)(2) names only
-    a manual shuffle."""
+    """§ 589.5(c)(2), § 671a.5(c)(2) and § 637a.5(b)(2) name preshuffled decks;
+    § 579.5(c)(2) names only a manual shuffle."""
     assert cut_required(setup("lunar-poker-589"), ShuffleMethod.PRESHUFFLED) is True
+    assert cut_required(setup("lunar-poker-671a"), ShuffleMethod.PRESHUFFLED) is True
     assert cut_required(setup("holdem", "hand"), ShuffleMethod.PRESHUFFLED) is True
     assert cut_required(setup("five-card-hi-lo"), ShuffleMethod.PRESHUFFLED) is False
 
 
 @pytest.mark.regulation("579.4(b)", "637a.4(b)")
+@pytest.mark.regulation("589.4(b)", "671a.4(b)")
 def test_poker_spreads_for_two_players_banked_games_for_one() -> None:
     """§ 637a.4(b) first two players; § 589.4(b), § 579.4(b), § 671a.4(b) the first."""
     assert check_spread(setup("holdem", "hand"), 2) == 2
@@ -104,14 +111,22 @@ def test_poker_spreads_for_two_players_banked_games_for_one() -> None:
         check_spread(setup("holdem", "hand"), 1)
     assert err.value.code == "wrong_spread"
     assert check_spread(setup("five-card-hi-lo"), 1) == 1
+    for lunar in ("lunar-poker-589", "lunar-poker-671a"):
+        assert check_spread(setup(lunar), 1) == 1
+        with pytest.raises(DeckError) as lunar_err:
+            check_spread(setup(lunar), 2)
+        assert lunar_err.value.code == "wrong_spread"
 
 
 @pytest.mark.regulation("637a.3(a)", "579.3(b)")
+@pytest.mark.regulation("589.3(a)", "589.3(b)", "671a.3(a)", "671a.3(b)")
 def test_two_decks_always_at_poker_and_with_a_shuffler_at_banked_games() -> None:
     """§ 637a.3(a)-(b); § 589.3(a)-(b), § 671a.3(b), § 579.3(b)."""
     assert setup("stud-high", "hand", "none").two_decks is True
     assert setup("lunar-poker-589", "manual-shoe", "none").decks_in_play_allowed == 1
     assert setup("lunar-poker-589", "manual-shoe", "automated").decks_in_play_allowed == 2
+    assert setup("lunar-poker-671a", "manual-shoe", "none").decks_in_play_allowed == 1
+    assert setup("lunar-poker-671a", "hand", "automated").decks_in_play_allowed == 2
     assert setup("five-card-hi-lo", "manual-shoe", "automated",
                  shuffler_out_of_order=True).decks_in_play_allowed == 1
 
@@ -167,11 +182,14 @@ def test_maxima_match_the_chapter_text() -> None:
     assert {g: GAMES[g].max_positions for g in expected} == expected
 
 
+@pytest.mark.regulation("589.9(a)(1)", "671a.9(a)(1)")
 def test_banked_game_dealt_by_hand_needs_a_shuffler() -> None:
     """§ 589.9(a)(1), § 671a.9(a)(1), § 579.9(a)(1)."""
-    with pytest.raises(DomainError) as err:
-        check_table_setup(get_table_game("lunar-poker-671a"), DealingMethod.HAND, Shuffler.NONE, 5)
-    assert err.value.code == "hand_dealing_needs_shuffler"
+    for lunar in ("lunar-poker-671a", "lunar-poker-589"):
+        with pytest.raises(DomainError) as err:
+            check_table_setup(get_table_game(lunar), DealingMethod.HAND, Shuffler.NONE, 5)
+        assert err.value.code == "hand_dealing_needs_shuffler"
+        check_table_setup(get_table_game(lunar), DealingMethod.HAND, Shuffler.AUTOMATED, 5)
 
 
 def test_poker_is_dealt_by_hand() -> None:

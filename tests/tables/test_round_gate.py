@@ -58,6 +58,7 @@ def test_a_table_cannot_open_without_rules_in_effect(crew) -> None:
     assert err.value.code == "no_rules_in_effect"
 
 
+@pytest.mark.regulation("589.3(c)")
 def test_deck_past_its_deadline_is_refused_even_before_the_timer_fires(crew, open_table,
                                                                        deck_in_play) -> None:
     """§ 589.3(c): the deck is changed at least every four or eight hours."""
@@ -109,6 +110,7 @@ def test_sweep_marks_overdue_and_warns_near_deadline(crew, open_table, deck_in_p
     assert [e.type for e in read_stream(b.stream_id)][-1] == "DeckChangeWarning"
 
 
+@pytest.mark.regulation("589.11(g)")
 def test_count_due_after_five_rounds(crew, open_table, deck_in_play) -> None:
     """§ 589.11(g): without a counting shuffler, count the cards after every 5 rounds."""
     table = open_table("lunar-poker-589", dealing_method="manual-shoe", shuffler="none")
@@ -151,6 +153,7 @@ def test_a_deck_dealing_the_round_is_not_counted_or_removed_mid_round(crew, open
         assert err.value.code == "round_in_progress"
 
 
+@pytest.mark.regulation("589.3(a)", "589.3(b)")
 def test_shuffler_failure_at_a_banked_table_leaves_one_deck(crew, open_table,
                                                            deck_in_play) -> None:
     """§ 589.3(a)-(b): two decks only with an automated shuffler; § 589.13(g)."""
@@ -211,6 +214,7 @@ def test_a_deadline_moved_and_moved_back_warns_again(crew, open_table, deck_in_p
     assert len(warnings) == 2
 
 
+@pytest.mark.regulation("671a.11(h)")
 def test_counting_shuffler_removes_the_count_due(crew, open_table, deck_in_play) -> None:
     """§ 637a.7(e)(4)(ii)."""
     table = open_table("lunar-poker-671a", shuffler="automated-counting")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tables.domain.banked import Phase, rebuild
 
 from .drive import ORDERED_DECK, Table, ids, texts
@@ -22,6 +24,7 @@ def _seated(*positions: int) -> Table:
     return t
 
 
+@pytest.mark.regulation("671a.7(b)", "671a.12(b)")
 def test_abandoned_671a_wagers_are_losing_wagers() -> None:
     """§ 671a.7(b): a player who leaves during the round: his wagers may be treated as
     losing wagers, the Super Wager on the dealer's hand included.
@@ -49,6 +52,7 @@ def test_abandoned_671a_wagers_are_losing_wagers() -> None:
     assert t.state.totals["house_win"] == 2000
 
 
+@pytest.mark.regulation("671a.7(d)")
 def test_no_671a_wager_made_increased_or_withdrawn_after_no_more_bets() -> None:
     """§ 671a.7(d): the Ante and Super Wagers are placed before "no more bets"; after it
     no wager may be made, increased or withdrawn — except the Bet Wager and Options fee
@@ -73,6 +77,7 @@ def test_no_671a_wager_made_increased_or_withdrawn_after_no_more_bets() -> None:
                                             "options_fee": 1000}
 
 
+@pytest.mark.regulation("671a.8(b)")
 def test_671a_no_card_leaves_the_manual_shoe_before_no_more_bets() -> None:
     """§ 671a.8(b): the dealer announces "no more bets" and begins dealing."""
     t = _seated(1)
@@ -85,6 +90,7 @@ def test_671a_no_card_leaves_the_manual_shoe_before_no_more_bets() -> None:
     assert t.types()[-2:] == ["NoMoreBets", "CardsDealt"]
 
 
+@pytest.mark.regulation("671a.8(c)")
 def test_671a_deals_one_at_a_time_to_ante_positions_dealer_last_card_up() -> None:
     """§ 671a.8(c): one card at a time, clockwise from the player farthest to the
     dealer's left, to each player who placed an Ante and to the dealer, until each has
@@ -100,6 +106,7 @@ def test_671a_deals_one_at_a_time_to_ante_positions_dealer_last_card_up() -> Non
     assert t.state.dealer_up == 14
 
 
+@pytest.mark.regulation("671a.9(b)")
 def test_671a_dealt_from_the_hand_top_card_first_dealer_last_card_up() -> None:
     """§ 671a.9(b): the top card of the deck, one at a time clockwise, then the dealer;
     the dealer's last card is turned face up. Antes at 2, 4 and 5 with the ordered deck
@@ -120,6 +127,7 @@ def test_671a_dealt_from_the_hand_top_card_first_dealer_last_card_up() -> None:
     assert t.state.dealer_up == ids("6s")[0]
 
 
+@pytest.mark.regulation("671a.10(a)(2)")
 def test_671a_automated_shoe_dispenses_no_stack_before_no_more_bets() -> None:
     """§ 671a.10(a): prior to the shoe dispensing any stacks of cards, the dealer
     announces "no more bets"."""
@@ -131,6 +139,7 @@ def test_671a_automated_shoe_dispenses_no_stack_before_no_more_bets() -> None:
     assert t.state.phase is Phase.DECISIONS
 
 
+@pytest.mark.regulation("671a.10(b)")
 def test_671a_stacks_go_clockwise_then_the_dealer_whose_last_card_is_up() -> None:
     """§ 671a.10(b): the first stack to the player farthest to the dealer's left with an
     Ante, clockwise to the others, then a stack of five to the dealer, whose last card is
@@ -145,6 +154,7 @@ def test_671a_stacks_go_clockwise_then_the_dealer_whose_last_card_is_up() -> Non
     assert t.state.dealer_up == ids("5h")[0]
 
 
+@pytest.mark.regulation("671a.11(a)(3)", "671a.11(c)")
 def test_671a_no_decision_amended_after_all_decisions_are_locked_in() -> None:
     """§ 671a.11(a): after "all decisions are locked in" a player may not amend a fold,
     nor increase, decrease or place a Bet Wager or Options fee — except the fold or Bet
@@ -169,6 +179,7 @@ def test_671a_no_decision_amended_after_all_decisions_are_locked_in() -> None:
     assert t.state.positions[3].wagered["bet"] == 2000
 
 
+@pytest.mark.regulation("671a.11(g)", "671a.12(d)")
 def test_each_671a_hand_can_be_reconstructed_from_the_record() -> None:
     """§ 671a.11(g): the cards are removed so that each hand can be reconstructed.
 
@@ -199,6 +210,7 @@ def test_each_671a_hand_can_be_reconstructed_from_the_record() -> None:
     assert s.totals == {"wagered": 7000, "returned": 9000, "house_win": -2000}
 
 
+@pytest.mark.regulation("671a.13(e)")
 def test_671a_shuffler_jam_reshuffles_and_the_wagers_stand() -> None:
     """§ 671a.13(e): the automated shuffler jams: the cards are reshuffled; nothing says
     the round is void, so every wager stays as placed and the deal goes ahead."""
@@ -215,3 +227,18 @@ def test_671a_shuffler_jam_reshuffles_and_the_wagers_stand() -> None:
     t.do("no_more_bets")
     t.do("deal", deck=ORDERED_DECK)
     assert t.state.phase is Phase.DECISIONS
+
+
+@pytest.mark.regulation("671a.9(a)(3)")
+def test_671a_no_card_dealt_from_the_hand_before_no_more_bets() -> None:
+    """§ 671a.9(a)(3): dealt from the dealer's hand (an automated shuffler at the table,
+    (a)(1)), "no more bets" comes before any card is dealt."""
+    t = Table(GAME, equipment={"dealing_method": "hand", "shuffler": "automated"})
+    t.wager(1, "ante", 1000)
+    t.wager(1, "super", 1000)
+    t.refuse("no_more_bets_first", "deal", deck=ORDERED_DECK)
+    assert t.state.positions[1].dealt == ()
+    t.do("no_more_bets")
+    t.do("deal", deck=ORDERED_DECK)
+    assert t.types()[-2:] == ["NoMoreBets", "CardsDealt"]
+    assert t.state.method == "by_card"

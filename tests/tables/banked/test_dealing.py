@@ -26,6 +26,7 @@ def test_recorded_deal_gives_each_ante_position_and_the_dealer_five_cards() -> N
     assert t.state.dealer_cards == tuple(cards("Qh Jd 4c 5h 7s"))
 
 
+@pytest.mark.regulation("589.8(c)")
 def test_lunar_dealer_last_card_is_the_face_up_card_589_8_c() -> None:
     """§ 589.8(c): "The last card of the dealer shall be turned face up"."""
     t = _lunar(1)
@@ -73,6 +74,7 @@ def test_deal_needs_no_more_bets_first_and_happens_once() -> None:
              dealer=["Qh", "Jd", "4c", "5h", "7s"])
 
 
+@pytest.mark.regulation("589.8(c)")
 def test_dealt_one_card_at_a_time_clockwise_then_the_dealer_589_8_c() -> None:
     """§ 589.8(c), § 589.9(b): one card at a time from the player farthest to the dealer's
     left, clockwise, then the dealer, until each has five."""
@@ -107,6 +109,7 @@ def test_deck_to_deal_from_must_be_a_whole_deck() -> None:
     t.refuse("deal_mode_ambiguous", "deal", deck=list(range(52)), dealer=[1, 2, 3, 4, 5])
 
 
+@pytest.mark.regulation("589.13(a)")
 def test_a_card_found_face_up_is_not_dealt_589_13_a() -> None:
     """§ 589.13(a): the card may not be used in that round; the next card is."""
     t = _lunar(1)
@@ -118,6 +121,7 @@ def test_a_card_found_face_up_is_not_dealt_589_13_a() -> None:
     assert t.state.face_up_found == (1,)
 
 
+@pytest.mark.regulation("589.13(a)")
 def test_a_recorded_card_found_face_up_is_refused_589_13_a() -> None:
     t = _lunar(1)
     t.do("no_more_bets")
@@ -137,6 +141,7 @@ def _drawing(decision: str = "buy", game: str = "lunar-poker-589") -> Table:
     return t
 
 
+@pytest.mark.regulation("589.11(d)(2)(i)")
 def test_buying_a_sixth_card_589_11_d_2_i_A() -> None:
     """§ 589.11(d)(2)(i)(A): the dealer deals one additional card."""
     t = _drawing("buy")
@@ -146,6 +151,7 @@ def test_buying_a_sixth_card_589_11_d_2_i_A() -> None:
     assert t.state.positions[2].cards == tuple(cards("2c 3c 4d 8h 9h Tc"))
 
 
+@pytest.mark.regulation("589.11(d)(2)(i)")
 @pytest.mark.parametrize("discard", [["2c"], []])
 def test_an_exchange_is_two_to_five_cards_589_11_d_2_i_B(discard: list[str]) -> None:
     """§ 589.11(d)(2)(i)(B), § 671a.11(d)(1)(ii): between two and five cards."""
@@ -153,6 +159,7 @@ def test_an_exchange_is_two_to_five_cards_589_11_d_2_i_B(discard: list[str]) -> 
     t.refuse("exchange_count", "draw", position=2, discard=discard, cards=["Tc"][:len(discard)])
 
 
+@pytest.mark.regulation("671a.11(d)(1)(ii)")
 def test_an_exchange_replaces_the_discards_671a_11_d_1_ii() -> None:
     t = _drawing("exchange", "lunar-poker-671a")
     t.refuse("card_not_in_hand", "draw", position=2, discard=["2c", "As"], cards=["Tc", "Td"])
@@ -175,6 +182,7 @@ def test_discarded_cards_do_not_come_back_the_same_round() -> None:
     t.refuse("card_already_dealt", "draw_dealer", card="2c")
 
 
+@pytest.mark.regulation("589.11(d)", "589.11(d)(2)(iii)")
 def test_draws_go_clockwise_589_11_d() -> None:
     """§ 589.11(d): beginning with the player to the dealer's left, clockwise."""
     t = _lunar(3)
@@ -191,6 +199,7 @@ def test_draws_go_clockwise_589_11_d() -> None:
     t.do("draw", position=3, cards=["Tc"])
 
 
+@pytest.mark.regulation("589.11(d)(2)(i)")
 def test_dealt_mode_draws_come_from_the_deck() -> None:
     t = _lunar(1)
     t.do("no_more_bets")

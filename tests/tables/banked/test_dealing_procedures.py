@@ -247,6 +247,7 @@ def test_a_card_drawn_in_error_is_the_first_card_of_the_deal_from_the_deck() -> 
              kind="card_drawn_in_error", card="Ks")
 
 
+@pytest.mark.regulation("671a.13(b)")
 def test_a_card_drawn_in_error_in_a_recorded_deal_is_the_first_card_dealt() -> None:
     """§ 671a.13(b): recorded mode: the card keyed as drawn in error must be the first
     card dealt (position 1's first card)."""
@@ -264,6 +265,7 @@ def test_a_card_drawn_in_error_in_a_recorded_deal_is_the_first_card_dealt() -> N
     assert t.state.positions[1].dealt[0] == cards("Th")[0]
 
 
+@pytest.mark.regulation("589.13(b)")
 def test_a_card_drawn_in_error_during_the_draws_is_the_deck_next_card() -> None:
     """§ 589.13(b): dealt from the ordered deck one card at a time, 15 cards are out
     (2c ... 5h); the card drawn in error is the 16th, 5s, and the exchange of two that
@@ -287,10 +289,10 @@ def test_a_card_drawn_in_error_during_the_draws_is_the_deck_next_card() -> None:
 
 # --- wagers are chips or plaques (x.7(a)) ------------------------------------------------
 
-@pytest.mark.parametrize(("game", "cite"), [("lunar-poker-671a", "§ 671a.7(a)"),
-                                            ("lunar-poker-589", "§ 589.7(a)"),
-                                            (GAME, "§ 579.7(a)")])
-@pytest.mark.regulation("579.7(a)")
+@pytest.mark.parametrize(("game", "cite"), [
+    pytest.param("lunar-poker-671a", "§ 671a.7(a)", marks=pytest.mark.regulation("671a.7(a)")),
+    pytest.param("lunar-poker-589", "§ 589.7(a)", marks=pytest.mark.regulation("589.7(a)")),
+    pytest.param(GAME, "§ 579.7(a)", marks=pytest.mark.regulation("579.7(a)"))])
 def test_a_verbal_wager_with_cash_is_not_accepted(game: str, cite: str) -> None:
     """x.7(a): wagers are value chips or plaques on the layout; a verbal wager
     accompanied by cash is refused, nothing recorded."""

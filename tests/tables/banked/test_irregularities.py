@@ -32,17 +32,23 @@ def _assert_void(t: Table, reason: str, cite: str) -> None:
         for n in sorted(t.state.positions) for w, a in t.state.positions[n].wagered.items()]
 
 
-def test_two_cards_face_up_void_the_round_589_13_a() -> None:
-    """§ 589.13(a): more than one card face up: all hands void, all wagers returned."""
-    t = _lunar()
+@pytest.mark.parametrize(("game", "cite"), [
+    pytest.param("lunar-poker-589", "589.13(a)", marks=pytest.mark.regulation("589.13(a)")),
+    pytest.param("lunar-poker-671a", "671a.13(a)",
+                 marks=pytest.mark.regulation("671a.13(a)"))])
+def test_two_cards_face_up_void_the_round_589_13_a(game: str, cite: str) -> None:
+    """§ 589.13(a), § 671a.13(a): more than one card face up: all hands void, all wagers
+    returned."""
+    t = _lunar(game)
     t.do("no_more_bets")
     t.do("report_irregularity", kind="card_face_up", card="3h")
     assert t.state.phase is Phase.DEALING  # one card: not used, the deal goes on
     t.refuse("already_reported", "report_irregularity", kind="card_face_up", card="3h")
     t.do("report_irregularity", kind="card_face_up", card="3s")
-    _assert_void(t, "card_face_up", "589.13(a)")
+    _assert_void(t, "card_face_up", cite)
 
 
+@pytest.mark.regulation("671a.13(a)")
 def test_a_card_face_up_during_the_draws_671a_13_a() -> None:
     """§ 671a.13(a): while the cards are being dealt, the draws included."""
     t = _lunar("lunar-poker-671a")
@@ -66,10 +72,11 @@ def test_hilo_no_card_face_up_after_the_deal_579_13_a() -> None:
              card="3h")
 
 
-@pytest.mark.parametrize(("game", "cite"), [("lunar-poker-589", "589.13(c)"),
-                                            ("lunar-poker-671a", "671a.13(c)"),
-                                            ("five-card-hi-lo", "579.13(c)")])
-@pytest.mark.regulation("579.13(c)")
+@pytest.mark.parametrize(("game", "cite"), [
+    pytest.param("lunar-poker-589", "589.13(c)", marks=pytest.mark.regulation("589.13(c)")),
+    pytest.param("lunar-poker-671a", "671a.13(c)",
+                 marks=pytest.mark.regulation("671a.13(c)")),
+    pytest.param("five-card-hi-lo", "579.13(c)", marks=pytest.mark.regulation("579.13(c)"))])
 def test_wrong_number_of_cards_voids_the_round(game: str, cite: str) -> None:
     """§ 589.13(c), § 671a.13(c), § 579.13(c)."""
     t = Table(game)
@@ -83,6 +90,7 @@ def test_wrong_number_of_cards_voids_the_round(game: str, cite: str) -> None:
     _assert_void(t, "wrong_card_count", cite)
 
 
+@pytest.mark.regulation("589.13(c)")
 def test_a_misdeal_seen_before_the_cards_are_recorded_voids_589_13_c() -> None:
     t = _lunar()
     t.do("no_more_bets")
@@ -90,6 +98,7 @@ def test_a_misdeal_seen_before_the_cards_are_recorded_voids_589_13_c() -> None:
     _assert_void(t, "wrong_card_count", "589.13(c)")
 
 
+@pytest.mark.regulation("589.13(d)")
 def test_dealer_card_exposed_before_decisions_voids_589_13_d() -> None:
     """§ 589.13(d): exposed before each player has folded or placed a Bet Wager."""
     t = _lunar()
@@ -99,6 +108,7 @@ def test_dealer_card_exposed_before_decisions_voids_589_13_d() -> None:
     _assert_void(t, "dealer_card_exposed", "589.13(d)")
 
 
+@pytest.mark.regulation("671a.13(d)")
 def test_dealer_card_exposed_while_a_player_draws_voids_after_supers_paid_671a_13_d() -> None:
     """§ 671a.13(d): a player who paid an Options fee has not yet folded or bet, so the
     round is void even though the Super Wagers were settled at the lock: every wager is
@@ -114,6 +124,7 @@ def test_dealer_card_exposed_while_a_player_draws_voids_after_supers_paid_671a_1
     _assert_void(t, "dealer_card_exposed", "671a.13(d)")
 
 
+@pytest.mark.regulation("589.13(d)")
 def test_dealer_card_exposed_after_everyone_decided_is_only_recorded() -> None:
     t = _lunar()
     t.deal(HANDS, DEALER)
@@ -128,6 +139,7 @@ def test_dealer_card_exposed_after_everyone_decided_is_only_recorded() -> None:
     h.refuse("irregularity_not_applicable", "report_irregularity", kind="dealer_card_exposed")
 
 
+@pytest.mark.regulation("589.13(e)")
 def test_shuffler_jam_reshuffles_without_voiding_589_13_e() -> None:
     """§ 589.13(e), § 579.13(d): the cards are reshuffled; the wagers stand."""
     t = _lunar()
@@ -138,13 +150,17 @@ def test_shuffler_jam_reshuffles_without_voiding_589_13_e() -> None:
     t.refuse("irregularity_not_applicable", "report_irregularity", kind="shuffler_jam")
 
 
-@pytest.mark.parametrize(("game", "cite"), [("lunar-poker-589", "589.13(f)"),
-                                            ("five-card-hi-lo", "579.13(e)")])
-@pytest.mark.regulation("579.13(e)")
+@pytest.mark.parametrize(("game", "cite"), [
+    pytest.param("lunar-poker-589", "589.13(f)", marks=pytest.mark.regulation("589.13(f)")),
+    pytest.param("lunar-poker-671a", "671a.13(f)",
+                 marks=pytest.mark.regulation("671a.13(f)")),
+    pytest.param("five-card-hi-lo", "579.13(e)", marks=pytest.mark.regulation("579.13(e)"))])
 def test_shoe_jam_voids_the_round(game: str, cite: str) -> None:
-    """§ 589.13(f), § 579.13(e): the round of play is void."""
+    """§ 589.13(f), § 671a.13(f), § 579.13(e): the round of play is void."""
     t = Table(game)
     t.wager(1, "ante", 1000)
+    if game == "lunar-poker-671a":
+        t.wager(1, "super", 1000)
     t.refuse("irregularity_not_applicable", "report_irregularity", kind="shoe_jam")
     t.do("no_more_bets")
     t.do("report_irregularity", kind="shoe_jam")
@@ -170,6 +186,7 @@ def test_lunar_has_no_stub_count_irregularity() -> None:
     t.refuse("unknown_irregularity", "report_irregularity", kind="spilled_drink")
 
 
+@pytest.mark.regulation("589.7(b)")
 def test_abandoned_wagers_are_losing_wagers_589_7_b() -> None:
     """§ 589.7(b): a player who leaves during the round: wagers treated as losing."""
     t = _lunar()

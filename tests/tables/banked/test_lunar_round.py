@@ -23,6 +23,7 @@ def _round(hands: dict[int, str], dealer: str, game: str = "lunar-poker-589",
     return t
 
 
+@pytest.mark.regulation("589.11(b)(2)")
 def test_bet_is_exactly_twice_the_ante_589_11_b_2() -> None:
     """§ 589.11(b)(2): a Bet Wager equal to twice the Ante."""
     t = _round({1: "2c 2d 8h 9s Jc"}, QUALIFYING)
@@ -31,14 +32,21 @@ def test_bet_is_exactly_twice_the_ante_589_11_b_2() -> None:
     assert t.state.positions[1].wagered["bet"] == 2000
 
 
-def test_options_fee_equals_the_ante_589_11_b_3() -> None:
-    """§ 589.11(b)(3), § 671a.11(b)(3)."""
-    t = _round({1: "2c 2d 8h 9s Jc"}, QUALIFYING, "lunar-poker-671a")
-    t.refuse("options_fee_not_ante", "decision", position=1, decision="buy", amount=500)
-    t.decide(1, "buy")
+@pytest.mark.parametrize("game", [
+    pytest.param("lunar-poker-589", marks=pytest.mark.regulation("589.11(b)(3)")),
+    pytest.param("lunar-poker-671a", marks=pytest.mark.regulation("671a.11(b)(3)"))])
+@pytest.mark.parametrize("decision", ["buy", "exchange"])
+def test_options_fee_equals_the_ante_589_11_b_3(game: str, decision: str) -> None:
+    """§ 589.11(b)(3), § 671a.11(b)(3): an Options fee equal to the Ante (1,000) to buy a
+    sixth card or to exchange; 500 or 2,000 is refused."""
+    t = _round({1: "2c 2d 8h 9s Jc"}, QUALIFYING, game)
+    t.refuse("options_fee_not_ante", "decision", position=1, decision=decision, amount=500)
+    t.refuse("options_fee_not_ante", "decision", position=1, decision=decision, amount=2000)
+    t.decide(1, decision)
     assert t.state.positions[1].wagered["options_fee"] == 1000
 
 
+@pytest.mark.regulation("589.11(b)(2)")
 @pytest.mark.parametrize("hand", ["As Ks Qs Js Ts", "5h 6h 7h 8h 9h", "Ac 2c 3c 4c 5c"])
 def test_no_bet_on_a_dealt_royal_or_straight_flush_589_11_b_2(hand: str) -> None:
     """§ 589.11(b)(2): the player shall not place a Bet Wager but shall declare the hand."""
@@ -48,11 +56,13 @@ def test_no_bet_on_a_dealt_royal_or_straight_flush_589_11_b_2(hand: str) -> None
     assert t.state.positions[1].decision == "instant"
 
 
+@pytest.mark.regulation("671a.11(b)")
 def test_instant_payout_needs_the_hand_671a_11_b() -> None:
     t = _round({1: "As Ks Qs Js 9d"}, QUALIFYING, "lunar-poker-671a")
     t.refuse("no_instant_hand", "decision", position=1, decision="declare_instant")
 
 
+@pytest.mark.regulation("589.11(c)(2)(ii)")
 def test_declaring_a_super_hand_needs_the_wager_and_the_hand_589_11_c_2() -> None:
     """§ 589.11(c)(2): a same colored five or better, declared."""
     t = _round({1: "2c 3d 5h 8s Ts", 2: "Ac Kd 5d 8c 9c"}, QUALIFYING)
@@ -76,6 +86,7 @@ def test_one_decision_per_position_and_no_decision_before_the_deal() -> None:
     t.refuse("decision_already_made", "decision", position=1, decision="bet")
 
 
+@pytest.mark.regulation("589.11(c)")
 def test_lock_waits_for_every_decision_589_11_c() -> None:
     """§ 589.11(c): after all players have folded, bet or paid an Options fee."""
     t = _round({1: "2c 2d 8h 9s Jc", 2: "3c 3d 8c 9h Js"}, QUALIFYING)
@@ -84,6 +95,7 @@ def test_lock_waits_for_every_decision_589_11_c() -> None:
     assert "position 2" in err.message
 
 
+@pytest.mark.regulation("589.11(a)(3)")
 def test_no_change_after_all_decisions_are_locked_in_589_11_a_3() -> None:
     """§ 589.11(a)(3): no amending a decision after "all decisions are locked in"."""
     t = _round({1: "2c 2d 8h 9s Jc", 2: "3c 3d 8c 9h Js"}, QUALIFYING)
@@ -95,6 +107,8 @@ def test_no_change_after_all_decisions_are_locked_in_589_11_a_3() -> None:
     t.refuse("draw_first", "decision", position=2, decision="bet")
 
 
+@pytest.mark.regulation("589.11(c)(1)(i)", "589.11(c)(2)(i)", "589.11(c)(2)(ii)", "589.12(a)",
+                        "589.12(b)")
 def test_instant_and_super_settled_clockwise_after_the_lock_589_11_c() -> None:
     """§ 589.11(c)(1)-(2): instant payout (§ 589.12(a)), then the Super Wager
     (§ 589.12(b)), player by player."""
@@ -110,6 +124,7 @@ def test_instant_and_super_settled_clockwise_after_the_lock_589_11_c() -> None:
     ]
 
 
+@pytest.mark.regulation("589.11(c)(1)(i)")
 def test_undeclared_royal_flush_gets_no_instant_payout_589_11_c_1_i() -> None:
     """§ 589.11(c)(1)(i): not declared before any other cards are dealt: not eligible."""
     t = _round({1: "As Ks Qs Js Ts"}, QUALIFYING)
@@ -119,6 +134,7 @@ def test_undeclared_royal_flush_gets_no_instant_payout_589_11_c_1_i() -> None:
     assert t.state.phase is Phase.CLOSED
 
 
+@pytest.mark.regulation("671a.11(c)(1)")
 def test_supers_on_a_hand_follow_its_own_super_671a_11_c_1() -> None:
     """§ 671a.11(c)(1): the player's losing Super Wager first, then the others on it."""
     t = Table("lunar-poker-671a")
@@ -135,6 +151,7 @@ def test_supers_on_a_hand_follow_its_own_super_671a_11_c_1() -> None:
         (1, "super"), (2, "super_on_1"), (3, "super_on_1"), (2, "super"), (3, "super")]
 
 
+@pytest.mark.regulation("589.11(d)(1)", "589.11(d)(2)(i)")
 def test_folded_antes_interleave_with_draws_589_11_d_1() -> None:
     """§ 589.11(d): clockwise, folded Antes collected as the dealer reaches them."""
     t = _round({1: "2c 3c 4d 8h 9h", 2: "5d 6d 7c Tc Jd"}, NOT_QUALIFYING)
@@ -148,6 +165,7 @@ def test_folded_antes_interleave_with_draws_589_11_d_1() -> None:
     assert t.state.phase is Phase.FORCING  # 589.11(e)(2): queen high does not qualify
 
 
+@pytest.mark.regulation("671a.11(c)(1)", "671a.11(c)(4)", "671a.11(d)")
 def test_671a_folded_antes_go_with_the_supers_671a_11_c_4() -> None:
     """§ 671a.11(c)(4): folded Antes are collected before any Options fee (d)."""
     t = _round({1: "2c 3c 4d 8h 9h", 2: "5d 6d 7c Tc Jd"}, NOT_QUALIFYING, "lunar-poker-671a")
@@ -158,6 +176,7 @@ def test_671a_folded_antes_go_with_the_supers_671a_11_c_4() -> None:
         (1, "super"), (2, "super"), (2, "ante"), (1, "options_fee")]
 
 
+@pytest.mark.regulation("671a.11(d)(4)")
 def test_fold_after_the_draw_forfeits_the_ante_671a_11_d_4() -> None:
     """§ 671a.11(d)(4)."""
     t = _round({1: "2c 3c 4d 8h 9h"}, QUALIFYING, "lunar-poker-671a")
@@ -170,6 +189,7 @@ def test_fold_after_the_draw_forfeits_the_ante_671a_11_d_4() -> None:
     t.refuse("round_closed", "decision", position=1, decision="bet")
 
 
+@pytest.mark.regulation("589.11(e)(1)", "589.12(c)")
 def test_showdown_goes_counterclockwise_from_the_dealers_right_589_11_e_1() -> None:
     """§ 589.11(e)(1): starting with the player farthest to the dealer's right; a pair
     wins the Bet 1 to 1 (§ 589.12(c))."""
@@ -182,6 +202,7 @@ def test_showdown_goes_counterclockwise_from_the_dealers_right_589_11_e_1() -> N
     assert t.returned(1) == {"ante": 1000, "bet": 4000}  # one pair, 1 to 1
 
 
+@pytest.mark.regulation("671a.11(e)(2)", "671a.11(f)(2)(i)", "671a.12(b)")
 def test_super_on_the_dealers_hand_before_the_antes_671a_11_e() -> None:
     """§ 671a.11(e), § 671a.11(f): the Super Wagers on the dealer's hand (§ 671a.12(b)),
     then the Antes and Bets."""
@@ -196,6 +217,7 @@ def test_super_on_the_dealers_hand_before_the_antes_671a_11_e() -> None:
                            (1, "ante", "lost", 0), (1, "bet", "lost", 0)]
 
 
+@pytest.mark.regulation("589.11(e)(2)")
 def test_forcing_only_when_the_dealer_does_not_qualify_589_11_e_2() -> None:
     """§ 589.11(e)(2): the option to force exists when the dealer does not qualify."""
     t = _round({1: "2c 2d 8h 9s Jc"}, QUALIFYING)
@@ -205,6 +227,7 @@ def test_forcing_only_when_the_dealer_does_not_qualify_589_11_e_2() -> None:
     t.refuse("force_not_available", "decision", position=1, decision="force_dealer")
 
 
+@pytest.mark.regulation("671a.11(f)(1)")
 def test_no_forcing_under_671a() -> None:
     """§ 671a.1: the Options fee only draws cards; § 671a.11(f)(1)."""
     t = _round({1: "2c 2d 8h 9s Jc"}, NOT_QUALIFYING, "lunar-poker-671a")
@@ -214,6 +237,7 @@ def test_no_forcing_under_671a() -> None:
     t.refuse("force_not_offered", "decision", position=1, decision="force_dealer")
 
 
+@pytest.mark.regulation("589.11(e)(2)(i)", "589.11(e)(2)(ii)", "589.12(d)")
 def test_forcers_pay_a_fee_equal_to_the_ante_589_11_e_2_ii() -> None:
     """§ 589.11(e)(2)(ii): non-forcers settled (Ante 1 to 1, § 589.12(d)), then the fees
     collected, then the draw."""
@@ -240,6 +264,7 @@ def test_forcers_pay_a_fee_equal_to_the_ante_589_11_e_2_ii() -> None:
     assert t.state.phase is Phase.CLOSED
 
 
+@pytest.mark.regulation("589.11(e)(2)(ii)")
 def test_the_dealer_draws_only_when_forced() -> None:
     t = _round({1: "2c 2d 8h 9s Jc"}, NOT_QUALIFYING)
     t.decide(1, "bet")

@@ -34,6 +34,7 @@ def test_a_round_opens_once() -> None:
     t.refuse("round_already_open", "open_round", game="five-card-hi-lo", options=HILO)
 
 
+@pytest.mark.regulation("589.7(d)")
 def test_wager_after_no_more_bets_is_refused_589_7_d() -> None:
     """§ 589.7(d): no wager made, increased or withdrawn after "no more bets"."""
     t = Table("lunar-poker-589")
@@ -51,6 +52,7 @@ def test_hilo_wager_after_no_more_bets_is_refused_579_7_c() -> None:
     t.refuse("wager_after_no_more_bets", "place_wager", position=1, wager="tie", amount=500)
 
 
+@pytest.mark.regulation("589.7(c)(2)")
 def test_super_wager_refused_when_the_589_rules_do_not_offer_it() -> None:
     """§ 589.7(c)(2): the Super Wager is optional for the certificate holder."""
     t = Table("lunar-poker-589", super_wager_offered=False, super_paytable=None)
@@ -58,6 +60,7 @@ def test_super_wager_refused_when_the_589_rules_do_not_offer_it() -> None:
     t.refuse("wager_not_offered", "place_wager", position=1, wager="super", amount=1000)
 
 
+@pytest.mark.regulation("589.7(c)(2)")
 def test_589_super_wager_may_be_less_than_the_ante() -> None:
     """§ 589.7(c)(2) sets no minimum against the Ante (unlike 671a.7(c)(2))."""
     t = Table("lunar-poker-589")
@@ -66,6 +69,7 @@ def test_589_super_wager_may_be_less_than_the_ante() -> None:
     assert t.state.positions[1].wagered == {"ante": 2000, "super": 1000}
 
 
+@pytest.mark.regulation("671a.7(c)(2)")
 def test_671a_super_wager_below_the_ante_is_refused() -> None:
     """§ 671a.7(c)(2): a Super Wager equal to or greater than the Ante."""
     t = Table("lunar-poker-671a")
@@ -73,6 +77,7 @@ def test_671a_super_wager_below_the_ante_is_refused() -> None:
     t.refuse("super_below_ante", "place_wager", position=1, wager="super", amount=1500)
 
 
+@pytest.mark.regulation("671a.7(c)(2)")
 def test_671a_no_more_bets_needs_every_super_wager() -> None:
     """§ 671a.7(c)(2): "a player shall place a Super Wager on the player's hand"."""
     t = Table("lunar-poker-671a")
@@ -83,6 +88,7 @@ def test_671a_no_more_bets_needs_every_super_wager() -> None:
     assert "position 2" in err.message
 
 
+@pytest.mark.regulation("671a.7(c)(3)")
 def test_671a_super_on_other_hands_only_when_offered() -> None:
     """§ 671a.7(c)(3): if specified in its Rules Submission."""
     t = Table("lunar-poker-671a", super_on_other_hands_offered=False)
@@ -92,6 +98,7 @@ def test_671a_super_on_other_hands_only_when_offered() -> None:
     t.refuse("wager_not_offered", "place_wager", position=1, wager="super_on_2", amount=1000)
 
 
+@pytest.mark.regulation("671a.7(c)(3)")
 def test_671a_super_on_other_hand_needs_table_minimum_not_the_ante() -> None:
     """§ 671a.7(c)(3): any amount equal to or greater than the table minimum."""
     t = Table("lunar-poker-671a")
@@ -108,6 +115,7 @@ def test_a_super_wager_on_ones_own_position_is_not_another_hand() -> None:
              amount=1000)
 
 
+@pytest.mark.regulation("671a.7(c)(3)")
 def test_super_on_a_position_without_a_hand_blocks_no_more_bets() -> None:
     """§ 671a.7(c)(3): a Super Wager on "any other player's hand" needs that hand."""
     t = Table("lunar-poker-671a")
@@ -162,6 +170,46 @@ def test_positions_are_those_of_the_table(game: str, bad: int) -> None:
     t.refuse("invalid_position", "place_wager", position=bad, wager="ante", amount=1000)
 
 
+@pytest.mark.parametrize("game", [
+    pytest.param("lunar-poker-589", marks=pytest.mark.regulation("589.2(a)")),
+    pytest.param("lunar-poker-671a", marks=pytest.mark.regulation("671a.2(a)"))])
+def test_lunar_has_betting_positions_for_no_more_than_five_players(game: str) -> None:
+    """§ 589.2(a), § 671a.2(a): betting positions for no more than five players: an Ante
+    at each of positions 1 to 5 is taken, and a sixth position does not exist."""
+    t = Table(game)
+    for n in range(1, 6):
+        t.wager(n, "ante", 1000, player=f"player {n}")
+    assert sorted(t.state.positions) == [1, 2, 3, 4, 5]
+    assert t.state.max_positions == 5
+    t.refuse("invalid_position", "place_wager", position=6, wager="ante", amount=1000,
+             player="player 6")
+
+
+@pytest.mark.parametrize(("game", "sides"), [
+    pytest.param("lunar-poker-589", ["super"], marks=pytest.mark.regulation("589.7(c)(1)")),
+    pytest.param("lunar-poker-671a", ["super", "super_dealer", "super_on_2"],
+                 marks=pytest.mark.regulation("671a.7(c)(1)", "671a.7(c)(3)"))])
+def test_lunar_ante_first_and_the_bet_only_as_a_decision(game: str, sides: list[str]) -> None:
+    """§ 589.7(c)(1), § 671a.7(c)(1): a player competes by placing an Ante Wager, then a
+    Bet Wager under § 589.11(b)/(d) (§ 671a.11(b)/(d)) — so no Super Wager before the Ante
+    (671a.7(c)(3): the additional Super Wagers "after placing an Ante Wager"), and no Bet
+    placed with the Antes: it is made as a decision after the deal, twice the Ante."""
+    t = Table(game)
+    t.wager(2, "ante", 1000, player="bob")
+    if game == "lunar-poker-671a":
+        t.wager(2, "super", 1000)
+    for side in sides:
+        t.refuse("ante_required", "place_wager", position=1, wager=side, amount=1000,
+                 player="ann")
+    t.wager(1, "ante", 1000, player="ann")
+    t.refuse("unknown_wager", "place_wager", position=1, wager="bet", amount=2000)
+    if game == "lunar-poker-671a":
+        t.wager(1, "super", 1000)
+    t.deal({1: "2c 2d 8h 9s Jc", 2: "3c 4d 8c 9h Js"}, "Ad Kh 5c 6h Tc")
+    t.decide(1, "bet")
+    assert t.state.positions[1].wagered["bet"] == 2000
+
+
 def test_same_wager_twice_is_refused() -> None:
     t = Table("lunar-poker-589")
     t.wager(1, "ante", 1000)
@@ -185,9 +233,12 @@ def test_no_more_bets_needs_an_ante() -> None:
     t.refuse("no_wagers", "no_more_bets")
 
 
-def test_one_position_per_player_589_7_e() -> None:
+@pytest.mark.parametrize("game", [
+    pytest.param("lunar-poker-589", marks=pytest.mark.regulation("589.7(e)")),
+    pytest.param("lunar-poker-671a", marks=pytest.mark.regulation("671a.7(e)"))])
+def test_one_position_per_player_589_7_e(game: str) -> None:
     """§ 589.7(e), § 671a.7(e): a player may not wager on more than one position."""
-    t = Table("lunar-poker-589")
+    t = Table(game)
     t.wager(1, "ante", 1000, player="ann")
     t.refuse("one_position_per_player", "place_wager", position=2, wager="ante", amount=1000,
              player="ann")

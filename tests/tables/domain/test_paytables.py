@@ -18,6 +18,7 @@ def _odds(table: str) -> dict[str, str]:
     return {h.value: str(o) for h, o in get_paytable(table).lines}
 
 
+@pytest.mark.regulation("589.12(a)")
 def test_589_instant_paytables_a_to_h_as_written():
     """§ 589.12(a): royal flush / straight flush for paytables A-H."""
     expected = {"A": ("1,500", "500"), "B": ("1,500", "400"), "C": ("1,500", "300"),
@@ -28,6 +29,7 @@ def test_589_instant_paytables_a_to_h_as_written():
                                                   "straight_flush": f"{sf} to 1"}
 
 
+@pytest.mark.regulation("589.12(b)")
 def test_589_super_paytables_differ_only_in_trips_and_ace_king():
     """§ 589.12(b): A 8/6, B 8/5, C 7/6 for three-of-a-kind / ace-king; the rest equal."""
     common = {"four_of_a_kind": "250 to 1", "same_colored_straight": "150 to 1",
@@ -38,6 +40,7 @@ def test_589_super_paytables_differ_only_in_trips_and_ace_king():
             **common, "three_of_a_kind": f"{trips} to 1", "ace_king": f"{ak} to 1"}
 
 
+@pytest.mark.regulation("589.6(d)")
 def test_589_super_lines_in_the_order_of_589_6_d():
     """§ 589.6(d): the eligible hands, highest first."""
     assert [h.value for h in get_paytable("589-super-A").hands] == [
@@ -45,6 +48,7 @@ def test_589_super_lines_in_the_order_of_589_6_d():
         "three_of_a_kind", "ace_king", "same_colored_five"]
 
 
+@pytest.mark.regulation("589.12(c)", "671a.12(d)")
 def test_bet_paytables_589_and_671a():
     """§ 589.12(c) and § 671a.12(d): the same Bet Wager odds."""
     expected = {"royal_flush": "100 to 1", "straight_flush": "50 to 1",
@@ -55,11 +59,13 @@ def test_bet_paytables_589_and_671a():
     assert _odds("671a-bet") == expected
 
 
+@pytest.mark.regulation("589.12(d)")
 def test_589_ante_pays_one_to_one():
     """§ 589.12(d)."""
     assert total_returned("589-ante", PayHand.WIN, 2500) == 5000
 
 
+@pytest.mark.regulation("671a.12(a)", "671a.12(b)")
 def test_671a_instant_and_super_paytables_as_written():
     """§ 671a.12(a) A-C and § 671a.12(b)."""
     assert _odds("671a-instant-A") == {"royal_flush": "1,500 to 1",
@@ -74,6 +80,7 @@ def test_671a_instant_and_super_paytables_as_written():
         "three_of_a_kind": "8 to 1", "ace_king_queen": "5 to 1", "same_colored_five": "2 to 1"}
 
 
+@pytest.mark.regulation("671a.12(c)")
 def test_671a_ante_when_dealer_does_not_qualify():
     """§ 671a.12(c): 1 to 1, or 4 to 1 with a straight or better; $10 Ante."""
     assert total_returned("671a-ante-no-qualify", PayHand.WIN, 1000) == 2000
@@ -114,6 +121,7 @@ def test_579_ante_and_play_pay_one_to_one():
     assert total_returned("579-ante-play", PayHand.WIN, 1500) == 3000
 
 
+@pytest.mark.regulation("589.12(c)")
 def test_to_one_returns_the_wager_plus_x_times_it():
     """§ 589.12(c): a $10 Bet on a full house at 7 to 1 hands back $80."""
     assert total_returned("589-bet", PayHand.FULL_HOUSE, 1000) == 8000
@@ -126,6 +134,7 @@ def test_for_one_returns_x_times_the_wager_in_total():
     assert Odds(10, OddsKind.FOR).winnings(500) == 4500
 
 
+@pytest.mark.regulation("589.12(b)")
 def test_hand_not_on_the_table_returns_nothing():
     """§ 589.12(b): one pair is not a Super Wager hand."""
     assert total_returned("589-super-A", PayHand.ONE_PAIR, 1000) == 0
