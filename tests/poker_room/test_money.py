@@ -9,7 +9,7 @@ import random
 import pytest
 
 from poker_room.domain.contributions import JackpotRule, contributions
-from poker_room.domain.errors import InvalidAction, InvalidRules
+from poker_room.domain.errors import HandComplete, InvalidAction, InvalidRules
 from poker_room.domain.hand import Hand, decide
 from poker_room.domain.ledger import balances
 from poker_room.domain.rake import (
@@ -163,9 +163,16 @@ def test_no_rake_after_the_pot_is_pushed():
     § 637a.17(c) the rake rule is plain data for the table's sign."""
     h = _uncalled_hand("end-of-round")
     types = [e["type"] for e in h.events]
+    assert types.count("RakeTaken") == 1
     assert types.index("RakeTaken") < types.index("PotAwarded")
     assert types[-1] == "HandCompleted"
     assert h.rules.to_dict()["rake"]["percentage_bp"] == 1000
+    # the pot pushed, the hand is over: nothing more is taken or recorded
+    before, events = h.snapshot(), list(h.events)
+    with pytest.raises(HandComplete) as exc:
+        h.act(1, "check")
+    assert exc.value.code == "hand_complete"
+    assert (h.snapshot(), h.events) == (before, events)
 
 
 @pytest.mark.regulation("637a.15(a)", "637a.15(b)(1)", "637a.15(b)(2)", "637a.15(c)", "637a.16(a)", "637a.16(b)(2)", "637a.16(b)(3)", "637a.16(c)")
@@ -399,3 +406,26 @@ def test_no_cards_go_on_record_for_a_player_not_dealt_in_and_the_round_goes_on()
     assert (h.snapshot(), h.events) == (before, events)
     h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
     assert (h.phase, h.to_act) == ("betting", 1)
+
+
+@pytest.mark.regulation("637a.15(a)", "637a.16(a)")
+def test_no_fund_contribution_where_the_submission_offers_no_payout():
+    """§ 637a.15(a), § 637a.16(a): a Bad Beat or High Hand payout only if the Rules
+    Submission says so, from a separate fund. The same hand (three players call $2 and
+    check it down: a $6 pot, 10 % rake capped at $4 = $0.60) with no jackpot options
+    gives nothing to any fund; with the High Hand's 5 % it gives 5 % of the $5.40 left,
+    $0.27, to the high-hand fund alone, and the players' stacks bear exactly that."""
+    def play(**options):
+        h = Hand.start(rules("holdem", rake=PCT, **options),
+                       {1: 10_000, 2: 10_000, 3: 10_000}, button=1, deck=list(range(52)))
+        while not h.is_complete:
+            call_down(h)
+        return h
+    plain = play()
+    assert not any(e["type"] == "JackpotContributionTaken" for e in plain.events)
+    assert plain.result["rake"] == 60 and sum(plain.stacks.values()) == 30_000 - 60
+    funded = play(high_hand=JACKPOT_OPTIONS["high_hand"])
+    taken = [(e["data"]["fund"], e["data"]["amount"]) for e in funded.events
+             if e["type"] == "JackpotContributionTaken"]
+    assert taken == [("high_hand", 27)]
+    assert sum(funded.stacks.values()) == 30_000 - 60 - 27
