@@ -258,7 +258,9 @@ def test_the_high_hand_boxes_are_counted_at_a_closed_table_or_in_the_cage(room) 
     box = PayoutBox.objects.get(fund="high-hand")
     assert (box.expected_cents, box.contributed_cents) == (0, 200)
 
-    play_hand(room["dealer"], room["table"])  # $1 more in the box
+    from tables.models import GameTable
+
+    play_hand(room["dealer"], GameTable.objects.get(pk=room["table"]))  # $1 more in the box
     projections.catch_up("jackpot_funds")
     c = post(room["floor"], "open/", {"place": "cage"})["count_id"]
     assert post(room["security"], "carry/", {"count_id": c}, 409)["code"] == \

@@ -313,3 +313,21 @@ def test_five_card_stud_showing_tie_and_clockwise_betting():
     h.act(3, "bet")
     assert h.to_act == 1
     assert sorted(h.legal_actions()["actions"]) == ["call", "fold", "raise"]
+
+
+@pytest.mark.regulation("637a.10(k)(1)", "637a.10(k)(2)")
+def test_one_five_card_grouping_makes_both_the_high_and_the_low():
+    """§ 637a.10(k)(1): seat 1's 2-3-4-5-6 (with a pair of kings) is a straight for the
+    high and a 6-5-4-3-2 low; § 637a.10(k)(2): seat 1's five hearts, none above the 8, are
+    a flush for the high and an 8-7-5-3-2 low. Seat 2's two pair has no low: seat 1 takes
+    both shares each time."""
+    straight = _hilo("stud-hilo8", {1: C("2h3d") + C("4c"), 2: C("KsKh") + C("Qs")},
+                     [{1: C("5s"), 2: C("Qd")}, {1: C("6d"), 2: C("Js")},
+                      {1: C("Kc"), 2: C("Jd")}, {1: C("Kd"), 2: C("9c")}])
+    flush = _hilo("stud-hilo8", {1: C("2h3h") + C("5h"), 2: C("KsKh") + C("Qs")},
+                  [{1: C("7h"), 2: C("Qd")}, {1: C("8h"), 2: C("Js")},
+                   {1: C("Kc"), 2: C("Jd")}, {1: C("Kd"), 2: C("9c")}])
+    for h in (straight, flush):
+        awards = {(e["data"]["seat"], e["data"]["share"]) for e in h.events
+                  if e["type"] == "PotAwarded"}
+        assert awards == {(1, "high"), (1, "low")}
