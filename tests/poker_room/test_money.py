@@ -429,3 +429,19 @@ def test_no_fund_contribution_where_the_submission_offers_no_payout():
              if e["type"] == "JackpotContributionTaken"]
     assert taken == [("high_hand", 27)]
     assert sum(funded.stacks.values()) == 30_000 - 60 - 27
+
+
+@pytest.mark.regulation("637a.18(g)(1)")
+def test_cards_not_shuffled_and_cut_are_a_misdeal_at_any_point_of_the_deal():
+    """§ 637a.18(g)(1): a failure to shuffle and cut the cards is a misdeal; unlike a wrong
+    starting position or a missed player ((g)(2), (4)) it is not limited to before two
+    voluntary bets. Seats 1 and 2 have called: the misdeal still returns every chip,
+    $100 each, and the cards go back for a reshuffle (the hand is over, nothing awarded)."""
+    h = holdem_dealt()
+    h.act(1, "call")
+    h.act(2, "call")
+    h.misdeal("not_shuffled_or_cut")
+    assert h.is_complete and h.stacks == {1: 10_000, 2: 10_000, 3: 10_000}
+    assert not any(e["type"] == "PotAwarded" for e in h.events)
+    assert next(e for e in h.events if e["type"] == "MisdealDeclared")["data"][
+        "reason"] == "not_shuffled_or_cut"
