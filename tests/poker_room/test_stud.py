@@ -221,11 +221,13 @@ def test_tied_high_halves_odd_chip_by_suit():
         call_down(h)
         h.deal(cards)
     call_down(h)
-    awards = [e["data"] for e in h.events if e["type"] == "PotAwarded"]
-    high = {a["seat"]: a for a in awards if a["share"] == "high"}
-    # two spade flushes vs heart flush: seat 1 alone? both hold A-K-Q-J-9 flushes: tie
-    assert set(high) == {1, 2}
-    assert high[1]["amount"] > high[2]["amount"]  # the ace of spades takes the odd chip
+    # three 1-cent antes and three calls of the 101-cent Forced Bet, checked down: 306.
+    # Seats 1 and 2 tie for the high with A-K-Q-J-9 flushes (spades, hearts) and divide
+    # its 153: the ace of spades takes the odd chip, 77 to 76; seat 3's 6-5-4-3-2 low
+    # takes the other 153
+    shares = {(e["data"]["seat"], e["data"]["share"]): e["data"]["amount"]
+              for e in h.events if e["type"] == "PotAwarded"}
+    assert shares == {(1, "high"): 77, (2, "high"): 76, (3, "low"): 153}
 
 
 @pytest.mark.regulation("637a.10(m)")
@@ -331,3 +333,19 @@ def test_one_five_card_grouping_makes_both_the_high_and_the_low():
         awards = {(e["data"]["seat"], e["data"]["share"]) for e in h.events
                   if e["type"] == "PotAwarded"}
         assert awards == {(1, "high"), (1, "low")}
+
+
+@pytest.mark.regulation("637a.10(i)(3)(iii)", "637a.10(i)(3)(iv)")
+def test_tied_low_halves_odd_chip_to_the_lowest_card_by_suit():
+    """§ 637a.10(i)(3)(iii)-(iv): three 1-cent antes and three 100-cent calls make 303;
+    seat 1's aces full takes the high half with the odd chip, 152; seats 2 (2c 3c 4h 5s 7s)
+    and 3 (2d 3d 4s 5h 7h) tie for the low at 7-5-4-3-2 and divide 151: the odd chip goes
+    to the lowest card by suit, the deuce of clubs: seat 2 76, seat 3 75."""
+    h = _hilo("stud-hilo8", {1: C("AsAd") + C("Ac"), 2: C("2c3c") + C("4h"),
+                             3: C("2d3d") + C("4s")},
+              [{1: C("9c"), 2: C("5s"), 3: C("5h")}, {1: C("9d"), 2: C("7s"), 3: C("7h")},
+               {1: C("Tc"), 2: C("Kh"), 3: C("Ks")}, {1: C("Jh"), 2: C("Qd"), 3: C("Qc")}],
+              ante_cents=1)
+    shares = {(e["data"]["seat"], e["data"]["share"]): e["data"]["amount"]
+              for e in h.events if e["type"] == "PotAwarded"}
+    assert shares == {(1, "high"): 152, (2, "low"): 76, (3, "low"): 75}
