@@ -45,7 +45,8 @@ def _events() -> int:
     return len(read_stream(Fund.objects.get(name="high-hand").stream_id))
 
 
-@pytest.mark.regulation("637a.16(f)", "637a.16(f)(1)", "637a.16(f)(2)", "637a.16(f)(3)", "637a.16(f)(4)", "637a.16(f)(5)", "637a.16(b)(5)")
+@pytest.mark.regulation("637a.16(f)", "637a.16(f)(1)", "637a.16(f)(2)", "637a.16(f)(3)",
+                        "637a.16(f)(4)", "637a.16(f)(5)", "637a.16(b)(5)")
 def test_the_tracking_slip_records_each_higher_hand(room) -> None:
     """§ 637a.16(f): from a full house up; each higher hand recorded with (f)(1) the
     player's name, phone and seat, (f)(2) the table, (f)(3) the hand, (f)(4) the dealer's

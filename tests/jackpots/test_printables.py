@@ -79,7 +79,8 @@ def test_the_box_count_at_a_closed_table_prints_each_box_and_four_signatures(roo
         assert line.groups() == (p[who].username, p[who].credential_number)
 
 
-@pytest.mark.regulation("637a.16(f)(1)", "637a.16(f)(2)", "637a.16(f)(3)", "637a.16(f)(4)", "637a.16(f)(5)")
+@pytest.mark.regulation("637a.16(f)(1)", "637a.16(f)(2)", "637a.16(f)(3)", "637a.16(f)(4)",
+                        "637a.16(f)(5)")
 def test_the_high_hand_tracking_slip_prints_every_item_of_637a_16_f(room) -> None:
     """§ 637a.16(f)(1) the player's name, phone and seat, (2) the table, (3) the hand,
     (4) the dealer's name and credential, (5) the floorperson's name, credential and a

@@ -175,7 +175,8 @@ def test_no_rake_after_the_pot_is_pushed():
     assert (h.snapshot(), h.events) == (before, events)
 
 
-@pytest.mark.regulation("637a.15(a)", "637a.15(b)(1)", "637a.15(b)(2)", "637a.15(c)", "637a.16(a)", "637a.16(b)(2)", "637a.16(b)(3)", "637a.16(c)")
+@pytest.mark.regulation("637a.15(a)", "637a.15(b)(1)", "637a.15(b)(2)", "637a.15(c)",
+                        "637a.16(a)", "637a.16(b)(2)", "637a.16(b)(3)", "637a.16(c)")
 def test_jackpot_contribution_after_rake_min_pot_and_max():
     """§ 637a.15(a) § 637a.16(a): a fund built from pot contributions; § 637a.15(b)
     § 637a.16(b) the posted minimum pot and maximum contribution; § 637a.15(c)

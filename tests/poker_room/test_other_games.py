@@ -88,7 +88,8 @@ def test_five_card_omaha():
         Hand.start(rules("five-card-omaha-high"), {s: 10_000 for s in range(1, 10)}, button=1)
 
 
-@pytest.mark.regulation("637a.13(a)", "637a.13(b)", "637a.13(f)", "637a.13(g)(1)", "637a.13(h)", "637a.13(i)(1)")
+@pytest.mark.regulation("637a.13(a)", "637a.13(b)", "637a.13(f)", "637a.13(g)(1)", "637a.13(h)",
+                        "637a.13(i)(1)")
 def test_five_card_draw_order_blinds_after_deal_and_draw():
     """§ 637a.13(a) Five-card Draw; § 637a.13(b) eight players at most; § 637a.13(c)
     button; § 637a.13(d) five cards each, button last; § 637a.13(e) then the blinds;

@@ -8,7 +8,6 @@ import pytest
 
 from poker_room.domain.errors import PokerError
 from poker_room.domain.hand import Hand
-from poker_room.domain.simulate import random_hand
 from tests.poker_room._helpers import C, call_down, hand, rules
 
 
@@ -256,7 +255,8 @@ def test_stud_no_more_than_nine_and_five_stud_eight():
         "dealing")
 
 
-@pytest.mark.regulation("637a.14(a)", "637a.14(c)", "637a.14(d)", "637a.14(e)", "637a.14(f)(1)", "637a.14(h)", "637a.14(i)")
+@pytest.mark.regulation("637a.14(a)", "637a.14(c)", "637a.14(d)", "637a.14(e)", "637a.14(f)(1)",
+                        "637a.14(h)", "637a.14(i)")
 def test_five_card_stud_deal_forced_bet_and_streets():
     """§ 637a.14(a): high only; § 637a.14(c) one down, one up; § 637a.14(d) lowest up card
     brings it in; § 637a.14(e) action to its left; § 637a.14(f) after a burn the best
