@@ -41,6 +41,7 @@ def _fund_events() -> int:
     return len(read_stream(fund.stream_id))
 
 
+@pytest.mark.regulation("637a.15(b)(3)", "637a.15(f)", "637a.15(f)(1)", "637a.15(g)")
 def test_a_bad_beat_is_held_verified_and_paid_by_the_posted_shares(bad_beat) -> None:
     """§ 637a.15(f): the hand is held for verification; the supervisor verifies it and the
     payout is the fund's amount, $1 (this hand's own contribution), divided 50/25/25:
@@ -74,6 +75,7 @@ def test_a_bad_beat_is_held_verified_and_paid_by_the_posted_shares(bad_beat) -> 
     assert (fund.paid_cents, fund.committed_cents, fund.contributions_cents) == (100, 0, 100)
 
 
+@pytest.mark.regulation("637a.15(f)", "637a.15(g)")
 def test_a_hit_is_decided_once(bad_beat) -> None:
     """§ 637a.15(f)-(g): a second verification, a rejection after it, a payment twice, a
     verification of a paid hit: each a 409 with its code, nothing appended."""
@@ -117,6 +119,7 @@ def test_a_payout_needs_every_players_identification(bad_beat) -> None:
     assert BadBeatHit.objects.get(hand_id=hand).state == "verified"
 
 
+@pytest.mark.regulation("637a.15(f)")
 def test_who_may_decide(bad_beat, staff: Callable, as_actor: Callable) -> None:
     """§ 637a.15(f): only the poker shift supervisor verifies; § 637a.15(g): finance or
     the cage pays, never the person who verified (nobody approves their own work)."""
@@ -135,6 +138,7 @@ def test_who_may_decide(bad_beat, staff: Callable, as_actor: Callable) -> None:
     assert (r.status_code, r.json()["code"]) == (404, "hit_not_found")
 
 
+@pytest.mark.regulation("637a.15(f)")
 def test_a_rejected_hand_is_not_paid(bad_beat) -> None:
     """§ 637a.15(f): the supervisor rejects the hand, saying why; it cannot be paid."""
     hand, sup = bad_beat["hand"], bad_beat["supervisor"]
@@ -151,6 +155,7 @@ def test_a_rejected_hand_is_not_paid(bad_beat) -> None:
     assert (fund.record_cents, fund.display_pending) == (100, False)
 
 
+@pytest.mark.regulation("637a.15(h)(1)", "637a.15(h)(2)")
 def test_the_display_is_adjusted_by_finance_with_a_floorperson_witness(
         bad_beat, staff: Callable, as_actor: Callable) -> None:
     """§ 637a.15(h)(1)-(2), § 637a.15(b): after the verification the display is pending

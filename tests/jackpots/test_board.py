@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db
 KEY = "jackpot-screen-key-0123"
 
 
+@pytest.mark.regulation("637a.15(b)", "637a.15(f)(1)", "637a.16(b)")
 def test_the_board_shows_the_displayed_amounts_and_the_pending_adjustment(
         crew, poker_table: Callable, as_actor: Callable, staff: Callable, settings) -> None:
     """§ 637a.15(b): the amount shown is the one finance last adjusted the display to
@@ -68,6 +69,7 @@ def test_the_board_is_scoped_and_refused_without_a_role_or_key(crew, make_staff,
     assert client_of(crew["floor"]).get("/jackpots/board/").status_code == 200
 
 
+@pytest.mark.regulation("637a.16(f)(3)")
 def test_the_board_shows_the_periods_high_hand_by_table_and_seat_never_the_player(
         crew, poker_table: Callable, as_actor: Callable, settings) -> None:
     """§ 637a.16(f), (g): the highest hand of the period running, with its table and

@@ -61,6 +61,7 @@ def room(crew: dict[str, Actor], poker_table: Callable, as_actor: Callable,
             "finance2": staff("finance"), "security": staff("security")}
 
 
+@pytest.mark.regulation("637a.15(f)", "637a.15(f)(2)", "637a.15(g)")
 def test_a_bad_beat_waits_for_the_supervisor_then_for_the_cage(room: dict,
                                                                staff: Callable) -> None:
     """§ 637a.15(f): held for the poker shift supervisor; § 637a.15(g): then paid by the
@@ -94,6 +95,7 @@ def test_a_bad_beat_waits_for_the_supervisor_then_for_the_cage(room: dict,
     assert items("jackpots_bad_beats_to_pay", both) == []
 
 
+@pytest.mark.regulation("637a.15(h)(1)")
 def test_a_display_adjustment_waits_for_a_witness_who_is_not_the_finance_employee(
         room: dict, staff: Callable) -> None:
     """§ 637a.15(h)(1): finance begins adjusting the display to the record, $1.00; a
@@ -119,6 +121,7 @@ def _record(room: dict, seat: int, made_at: datetime | None = None) -> dict:
         dealer=room["crew"]["dealer"].username, made_at=made_at)
 
 
+@pytest.mark.regulation("637a.16(b)(6)", "637a.16(h)", "637a.16(i)")
 def test_high_hand_awards_wait_for_the_cage_and_the_overdue_for_finance(room: dict) -> None:
     """§ 637a.16(h): an award is paid at the cage against identification; § 637a.16(b)(6):
     within the posted time limit, 24 hours from the period's end in the example
@@ -158,6 +161,7 @@ def test_high_hand_awards_wait_for_the_cage_and_the_overdue_for_finance(room: di
     assert items("jackpots_high_hand_awards_uncollected", room["finance"]) == []
 
 
+@pytest.mark.regulation("637a.15(d)(1)", "637a.15(e)")
 def test_a_box_count_at_the_table_goes_from_role_to_role_and_its_variance_is_signed_off(
         room: dict) -> None:
     """§ 637a.15(d)(1): the dealer counts the box at the closed table, a floorperson who

@@ -29,6 +29,7 @@ def _rows() -> dict[str, list[tuple]]:
     }
 
 
+@pytest.mark.regulation("637a.15(c)", "637a.16(c)", "637a.15(e)", "637a.16(e)")
 def test_each_pot_contribution_reaches_its_fund_once(crew, poker_table: Callable,
                                                      as_actor: Callable) -> None:
     """§ 637a.15(c), § 637a.16(c): after the rake, $1 of the $64 pot to each fund, into the

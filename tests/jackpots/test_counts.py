@@ -43,6 +43,7 @@ def _post(client, path: str, body: dict, status: int = 200) -> dict:  # noqa: AN
     return r.json()
 
 
+@pytest.mark.regulation("637a.15(d)", "637a.15(d)(1)", "637a.15(e)")
 def test_a_count_at_a_closed_table(room) -> None:
     """§ 637a.15(d)(1): the dealer counts the box in a floorperson's presence and both
     sign; security carries the locked container to the cage; § 637a.15(e): a cashier
@@ -72,6 +73,7 @@ def test_a_count_at_a_closed_table(room) -> None:
     assert (box.expected_cents, box.contributed_cents) == (0, 200)
 
 
+@pytest.mark.regulation("637a.15(d)(2)", "637a.15(e)")
 def test_a_cage_count_with_a_shortage_is_explained_and_signed_off(room) -> None:
     """§ 637a.15(d)(2): a floorperson accounts for the locked box, security carries it;
     § 637a.15(e): the cashier counts $1.90 where $2 should be: a variance of -$0.10,
@@ -94,6 +96,7 @@ def test_a_cage_count_with_a_shortage_is_explained_and_signed_off(room) -> None:
     assert (row.state, row.explanation) == ("closed", "a $0.10 chip found under the box")
 
 
+@pytest.mark.regulation("637a.15(d)(1)", "637a.15(d)(2)", "637a.15(e)")
 def test_each_step_by_its_role_in_order_and_nobody_signs_twice(room, staff: Callable,
                                                                as_actor: Callable) -> None:
     """§ 637a.15(d)(1)-(2), (e): a cashier may not count at the table, nothing is carried
@@ -121,6 +124,7 @@ def test_each_step_by_its_role_in_order_and_nobody_signs_twice(room, staff: Call
     assert _post(room["cashier"], "witness/", {"count_id": "nope"}, 403)
 
 
+@pytest.mark.regulation("637a.15(d)", "637a.16(d)", "637a.16(g)")
 def test_the_beat_opens_each_count_once_then_reminds_and_escalates(room, settings) -> None:
     """§ 637a.15(d): the Bad Beat boxes counted each gaming day, the count opened with
     the compliance notice; § 637a.16(d), (g): the High Hand boxes counted at the end of
@@ -152,6 +156,7 @@ def test_the_beat_opens_each_count_once_then_reminds_and_escalates(room, setting
     assert (row.reminders, row.escalated_at is not None) == (2, True)
 
 
+@pytest.mark.regulation("637a.15(e)")
 def test_the_lists_name_each_table_and_the_day(room) -> None:
     """§ 637a.15(d)-(e): a count's record says which boxes, so the list names each box's
     table by its name (not its id alone) and the gaming day the count belongs to (the one
@@ -184,6 +189,7 @@ def test_the_lists_name_each_table_and_the_day(room) -> None:
         room["table"], name, day.isoformat())
 
 
+@pytest.mark.regulation("637a.16(b)(1)", "637a.16(d)")
 def test_a_period_count_is_named_on_its_own_propertys_clock(room, as_actor) -> None:
     """§ 637a.16(b)(1), (d): a High Hand period is the property's local span, so the count
     list names a period count by its local start with that property's offset — a property
@@ -216,3 +222,53 @@ def test_a_period_count_is_named_on_its_own_propertys_clock(room, as_actor) -> N
     assert named.replace(tzinfo=None) == local
     assert named.utcoffset() == local.replace(tzinfo=ZoneInfo(chicago)).utcoffset()
     assert named.utcoffset() != local.replace(tzinfo=ZoneInfo("America/New_York")).utcoffset()
+
+
+@pytest.mark.regulation("637a.16(d)(1)", "637a.16(d)(2)", "637a.16(e)")
+def test_the_high_hand_boxes_are_counted_at_a_closed_table_or_in_the_cage(room) -> None:
+    """§ 637a.16(d)(1): the High Hand box counted at a closed table by the dealer, a
+    floorperson witnessing, security carrying it, and § 637a.16(e) a cashier verifying
+    the aggregate: $2 expected (two hands' $1 each), $2 counted, no variance, the box
+    emptied, each step signed by its own role with its credential. § 637a.16(d)(2): at
+    the cage a floorperson accounts for the locked box before security carries it, and a
+    cashier counts it; a carry before the floorperson has accounted for it is refused."""
+    url = "/api/v1/jackpot-funds/high-hand/counts/"
+
+    def post(client, path: str, body: dict, status: int = 200) -> dict:  # noqa: ANN001
+        r = client.post(url + path, body, format="json")
+        assert r.status_code == status, r.json()
+        return r.json()
+
+    c = post(room["floor"], "open/", {"place": "table"})["count_id"]
+    post(room["dealer"], "box/", {"count_id": c, "table_id": room["table"],
+                                  "counted_cents": 200})
+    post(room["floor"], "witness/", {"count_id": c})
+    post(room["security"], "carry/", {"count_id": c})
+    post(room["cashier"], "verify/", {"count_id": c, "counted_cents": 200})
+    row = room["finance"].get(url).json()[0]
+    assert (row["state"], row["expected_cents"], row["counted_cents"], row["variance_cents"]) \
+        == ("closed", 200, 200, 0)
+    people = room["people"]
+    assert [(s["step"], s["role"], s.get("credential_number", ""))
+            for s in row["steps"][1:]] == [
+        ("BoxCounted", "dealer", people["dealer"].credential_number),
+        ("CountWitnessed", "floorperson", people["floor"].credential_number),
+        ("CountCarriedToCage", "security", people["security"].credential_number),
+        ("CountVerified", "cashier", people["cashier"].credential_number)]
+    box = PayoutBox.objects.get(fund="high-hand")
+    assert (box.expected_cents, box.contributed_cents) == (0, 200)
+
+    from tables.models import GameTable
+
+    play_hand(room["dealer"], GameTable.objects.get(pk=room["table"]))  # $1 more in the box
+    projections.catch_up("jackpot_funds")
+    c = post(room["floor"], "open/", {"place": "cage"})["count_id"]
+    assert post(room["security"], "carry/", {"count_id": c}, 409)["code"] == \
+        "count_out_of_order"
+    post(room["floor"], "account/", {"count_id": c})
+    post(room["security"], "carry/", {"count_id": c})
+    post(room["cashier"], "box/", {"count_id": c, "table_id": room["table"],
+                                   "counted_cents": 100})
+    post(room["cashier"], "verify/", {"count_id": c, "counted_cents": 100})
+    row = FundCount.objects.get(count_id=c)
+    assert (row.fund, row.state, row.variance_cents) == ("high-hand", "closed", 0)

@@ -38,6 +38,7 @@ def funds(crew, poker_table: Callable, as_actor: Callable, staff: Callable) -> d
             "floor": as_actor(crew["floor"]), "staff": staff, "as_actor": as_actor}
 
 
+@pytest.mark.regulation("637a.15(i)")
 def test_a_fund_discontinued_transfers_its_balance(funds) -> None:
     """§ 637a.15(i): the $1 of bad-beat goes to bad-beat-2 ($4 there now), bad-beat holds
     nothing and takes no more decisions but counts."""
@@ -63,6 +64,7 @@ def test_a_fund_discontinued_transfers_its_balance(funds) -> None:
     assert r.status_code == 200, r.json()
 
 
+@pytest.mark.regulation("637a.15(i)")
 def test_the_proposer_does_not_approve(funds) -> None:
     """§ 637a.15(i): the approval is a second person's."""
     both = funds["as_actor"](funds["staff"]("finance", "compliance"))

@@ -33,6 +33,7 @@ def _tomorrow() -> datetime:
     return datetime.now().astimezone() + timedelta(days=1)
 
 
+@pytest.mark.regulation("637a.15(h)")
 def test_a_display_not_adjusted_during_the_day_is_an_exception(room) -> None:
     """§ 637a.15(h): no less than once a day: the high-hand display was adjusted today,
     the bad-beat one was not. Run twice, each fund is checked once."""
@@ -47,6 +48,7 @@ def test_a_display_not_adjusted_during_the_day_is_an_exception(room) -> None:
     assert [(c["passed"], c["reason"]) for c in r.json()] == [(False, "not_adjusted")]
 
 
+@pytest.mark.regulation("637a.15(f)(1)", "637a.15(h)")
 def test_a_display_still_pending_after_a_bad_beat_is_an_exception(room) -> None:
     """§ 637a.15(f)(1), (h): adjusted in the morning, then a Bad Beat verified and the
     display never adjusted again: pending at the day's end is an exception."""

@@ -45,6 +45,8 @@ def _events() -> int:
     return len(read_stream(Fund.objects.get(name="high-hand").stream_id))
 
 
+@pytest.mark.regulation("637a.16(f)", "637a.16(f)(1)", "637a.16(f)(2)", "637a.16(f)(3)",
+                        "637a.16(f)(4)", "637a.16(f)(5)", "637a.16(b)(5)")
 def test_the_tracking_slip_records_each_higher_hand(room) -> None:
     """§ 637a.16(f): from a full house up; each higher hand recorded with (f)(1) the
     player's name, phone and seat, (f)(2) the table, (f)(3) the hand, (f)(4) the dealer's
@@ -76,6 +78,7 @@ def test_the_tracking_slip_records_each_higher_hand(room) -> None:
         crew["floor"].username, crew["floor"].credential_number)
 
 
+@pytest.mark.regulation("637a.16(f)", "637a.16(f)(1)", "637a.16(f)(4)")
 def test_a_slip_needs_what_the_chapter_lists(room) -> None:
     """§ 637a.16(f)(1), (f)(4): the player's phone, a real dealer; only a floorperson or
     above records (a dealer calls the floorperson, § 637a.16(f))."""
@@ -109,6 +112,7 @@ def test_a_table_without_the_funds_box_records_no_high_hand(room) -> None:
     assert _slip(room, ["Ks", "Kd", "Kh", "5c", "5d"]).status_code == 201
 
 
+@pytest.mark.regulation("637a.16(g)", "637a.16(h)", "637a.16(b)(7)")
 def test_the_period_closes_once_and_pays_the_highest_hand(room) -> None:
     """§ 637a.16(g)-(h): when the period has ended the pooled $2 goes to the four nines;
     the beat task run twice closes it once; closing it again is a 409. § 637a.16(h),
@@ -139,6 +143,7 @@ def test_the_period_closes_once_and_pays_the_highest_hand(room) -> None:
     assert (fund.paid_cents, fund.committed_cents, fund.record_cents) == (200, 0, 0)
 
 
+@pytest.mark.regulation("637a.16(b)(5)", "637a.16(h)")
 def test_equal_high_hands_share_the_award(room) -> None:
     """§ 637a.16(b)(5), (h): two equal full houses, the pooled $2 divided equally."""
     _slip(room, ["Ks", "Kd", "Kh", "5c", "5d"])
@@ -149,6 +154,7 @@ def test_equal_high_hands_share_the_award(room) -> None:
         (1, 100), (2, 100)]
 
 
+@pytest.mark.regulation("637a.16(h)")
 def test_a_period_without_a_full_house_leaves_its_money_to_the_next(room) -> None:
     """§ 637a.16(h): no full house in the period: nothing is awarded and nothing is closed;
     the $2 stays in the fund for the next period's award."""
@@ -160,6 +166,7 @@ def test_a_period_without_a_full_house_leaves_its_money_to_the_next(room) -> Non
     assert Fund.objects.get(name="high-hand").record_cents == 200
 
 
+@pytest.mark.regulation("637a.16(i)", "637a.16(b)(6)")
 def test_an_award_not_collected_in_time_goes_by_the_posted_procedure(room) -> None:
     """§ 637a.16(i), (b)(6): the example submission gives the winner 24 hours; after
     them the award is recorded as uncollected with the posted procedure ("added to the
@@ -183,6 +190,7 @@ def test_an_award_not_collected_in_time_goes_by_the_posted_procedure(room) -> No
     assert Fund.objects.get(name="high-hand").record_cents == 200
 
 
+@pytest.mark.regulation("637a.16(e)", "637a.16(g)")
 def test_the_fund_ledger_by_period(room) -> None:
     """§ 637a.16(g)-(h): the period's line in the ledger by period: the $2 pooled and
     awarded to the four nines, $2 paid at the cage; the CSV says the same."""
@@ -218,6 +226,7 @@ def test_the_fund_ledger_by_period(room) -> None:
     assert "High Hand periods: high-hand" in html and "Four of a kind, nines" in html
 
 
+@pytest.mark.regulation("637a.16(b)")
 def test_a_paid_award_leaves_the_display_pending_until_finance_adjusts_it(
         room, settings) -> None:
     """§ 637a.16(b): the amount displayed is the fund's current amount (pending after an

@@ -51,6 +51,7 @@ def room(crew: dict[str, Actor], poker_table: Callable, as_actor: Callable,
                if k in ("dealer", "floor", "security", "cashier", "finance")}}
 
 
+@pytest.mark.regulation("637a.15(d)(1)", "637a.15(e)")
 def test_the_box_count_at_a_closed_table_prints_each_box_and_four_signatures(room) -> None:
     """$2.00 should be in the box, $2.00 counted: no variance (counted less should hold =
     $0.00). § 637a.15(d)(1): dealer and the floorperson who witnessed sign; security
@@ -78,6 +79,8 @@ def test_the_box_count_at_a_closed_table_prints_each_box_and_four_signatures(roo
         assert line.groups() == (p[who].username, p[who].credential_number)
 
 
+@pytest.mark.regulation("637a.16(f)(1)", "637a.16(f)(2)", "637a.16(f)(3)", "637a.16(f)(4)",
+                        "637a.16(f)(5)")
 def test_the_high_hand_tracking_slip_prints_every_item_of_637a_16_f(room) -> None:
     """§ 637a.16(f)(1) the player's name, phone and seat, (2) the table, (3) the hand,
     (4) the dealer's name and credential, (5) the floorperson's name, credential and a
@@ -100,6 +103,7 @@ def test_the_high_hand_tracking_slip_prints_every_item_of_637a_16_f(room) -> Non
     assert f"{p['floor'].username} credential {p['floor'].credential_number} signature" in text
 
 
+@pytest.mark.regulation("637a.15(f)", "637a.15(g)")
 def test_the_bad_beat_payout_record_prints_the_hand_the_shares_and_who_was_paid(
         crew: dict[str, Actor], poker_table: Callable, as_actor: Callable,
         staff: Callable) -> None:

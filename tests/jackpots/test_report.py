@@ -17,6 +17,7 @@ pytestmark = pytest.mark.django_db
 IDS = [{"seat": s, "name": f"Player {s}", "identification": f"PA DL {s}"} for s in (1, 2, 3, 4)]
 
 
+@pytest.mark.regulation("637a.15(e)")
 def test_a_day_of_the_bad_beat_fund(crew, poker_table: Callable, as_actor: Callable,
                                     staff: Callable) -> None:
     """Two hands today: the first pays $1 into each fund (a $24 pot), the Bad Beat hand

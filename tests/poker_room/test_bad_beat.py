@@ -3,6 +3,8 @@ from the hand's events alone."""
 
 from __future__ import annotations
 
+import pytest
+
 from poker_room.domain.bad_beat import judge
 from poker_room.domain.hand import Hand
 from tests.poker_room._helpers import C, call_down, rules
@@ -27,6 +29,7 @@ def _showdown(hole: dict[int, str], board: list[str], **q) -> dict | None:
     return judge("holdem", options, h.events)
 
 
+@pytest.mark.regulation("637a.15(b)(3)", "637a.15(f)")
 def test_four_eights_beaten_by_a_straight_flush_qualifies():
     """Four eights with both hole cards (8s 8h on 8c 8d) lose to a queen-high straight
     flush: the posted qualifying hand lost (§ 637a.15(f)(1))."""
@@ -36,6 +39,7 @@ def test_four_eights_beaten_by_a_straight_flush_qualifies():
     assert got["losing_hand"].startswith("Four")
 
 
+@pytest.mark.regulation("637a.15(b)(3)")
 def test_below_the_posted_hand_or_rank_or_players_does_not_qualify():
     """Four sevens are below "eights or better"; three players required with two dealt;
     the hole cards must both play: 8s 2h on 8c 8h 8d Td Jd makes four eights with one

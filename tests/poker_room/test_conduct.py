@@ -52,6 +52,7 @@ def _refused(h: Hand, code: str, **command: Any) -> None:
     assert (h.snapshot(), h.events) == (before, events)
 
 
+@pytest.mark.regulation("637a.18(k)(3)")
 def test_protected_hand_collected_and_not_reconstructable_is_refunded_from_the_pot():
     """§ 637a.18(k)(3): the dealer collects seat 3's protected hand by accident and it
     cannot be reconstructed; seat 3 did not contribute to the error: all $6 he put in
@@ -78,6 +79,7 @@ def test_protected_hand_collected_and_not_reconstructable_is_refunded_from_the_p
     assert again.snapshot() == h.snapshot()
 
 
+@pytest.mark.regulation("637a.18(k)(3)")
 def test_the_refund_comes_out_before_the_rake_is_taken():
     """§ 637a.18(k)(3) with a 10 % rake taken at the end of the round (§ 637a.17(b)(1)):
     the rake is on the $13 left after the $6 refund, $1.30 (not $1.90 on $19); seat 2
@@ -90,6 +92,7 @@ def test_the_refund_comes_out_before_the_rake_is_taken():
     assert h.stacks == {1: 9_900, 2: 10_570, 3: 10_000, 4: 9_400}
 
 
+@pytest.mark.regulation("637a.18(k)")
 def test_unprotected_hand_collected_is_dead_and_its_money_stays_in_the_pot():
     """§ 637a.18(k): seat 3 did not protect his hand and the dealer collected it: no
     redress. The hand is dead, his $6 stays: seat 2 calls $4, a pot of $19 to seat 2's
@@ -105,6 +108,7 @@ def test_unprotected_hand_collected_is_dead_and_its_money_stays_in_the_pot():
     assert 3 not in [e["data"]["seat"] for e in h.events if e["type"] == "HandShown"]
 
 
+@pytest.mark.regulation("637a.18(k)(3)")
 def test_a_contributor_to_the_error_gets_no_refund():
     """§ 637a.18(k)(3): only a player who did not contribute to the error is refunded:
     seat 3 pushed his protected cards into the discards himself. His hand is dead and his
@@ -118,6 +122,7 @@ def test_a_contributor_to_the_error_gets_no_refund():
     assert h.stacks == {1: 9_900, 2: 11_300, 3: 9_400, 4: 9_400}
 
 
+@pytest.mark.regulation("637a.18(k)(2)")
 def test_a_protected_hand_reconstructed_plays_on():
     """§ 637a.18(k)(2): seat 3's protected hand touched the discards and was put back
     together: the round goes on with it; seat 3's kings still contend."""
@@ -134,6 +139,7 @@ def test_a_protected_hand_reconstructed_plays_on():
     assert h.stacks == {1: 9_900, 2: 11_300, 3: 9_400, 4: 9_400}
 
 
+@pytest.mark.regulation("637a.18(k)(4)")
 def test_a_player_who_leaves_without_comment_is_folded():
     """§ 637a.18(k)(4): seat 1 (the small blind, $1 in) walks away from the table with an
     unprotected hand while seat 3 is to act: his cards are collected and discarded, the
@@ -148,6 +154,7 @@ def test_a_player_who_leaves_without_comment_is_folded():
              protected=True)
 
 
+@pytest.mark.regulation("637a.18(k)(3)")
 def test_the_last_opponent_losing_his_hand_ends_it():
     """§ 637a.18(k)(3): seats 3 and 4 call the $2 big blind, seat 1 folds his $1 small
     blind, seat 2 checks: $7. On the flop seat 2 checks, seat 3 bets $2, seat 4 folds,
@@ -171,6 +178,7 @@ def test_the_last_opponent_losing_his_hand_ends_it():
     assert h.stacks == {1: 9_900, 2: 10_300, 3: 10_000, 4: 9_800}
 
 
+@pytest.mark.regulation("637a.18(d)")
 def test_cards_not_in_view_are_recorded_for_a_player_in_the_hand():
     """§ 637a.18(d): the dealer records that seat 3 did not keep his cards in full view;
     the chapter names no consequence, so nothing else changes (§ 637a.18(s): the Rules
@@ -191,12 +199,14 @@ def test_cards_not_in_view_are_recorded_for_a_player_in_the_hand():
     assert (h.snapshot(), h.events) == (before, events)
 
 
+@pytest.mark.regulation("637a.18(d)")
 def test_cards_not_in_view_before_the_deal_is_refused():
     """§ 637a.18(d): a player has cards to keep in view once they are dealt."""
     h = hand("holdem", players=3)
     _refused(h, "no_cards_dealt", type="cards_not_in_view", seat=2)
 
 
+@pytest.mark.regulation("637a.18(k)", "637a.18(k)(1)")
 def test_fouled_hand_refusals_record_nothing():
     """§ 637a.18(k): a seat not in the hand, a folded seat, a stud hand called unprotected
     (§ 637a.18(k)(1): hole cards are protected), an unprotected hand called reconstructed
@@ -226,6 +236,7 @@ def test_fouled_hand_refusals_record_nothing():
     assert (h.snapshot(), h.events) == (before, events)
 
 
+@pytest.mark.regulation("637a.18(k)(1)", "637a.18(k)(3)")
 def test_stud_hole_cards_fouled_are_protected_and_refunded():
     """§ 637a.18(k)(1), (3): Seven-card Stud, $1 Forced Bet, $2 small bet. Seat 2 (the 2d
     showing) brings in $1, seat 3 completes to $2, seat 1 calls $2; seat 2's cards are
@@ -245,6 +256,7 @@ def test_stud_hole_cards_fouled_are_protected_and_refunded():
     assert h.to_act == 1  # Qh 2c showing beats Th 3c (§ 637a.10(f))
 
 
+@pytest.mark.regulation("637a.18(k)(3)", "637a.17(b)(1)(i)")
 def test_a_refund_cuts_the_rake_taken_as_play_progressed_to_what_the_smaller_pot_bears():
     """§ 637a.18(k)(3) with a 10 % rake capped at $5 taken as play progresses
     (§ 637a.17(b)(1)(i)): seats 2, 3 and 4 put $20 each in before the flop, seat 1 folds

@@ -46,6 +46,7 @@ def test_the_notices_are_shown_to_exactly_the_roles_that_acknowledge_them() -> N
     assert set(REGISTRY.tasks[KEY].roles) == set(declared("player_removal_acknowledge").roles)
 
 
+@pytest.mark.regulation("637a.18(c)")
 def test_compliance_is_notified_until_a_compliance_officer_acknowledges(
         crew, staff: Callable, poker_table: Callable, as_actor: Callable) -> None:
     """§ 637a.18(c): the floor requires the player at seat 2 to leave the game; the notice
@@ -126,6 +127,7 @@ def _hand(setup: dict[str, Any], dealer) -> tuple[str, int]:
     return h["round_id"], r.json()["version"]
 
 
+@pytest.mark.regulation("637a.18(d)", "637a.18(k)(3)")
 def test_the_dealers_records_of_cards_out_of_view_and_a_hand_collected(
         crew, poker_table: Callable, as_actor: Callable) -> None:
     """§ 637a.18(d): the dealer records that seat 2 did not keep the cards in view, in
@@ -187,6 +189,7 @@ def test_compliance_lists_only_the_removals_recorded_since_the_cutoff(
     assert list(seats.removals_to_acknowledge(officer, since=later)) == []
 
 
+@pytest.mark.regulation("637a.18(k)(3)", "637a.17(b)(1)(i)")
 def test_a_refund_gives_back_the_rake_the_smaller_pot_does_not_bear_in_the_rake_ledger(
         crew, staff: Callable, poker_table: Callable, as_actor: Callable) -> None:
     """§ 637a.18(k)(3), § 637a.17(b)(1): a 10 % rake capped at $2, taken as play

@@ -97,10 +97,12 @@ def test_a_deck_named_must_be_one_of_the_pair_in_play(
     assert Deck.objects.get(pk=t["decks"][1].pk).rounds_dealt == 1
 
 
+@pytest.mark.regulation("637a.11(c)(1)", "637a.11(c)(2)")
 def test_the_button_and_the_kill_come_from_the_tables_row(
         crew, poker_table: Callable) -> None:  # noqa: ANN001
-    """§ 637a.11(c): the button moves clockwise to the next seat dealt in, as the poker
-    table's row recorded it after the last hand."""
+    """§ 637a.11(c)(1): seats 2, 5 and 7 taken, the first button is seat 7, the first player
+    to the dealer's right; § 637a.11(c)(2): then it moves clockwise to the next seat
+    dealt in, 2, then 5, as the poker table's row recorded it after the last hand."""
     t = poker_table("holdem")
     _seat(crew, t["table"], 2, 5, 7)
     dealer, table_id = crew["dealer"], t["table"].pk

@@ -28,6 +28,7 @@ def _act(client, hand: str, version: int, *commands: dict) -> dict[str, Any]:
     return r.json()
 
 
+@pytest.mark.regulation("637a.17(b)(1)(ii)", "637a.15(c)", "637a.16(c)")
 def test_holdem_hand_through_the_api_rake_into_the_drop_box(
         crew, poker_table: Callable, as_actor: Callable) -> None:
     """§ 637a.11(c)-(k), § 637a.17(b)(1), § 637a.15(c), § 637a.16(c). The example Rules
@@ -140,6 +141,7 @@ def test_seven_card_stud_hand_through_the_api(crew, poker_table: Callable,
     assert RakeDay.objects.get(table=setup["table"]).rake_and_time_charges_cents == 200
 
 
+@pytest.mark.regulation("637a.18(m)(1)")
 def test_stud_last_card_exposed_through_the_api(crew, poker_table: Callable,
                                               as_actor: Callable) -> None:
     """§ 637a.18(m)(1): the hand above to sixth street ($25 in the pot, seats 1 and 3
@@ -353,6 +355,7 @@ def test_kill_carried_to_the_next_hand(crew, poker_table: Callable, as_actor: Ca
     assert (second["legal_actions"]["call"], second["legal_actions"]["min_to"]) == (400, 1_200)
 
 
+@pytest.mark.regulation("637a.18(g)(2)")
 def test_misdeal_returns_the_bets_and_a_floor_ruling_is_recorded(
         crew, poker_table: Callable, as_actor: Callable, staff) -> None:
     """§ 637a.18(g)(2): dealing to an incorrect starting position, found before two players
@@ -386,6 +389,7 @@ def test_misdeal_returns_the_bets_and_a_floor_ruling_is_recorded(
     assert [e["type"] for e in log["results"]].count("FloorRuling") == 1
 
 
+@pytest.mark.regulation("637a.15(b)(3)")
 def test_bad_beat_judged_at_showdown_and_recorded(crew, poker_table: Callable,
                                                   as_actor: Callable) -> None:
     """§ 637a.15(b)(3)-(4), § 637a.15(f)(1). The example submission's Bad Beat: four of a
@@ -524,3 +528,38 @@ def test_omaha_high_low_odd_chip_of_the_low_share_as_the_submission_names(
              {"type": "deal", "cards": ["3d"]}, *checks)
     assert h["over"] and h["result"]["rake_cents"] == 100
     assert {s.seat: s.stack_cents for s in Seat.objects.filter(table=setup["table"])} == stacks
+
+
+@pytest.mark.regulation("637a.18(a)")
+def test_the_poker_shift_supervisors_ruling_is_recorded_with_the_hand(
+        crew, poker_table: Callable, as_actor: Callable, staff) -> None:
+    """§ 637a.18(a): a dispute's ruling is the Poker shift supervisor's. The supervisor's
+    ruling goes into the hand's own stream under the supervisor's login and role, and the
+    hand's history, which whoever settles a dispute reads, says it in words. A dealer may
+    not rule (403 role_required), and an empty ruling is refused by name: nothing
+    appended."""
+    from casino.eventstore.models import Event
+
+    setup = poker_table("holdem")
+    dealer = as_actor(crew["dealer"])
+    h = _start(dealer, setup)
+    hand = h["round_id"]
+    _act(dealer, hand, h["version"], {"type": "deal", "cards": {
+        "1": ["As", "Ad"], "2": ["Ks", "Kd"], "3": ["2c", "7d"]}})
+    url = f"/api/v1/hands/{hand}/ruling/"
+    ruling = "Seat 3 acted out of turn; his call stands as said."
+    supervisor = staff("poker_shift_supervisor")
+    before = Event.objects.count()
+    r = dealer.post(url, {"ruling": ruling}, format="json")
+    assert (r.status_code, r.json()["code"]) == (403, "role_required")
+    r = as_actor(supervisor).post(url, {"ruling": "  "}, format="json")
+    assert r.status_code == 400 and "ruling" in str(r.json()), r.json()
+    assert Event.objects.count() == before
+    r = as_actor(supervisor).post(url, {"ruling": ruling}, format="json")
+    assert r.status_code == 200, r.json()
+    recorded = Event.objects.get(type="FloorRuling", stream_id=f"round-{hand}")
+    assert recorded.data == {"ruling": ruling}
+    assert (recorded.metadata["actor"], recorded.metadata["role"]) == (
+        supervisor.username, "poker_shift_supervisor")
+    steps = as_actor(crew["floor"]).get(f"/api/v1/hands/{hand}/history/steps/").json()
+    assert f"Floor ruling: {ruling}" in [s["text"] for s in steps["steps"]]

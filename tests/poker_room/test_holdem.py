@@ -20,6 +20,7 @@ from tests.poker_room._helpers import C, call_down, hand, holdem_dealt, rules, t
 
 
 @pytest.mark.regulation("637a.7(c)")
+@pytest.mark.regulation("637a.11(d)")
 def test_blinds_left_of_button_before_any_card():
     """§ 637a.11(d): the player left of the button posts the first Blind Bet, then the
     next; § 637a.7(c): blinds before any cards."""
@@ -29,6 +30,7 @@ def test_blinds_left_of_button_before_any_card():
     assert h.phase == "dealing"  # no card dealt yet
 
 
+@pytest.mark.regulation("637a.11(f)")
 def test_hole_cards_dealt_from_left_of_button_button_last():
     """§ 637a.11(f): two rounds face down from the button's left, the button last."""
     h = holdem_dealt()
@@ -37,6 +39,7 @@ def test_hole_cards_dealt_from_left_of_button_button_last():
     assert dealt["burn"] is None  # no burn before the hole cards
 
 
+@pytest.mark.regulation("637a.11(g)")
 def test_preflop_action_starts_left_of_big_blind_and_blind_may_raise():
     """§ 637a.11(g): first to act is left of the blinds; the blind keeps the option."""
     h = holdem_dealt()
@@ -47,6 +50,7 @@ def test_preflop_action_starts_left_of_big_blind_and_blind_may_raise():
     assert "raise" in h.legal_actions()["actions"]
 
 
+@pytest.mark.regulation("637a.11(e)")
 def test_straddle_acts_last_preflop():
     """§ 637a.11(e): one Straddle Bet, left of the blinds; action starts left of it."""
     h = hand("holdem", players=4, straddled=True,
@@ -58,6 +62,7 @@ def test_straddle_acts_last_preflop():
 
 
 @pytest.mark.regulation("637a.7(c)", "637a.7(e)(3)")
+@pytest.mark.regulation("637a.11(h)")
 def test_flop_turn_river_each_after_a_burn_and_first_left_of_button_acts():
     """§ 637a.11(h): burn, three community cards, first active player left of the
     button opens; § 637a.11(i) the turn and § 637a.11(j) the river, each after a burn."""
@@ -74,7 +79,25 @@ def test_flop_turn_river_each_after_a_burn_and_first_left_of_button_acts():
     assert burned == C("9h9c9s")
 
 
+@pytest.mark.regulation("637a.11(h)", "637a.11(i)", "637a.11(j)")
+def test_engine_deck_burns_before_flop_turn_and_river_not_before_hole_cards():
+    """§ 637a.11(f), (h)-(j) with the engine's deck in order (card 0 on top), button at
+    seat 1: hole cards 0-5 with no burn (seat 2 gets 0 and 3, seat 3 1 and 4, the button
+    2 and 5); the flop burns 6 and shows 7, 8, 9; the turn burns 10 and shows 11; the
+    river burns 12 and shows 13."""
+    h = Hand.start(rules("holdem"), {1: 10_000, 2: 10_000, 3: 10_000}, button=1,
+                   deck=list(range(52)))
+    while not h.is_complete:
+        call_down(h)
+    hole = next(e for e in h.events if e["type"] == "CardsDealt")["data"]
+    assert hole["cards"] == [[2, [0, 3]], [3, [1, 4]], [1, [2, 5]]] and hole["burn"] is None
+    boards = [(e["data"]["burn"], e["data"]["cards"]) for e in h.events
+              if e["type"] == "BoardDealt"]
+    assert boards == [(6, [7, 8, 9]), (10, [11]), (12, [13])]
+
+
 @pytest.mark.regulation("637a.7(d)", "637a.6(a)")
+@pytest.mark.regulation("637a.11(k)")
 def test_showdown_best_five_of_seven_wins():
     """§ 637a.11(k): any five of the two hole cards and five community cards."""
     h = holdem_dealt()
@@ -89,6 +112,7 @@ def test_showdown_best_five_of_seven_wins():
 
 
 @pytest.mark.regulation("637a.6(e)")
+@pytest.mark.regulation("637a.11(k)")
 def test_board_plays_pot_shared_equally():
     """§ 637a.11(k): when the five community cards are every player's best hand, the
     pot is shared equally; § 637a.6(e) equal hands tie."""
@@ -101,6 +125,10 @@ def test_board_plays_pot_shared_equally():
     assert h.stacks == {1: 10_000, 2: 10_000, 3: 10_000}
 
 
+@pytest.mark.regulation(
+    "637a.11(c)(1)", "637a.12(c)(1)", "637a.13(c)(1)", "637a.19(c)(1)", "637a.20(c)(1)",
+    "637a.21(c)(1)", "637a.11(c)(2)", "637a.12(c)(2)", "637a.13(c)(2)", "637a.19(c)(2)",
+    "637a.20(c)(2)", "637a.21(c)(2)")
 def test_button_rotates_clockwise_and_starts_right_of_dealer_or_by_card():
     """§ 637a.11(c)(1)-(2), § 637a.12(c), § 637a.13(c), § 637a.19(c), § 637a.20(c),
     § 637a.21(c): the button starts at the first player to the dealer's right or by the
@@ -235,15 +263,19 @@ def test_card_not_in_deck_or_already_dealt_refused():
 
 
 @pytest.mark.regulation("637a.7(b)")
+@pytest.mark.regulation("637a.11(b)")
 def test_at_most_ten_players_and_at_least_two():
     """§ 637a.11(b): no more than ten players; § 637a.7(b): at least two."""
     with pytest.raises(PokerError, match="no more than 10"):
         Hand.start(rules("holdem"), {s: 10_000 for s in range(1, 12)}, button=1)
+    assert Hand.start(rules("holdem"), {s: 10_000 for s in range(1, 11)}, button=1).phase == (
+        "dealing")
     with pytest.raises(PokerError) as exc:
         Hand.start(rules("holdem"), {1: 10_000}, button=1)
     assert exc.value.code == "too_few_players"
 
 
+@pytest.mark.regulation("637a.11(a)")
 def test_high_hand_only():
     """§ 637a.11(a): Hold'em is played for the high hand only (one share)."""
     h = holdem_dealt()

@@ -17,6 +17,7 @@ def _dealt_holdem() -> Hand:
                       deck=DECK)
 
 
+@pytest.mark.regulation("637a.18(j)")
 def test_card_found_face_up_in_the_deck_is_not_used():
     """§ 637a.18(j): the next card turns out face up: it goes to the discards and the flop
     comes after the burn from the cards below it."""
@@ -29,6 +30,7 @@ def test_card_found_face_up_in_the_deck_is_not_used():
     assert DECK[6] not in h.board
 
 
+@pytest.mark.regulation("637a.18(g)(3)")
 def test_a_second_card_face_up_in_the_deck_calls_for_a_misdeal():
     """§ 637a.18(g)(3): more than one card face up in the deck is a misdeal."""
     h = _dealt_holdem()
@@ -42,6 +44,7 @@ def test_a_second_card_face_up_in_the_deck_calls_for_a_misdeal():
     assert h.stacks == {1: 10_000, 2: 10_000, 3: 10_000}
 
 
+@pytest.mark.regulation("637a.18(o)")
 def test_card_dealt_off_the_table_may_not_be_used():
     """§ 637a.18(o): a card dealt off the table goes to the discards and cannot be dealt
     again this round."""
@@ -52,6 +55,7 @@ def test_card_dealt_off_the_table_may_not_be_used():
         h.deal(C("9h2d3d"))
 
 
+@pytest.mark.regulation("637a.18(p)")
 def test_hole_card_dealt_face_up_is_exchanged_for_the_top_card():
     """§ 637a.18(p): in Hold'em an exposed hole card is exchanged for the top card of the
     deck and put face down with the discards."""
@@ -64,6 +68,7 @@ def test_hole_card_dealt_face_up_is_exchanged_for_the_top_card():
     assert flop["burn"] == DECK[7] and flop["cards"] == DECK[8:11]
 
 
+@pytest.mark.regulation("637a.18(p)")
 def test_exposed_card_exchange_only_in_hold_em_and_omaha_before_the_flop():
     """§ 637a.18(p) names Hold'em and Omaha; after the flop the deal is over."""
     stud = hand("stud-high")
@@ -92,6 +97,7 @@ def test_irregularities_replay_from_events():
     assert Hand.from_events(h.events).snapshot() == h.snapshot()
 
 
+@pytest.mark.regulation("637a.18(m)")
 def test_stud_hole_card_turned_up_in_the_deal_makes_the_third_card_a_down_card():
     """§ 637a.18(m): in Seven-card Stud a first or second hole card accidentally turned face
     up makes the third card a down card: seat 1's As is its up card (and so, as the
@@ -103,6 +109,7 @@ def test_stud_hole_card_turned_up_in_the_deal_makes_the_third_card_a_down_card()
     assert next(e for e in h.events if e["type"] == "BringInPosted")["data"]["seat"] == 2
 
 
+@pytest.mark.regulation("637a.18(m)")
 def test_stud_both_hole_cards_turned_up_void_the_players_hand_and_return_the_ante():
     """§ 637a.18(m): both hole cards face up: the cards are collected, the player's hand
     is void and the $0.25 Ante goes back; the other two play on, seat 3's 5s bringing in."""
@@ -116,6 +123,7 @@ def test_stud_both_hole_cards_turned_up_void_the_players_hand_and_return_the_ant
     assert next(e for e in h.events if e["type"] == "BringInPosted")["data"]["seat"] == 3
 
 
+@pytest.mark.regulation("637a.18(n)")
 def test_five_card_stud_hole_card_turned_up_makes_the_second_card_a_down_card():
     """§ 637a.18(n): in Five-card Stud the hole card turned face up is the up card and the
     second card is dealt face down."""
@@ -169,6 +177,7 @@ def _bet_and_call(h: Hand) -> None:
         h.act(h.to_act, "call")
 
 
+@pytest.mark.regulation("637a.18(m)(1)")
 def test_stud_third_hole_card_exposed_player_stops_betting_for_the_pot_so_far():
     """§ 637a.18(m)(1): seat 2's last card, the 6h, is turned face up in the deal; seat 2
     chooses to make no more bets and contend only for the pot as it was ($3). Seats 1 and
@@ -196,6 +205,7 @@ def test_stud_third_hole_card_exposed_player_stops_betting_for_the_pot_so_far():
     assert again.snapshot() == h.snapshot()
 
 
+@pytest.mark.regulation("637a.18(m)(2)")
 def test_stud_third_hole_card_exposed_player_plays_on_for_the_entire_pot():
     """§ 637a.18(m)(2): seat 2 plays on: all three bet and call $4, a single pot of
     $3 + $12 = $15 to seat 2's straight flush: seat 2 $100 - $5 + $15 = $110."""
@@ -227,6 +237,7 @@ def test_the_terminal_sees_the_exposed_last_card():
     (None, {2: "pot_so_far"}, "invalid_action"),
     ({2: C("6h")}, {2: "pot_so_far", 3: "entire_pot"}, "invalid_action"),
 ])
+@pytest.mark.regulation("637a.18(m)")
 def test_a_bad_last_card_exposure_is_refused_and_changes_nothing(exposed, choice, code):
     """§ 637a.18(m): the exposed card is the one just dealt to the seat, and the player's
     choice is one of the two the rule offers, for that seat only."""

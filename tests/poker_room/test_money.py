@@ -9,7 +9,7 @@ import random
 import pytest
 
 from poker_room.domain.contributions import JackpotRule, contributions
-from poker_room.domain.errors import InvalidRules
+from poker_room.domain.errors import HandComplete, InvalidAction, InvalidRules
 from poker_room.domain.hand import Hand, decide
 from poker_room.domain.ledger import balances
 from poker_room.domain.rake import (
@@ -52,6 +52,7 @@ def _time_charge(**tc):
     return _table(rake={"types": ["time-charge"], "time_charge": tc}).time_charge
 
 
+@pytest.mark.regulation("637a.17(a)(2)", "637a.17(a)(3)", "637a.17(b)(1)")
 def test_percentage_rake_at_most_ten_percent_capped_per_round():
     """§ 637a.17(a)(1)-(3), (b)(1): a percentage of at most 10 %, with a maximum per round."""
     r = _rake(PCT)
@@ -63,6 +64,7 @@ def test_percentage_rake_at_most_ten_percent_capped_per_round():
                                                  "rake.percentage_bp")
 
 
+@pytest.mark.regulation("637a.17(b)(2)")
 def test_incremental_rake_by_levels():
     """§ 637a.17(b)(2): a rake taken as predetermined pot levels are reached; each level's
     rake is added to the levels before it ($1 at $10, $1 more at $30)."""
@@ -74,6 +76,7 @@ def test_incremental_rake_by_levels():
                                                                               200, 200]
 
 
+@pytest.mark.regulation("637a.17(b)(2)", "637a.17(a)(3)")
 def test_incremental_rake_levels_are_not_held_to_ten_percent():
     """§ 637a.17(b)(2): the 10 % limit of § 637a.17(b)(1) is for a percentage rake; a
     level of $2 at a $10 pot (20 %) is taken in full. The levels may not add up to more
@@ -89,6 +92,7 @@ def test_incremental_rake_levels_are_not_held_to_ten_percent():
     assert exc.value.code == "rake_above_maximum"
 
 
+@pytest.mark.regulation("637a.17(b)(3)(i)", "637a.17(b)(3)(ii)", "637a.17(b)(3)(iii)")
 def test_time_charges_per_player_per_table_and_interval():
     """§ 637a.17(b)(3)(i)-(v): hourly by the limits, per player (inactive players too) or
     per table, assessed every 20 or 30 minutes."""
@@ -108,6 +112,7 @@ def test_time_charges_per_player_per_table_and_interval():
     assert exc.value.code == "not_whole_chips"
 
 
+@pytest.mark.regulation("637a.17(b)(1)")
 def test_capped_rake_comes_from_the_main_pot_first_in_whole_chips():
     """§ 637a.17(b)(1): from the pot and each side pot, in whole chips; a capped rake is
     spread as the Rules Submission says, main pot first by default. Pots $30 and $12,
@@ -131,6 +136,7 @@ def _uncalled_hand(collection):
     return h
 
 
+@pytest.mark.regulation("637a.17(d)")
 def test_uncalled_final_bet_not_raked():
     """§ 637a.17(d): the uncalled final bet is returned and not raked."""
     h = _uncalled_hand("end-of-round")
@@ -151,16 +157,26 @@ def test_rake_as_play_progresses_equals_rake_at_the_end():
         assert a.stacks == b.stacks
 
 
+@pytest.mark.regulation("637a.17(e)")
 def test_no_rake_after_the_pot_is_pushed():
     """§ 637a.17(e), § 637a.7(e)(6)(iii): rake before the push and nothing after it;
     § 637a.17(c) the rake rule is plain data for the table's sign."""
     h = _uncalled_hand("end-of-round")
     types = [e["type"] for e in h.events]
+    assert types.count("RakeTaken") == 1
     assert types.index("RakeTaken") < types.index("PotAwarded")
     assert types[-1] == "HandCompleted"
     assert h.rules.to_dict()["rake"]["percentage_bp"] == 1000
+    # the pot pushed, the hand is over: nothing more is taken or recorded
+    before, events = h.snapshot(), list(h.events)
+    with pytest.raises(HandComplete) as exc:
+        h.act(1, "check")
+    assert exc.value.code == "hand_complete"
+    assert (h.snapshot(), h.events) == (before, events)
 
 
+@pytest.mark.regulation("637a.15(a)", "637a.15(b)(1)", "637a.15(b)(2)", "637a.15(c)",
+                        "637a.16(a)", "637a.16(b)(2)", "637a.16(b)(3)", "637a.16(c)")
 def test_jackpot_contribution_after_rake_min_pot_and_max():
     """§ 637a.15(a) § 637a.16(a): a fund built from pot contributions; § 637a.15(b)
     § 637a.16(b) the posted minimum pot and maximum contribution; § 637a.15(c)
@@ -200,6 +216,7 @@ def test_three_all_ins_make_side_pots():
     assert h.stacks == {1: 4_000, 2: 3_000, 3: 2_000, 4: 6_000}
 
 
+@pytest.mark.regulation("637a.18(g)(2)", "637a.18(g)(3)", "637a.18(g)(4)")
 def test_misdeal_returns_every_chip_only_before_two_voluntary_bets():
     """§ 637a.18(g)(1)-(4): a misdeal returns the cards for a reshuffle and every chip;
     a wrong start or a missed player only before two players bet voluntarily."""
@@ -217,6 +234,7 @@ def test_misdeal_returns_every_chip_only_before_two_voluntary_bets():
     assert h.stacks == {1: 10_000, 2: 10_000, 3: 10_000}
 
 
+@pytest.mark.regulation("637a.18(i)")
 def test_void_round_returns_chips_and_rake():
     """§ 637a.18(i): missing or extra cards void the round and every chip goes back;
     § 637a.18(h) play otherwise continues."""
@@ -229,6 +247,7 @@ def test_void_round_returns_chips_and_rake():
     assert balances(h.events)["pot"] == 0
 
 
+@pytest.mark.regulation("637a.18(e)")
 def test_showdown_order_final_bettor_first_then_clockwise_and_mucking():
     """§ 637a.18(e)-(f): the player who made the final bet shows first, the others
     clockwise; a loser may muck unless the Rules Submission requires disclosure."""
@@ -308,6 +327,7 @@ def test_not_participating_dealer_and_rankings():
         assert evaluate.d27(cs[:5]) == lowball.d27_low(cs[:5])
 
 
+@pytest.mark.regulation("637a.18(l)(2)")
 def test_blind_obligation_stands_when_the_player_folds():
     """§ 637a.18(l)(2): throwing away the cards does not take back a Blind Bet;
     § 637a.18(f) a folded hand cannot win."""
@@ -318,6 +338,7 @@ def test_blind_obligation_stands_when_the_player_folds():
     assert h.stacks == {1: 10_300, 2: 9_900, 3: 9_800}
 
 
+@pytest.mark.regulation("637a.17(b)(1)", "637a.17(a)(3)")
 def test_capped_rake_from_the_main_pot_leaves_the_side_pot_whole():
     """§ 637a.17(b)(1), (a)(3): 10 % capped at $1, in $1 chips. Seat 3 ($6) is all in on
     the flop: main pot $18 (three × $6), side pot $8 (seats 1 and 2 on the turn). The $1
@@ -343,3 +364,85 @@ def test_capped_rake_from_the_main_pot_leaves_the_side_pot_whole():
     done = h.events[-1]["data"]
     assert (done["rake"], done["rake_by_pot"]) == (100, [100, 0])
     assert h.stacks == {1: 9_800, 2: 9_000, 3: 1_700}
+
+
+@pytest.mark.regulation("637a.18(e)", "637a.18(f)")
+def test_at_the_showdown_only_hands_that_won_nothing_are_discarded():
+    """§ 637a.18(e): the winning hand is shown in its entirety; § 637a.18(f): a hand goes
+    to the discards only once it has lost to the others. Four players, button seat 4;
+    board Kh Qh Jd 5s 6s; seat 3 (3c 8d) makes the final bet and shows first although
+    king high loses; seat 2's aces win and are shown, both cards; seats 4 (4c 9d) and 1
+    (2c 7d), beaten, are mucked; nothing is awarded to a mucked hand."""
+    h = hand("holdem", players=4, button=4)
+    h.deal({1: C("2c7d"), 2: C("AsAd"), 3: C("3c8d"), 4: C("4c9d")})
+    for board in (C("KhQhJd"), C("5s")):
+        call_down(h)
+        h.deal(board)
+    call_down(h)
+    h.deal(C("6s"))
+    h.act(1, "check")
+    h.act(2, "check")
+    h.act(3, "bet")
+    call_down(h)
+    shown = {e["data"]["seat"]: e["data"]["cards"] for e in h.events
+             if e["type"] == "HandShown"}
+    assert shown == {3: C("3c8d"), 2: C("AsAd")}
+    mucked = [e["data"]["seat"] for e in h.events if e["type"] == "HandMucked"]
+    assert mucked == [4, 1]
+    assert {e["data"]["seat"] for e in h.events if e["type"] == "PotAwarded"} == {2}
+
+
+@pytest.mark.regulation("637a.18(h)")
+def test_no_cards_go_on_record_for_a_player_not_dealt_in_and_the_round_goes_on():
+    """§ 637a.18(h): cards given to a player who is not in the round are no hand of his and
+    the round continues. Seats 1-3 are dealt in; a deal that also names seat 4 is refused
+    with nothing recorded, and the deal to seats 2, 3 and 1 goes on with the first betting
+    round. (The dealer records the eligible seats' cards only; the product has no record
+    of the cards that went to seat 4 and were discarded.)"""
+    h = hand("holdem", players=3)
+    before, events = h.snapshot(), list(h.events)
+    with pytest.raises(InvalidAction) as exc:
+        h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d"), 4: C("QsQd")})
+    assert exc.value.field == "cards"
+    assert (h.snapshot(), h.events) == (before, events)
+    h.deal({2: C("AsAd"), 3: C("KsKd"), 1: C("2c7d")})
+    assert (h.phase, h.to_act) == ("betting", 1)
+
+
+@pytest.mark.regulation("637a.15(a)", "637a.16(a)")
+def test_no_fund_contribution_where_the_submission_offers_no_payout():
+    """§ 637a.15(a), § 637a.16(a): a Bad Beat or High Hand payout only if the Rules
+    Submission says so, from a separate fund. The same hand (three players call $2 and
+    check it down: a $6 pot, 10 % rake capped at $4 = $0.60) with no jackpot options
+    gives nothing to any fund; with the High Hand's 5 % it gives 5 % of the $5.40 left,
+    $0.27, to the high-hand fund alone, and the players' stacks bear exactly that."""
+    def play(**options):
+        h = Hand.start(rules("holdem", rake=PCT, **options),
+                       {1: 10_000, 2: 10_000, 3: 10_000}, button=1, deck=list(range(52)))
+        while not h.is_complete:
+            call_down(h)
+        return h
+    plain = play()
+    assert not any(e["type"] == "JackpotContributionTaken" for e in plain.events)
+    assert plain.result["rake"] == 60 and sum(plain.stacks.values()) == 30_000 - 60
+    funded = play(high_hand=JACKPOT_OPTIONS["high_hand"])
+    taken = [(e["data"]["fund"], e["data"]["amount"]) for e in funded.events
+             if e["type"] == "JackpotContributionTaken"]
+    assert taken == [("high_hand", 27)]
+    assert sum(funded.stacks.values()) == 30_000 - 60 - 27
+
+
+@pytest.mark.regulation("637a.18(g)(1)")
+def test_cards_not_shuffled_and_cut_are_a_misdeal_at_any_point_of_the_deal():
+    """§ 637a.18(g)(1): a failure to shuffle and cut the cards is a misdeal; unlike a wrong
+    starting position or a missed player ((g)(2), (4)) it is not limited to before two
+    voluntary bets. Seats 1 and 2 have called: the misdeal still returns every chip,
+    $100 each, and the cards go back for a reshuffle (the hand is over, nothing awarded)."""
+    h = holdem_dealt()
+    h.act(1, "call")
+    h.act(2, "call")
+    h.misdeal("not_shuffled_or_cut")
+    assert h.is_complete and h.stacks == {1: 10_000, 2: 10_000, 3: 10_000}
+    assert not any(e["type"] == "PotAwarded" for e in h.events)
+    assert next(e for e in h.events if e["type"] == "MisdealDeclared")["data"][
+        "reason"] == "not_shuffled_or_cut"

@@ -38,6 +38,7 @@ def test_silent_sections_let_the_submission_name_the_odd_chip():
         assert validate_options(game, example_options(game))["odd_chip_recipient"] is None
 
 
+@pytest.mark.regulation("637a.10(i)(3)(ii)", "637a.10(i)(3)(iii)")
 def test_stud_high_low_keeps_the_chapters_odd_chip():
     """§ 637a.10(i)(3)(ii)-(iii): by suit, fixed; naming the player left of the dealer is
     refused with its own code, for the high and the low share; naming the suit is the

@@ -26,6 +26,7 @@ def _text(response) -> str:  # noqa: ANN001
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
+@pytest.mark.regulation("637a.18(s)")
 def test_procedures_recorded_on_the_version_and_shown_on_the_floor(
         crew, poker_table, console_client) -> None:
     """§ 637a.18(s): the house's supplement, as written, on the version in effect; the
@@ -44,6 +45,7 @@ def test_procedures_recorded_on_the_version_and_shown_on_the_floor(
         assert "shown to all &amp; replaced." in _text(r)
 
 
+@pytest.mark.regulation("637a.18(s)")
 def test_a_hand_records_its_rules_without_the_supplement(
         crew, poker_table, console_client) -> None:
     """§ 637a.18(s): the supplement is for the floor, not the deal: a hand started under
@@ -62,6 +64,7 @@ def test_a_hand_records_its_rules_without_the_supplement(
     assert "<p>A misdeal is called by the floorperson &lt;only&gt;.</p>" in html
 
 
+@pytest.mark.regulation("637a.18(s)")
 def test_a_table_without_a_supplement_shows_none(crew, poker_table, console_client) -> None:
     """§ 637a.18(s) "may": a submission without one shows no such block."""
     poker_table("holdem")
@@ -74,6 +77,7 @@ def test_a_table_without_a_supplement_shows_none(crew, poker_table, console_clie
     (["a card exposed"], "invalid_option_type"),
     ("   ", "invalid_option_type"),
 ])
+@pytest.mark.regulation("637a.18(s)")
 def test_procedures_too_long_or_not_text_are_refused(crew, value, code) -> None:
     """§ 637a.18(s): text of at most 4,000 characters; anything else refused by name,
     nothing recorded."""

@@ -87,6 +87,7 @@ def test_minimum_bet_raised_only_by_agreement_and_within_the_submission(
     assert h["legal_actions"]["min_to"] == 400 + 1_000  # a raise of at least the $10 bet
 
 
+@pytest.mark.regulation("637a.18(b)", "637a.18(c)")
 def test_floor_removes_a_colluding_player_and_compliance_is_told(
         crew, poker_table: Callable, as_actor: Callable, staff) -> None:
     """§ 637a.18(b)-(c): the floor requires a player who plays to help another to leave the

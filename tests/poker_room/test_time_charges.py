@@ -40,6 +40,7 @@ def _first_period(table, minutes: int):
     return start + timedelta(minutes=minutes)
 
 
+@pytest.mark.regulation("637a.17(b)(3)(i)", "637a.17(b)(3)(ii)", "637a.17(b)(3)(iii)")
 def test_per_player_every_20_minutes_inactive_players_included(crew, poker_table) -> None:
     """§ 637a.17(b)(3)(i)-(iii): $12 an hour per player, assessed every 20 minutes: $4 from
     each of three seated players, the one sitting out included. Assessed twice, charged
@@ -59,6 +60,7 @@ def test_per_player_every_20_minutes_inactive_players_included(crew, poker_table
     assert (day.time_charges_pending_cents, day.rake_and_time_charges_cents) == (1_200, 0)
 
 
+@pytest.mark.regulation("637a.17(b)(3)(i)", "637a.17(b)(3)(ii)")
 def test_per_table_fee_shared_in_whole_chips(crew, poker_table) -> None:
     """§ 637a.17(b)(3)(i)-(ii): $10 an hour for the table every 30 minutes is $5 a period,
     shared by three players in $1 chips: $2, $2 and $1 (the odd chip on the lowest seats)."""
@@ -67,6 +69,7 @@ def test_per_table_fee_shared_in_whole_chips(crew, poker_table) -> None:
     assert TimeChargePeriod.objects.get(table=table).charges == {"1": 200, "2": 200, "3": 100}
 
 
+@pytest.mark.regulation("637a.17(b)(3)(iv)", "637a.17(b)(3)(v)")
 def test_floorperson_verifies_then_the_drop_box_expects_it(crew, poker_table, as_actor
                                                             ) -> None:
     """§ 637a.17(b)(3)(iv)-(v): placed in the rake area, then, once a floorperson has
@@ -92,6 +95,7 @@ def test_floorperson_verifies_then_the_drop_box_expects_it(crew, poker_table, as
             ledger["rake_and_time_charges_cents"]) == (1_200, 0, 1_200)
 
 
+@pytest.mark.regulation("637a.17(b)(3)(iii)")
 def test_the_sweep_assesses_every_period_due_and_catches_a_missed_one(crew, poker_table
                                                                       ) -> None:
     """§ 637a.17(b)(3)(iii): every 20 minutes. An hour after the players sat down three

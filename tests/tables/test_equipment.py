@@ -43,6 +43,7 @@ def _setup(game: str, shuffler: str = "automated", **kw: bool) -> TableSetup:
 # --- the pure rules ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("game,cite", OUT_OF_ORDER)
+@pytest.mark.regulation("637a.18(r)")
 def test_by_hand_only_once_the_shuffler_is_out_of_order(game: str, cite: str) -> None:
     """A shuffle by hand at a table whose shuffler is in service is refused; with the
     shuffler recorded out of order, or at a table with none, it is allowed."""
@@ -55,6 +56,7 @@ def test_by_hand_only_once_the_shuffler_is_out_of_order(game: str, cite: str) ->
                   ShuffleMethod.MANUAL)
 
 
+@pytest.mark.regulation("637a.18(q)")
 def test_after_a_jam_the_deck_is_neither_cut_nor_put_in_play() -> None:
     """§ 637a.18(q): the cards are reshuffled; a cut or a deck in play comes after that
     shuffle, never straight after the jam."""
@@ -108,6 +110,7 @@ def _refused(command: Any, code: str, *streams: str) -> None:
 @pytest.mark.regulation("579.13(f)")
 @pytest.mark.django_db
 @pytest.mark.parametrize("game,cite", OUT_OF_ORDER)
+@pytest.mark.regulation("637a.18(r)")
 def test_shuffled_by_hand_only_after_the_shuffler_is_signed_out_of_order(
         game: str, cite: str, crew, open_table) -> None:
     """The table's automated shuffler in service: a shuffle by hand is refused, nothing
@@ -184,6 +187,7 @@ def test_the_shoe_reported_by_the_dealer_is_restored_by_a_floorperson(crew,
 @pytest.mark.regulation("579.13(d)")
 @pytest.mark.django_db
 @pytest.mark.parametrize("game,cite", JAM)
+@pytest.mark.regulation("637a.18(q)")
 def test_a_jam_mid_shuffle_has_the_cards_shuffled_again(game: str, cite: str, crew,
                                                         open_table) -> None:
     """The shuffler jams on a washed deck: recorded, the deck waits for a new shuffle; a
@@ -204,6 +208,7 @@ def test_a_jam_mid_shuffle_has_the_cards_shuffled_again(game: str, cite: str, cr
 
 
 @pytest.mark.django_db
+@pytest.mark.regulation("637a.18(q)", "637a.18(r)")
 def test_a_poker_shuffler_that_jams_on_a_ready_deck_then_fails(crew, staff,
                                                                open_table) -> None:
     """§ 637a.18(q): a ready deck shuffled again jams: it is no longer ready (refused in
@@ -237,6 +242,7 @@ def _as(actor: Any) -> Any:
 
 
 @pytest.mark.django_db
+@pytest.mark.regulation("637a.18(q)")
 def test_the_api_refuses_by_hand_and_after_a_jam_as_problems(crew, open_table) -> None:
     """§ 637a.18(r): 409 shuffler_not_out_of_order; § 637a.18(q): ``shuffle-jam/`` then
     409 reshuffle_required on the cut, as problem+json."""

@@ -25,6 +25,7 @@ def _bad_beat_lines(options: dict[str, Any]) -> dict[str, str]:
     return {line["label"]: line["value"] for line in block["lines"]}
 
 
+@pytest.mark.regulation("637a.15(b)(3)")
 def test_the_qualifying_hand_says_or_better_once() -> None:
     """§ 637a.15(b)(3): four of a kind of eights or better, beaten: one "or better"; a
     submission without a least rank says the category alone."""

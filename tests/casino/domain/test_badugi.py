@@ -43,6 +43,7 @@ def test_scalar_matches_batch_on_every_hand(hands4):
         assert badugi.badugi_value(row, ace_low=False) == b
 
 
+@pytest.mark.regulation("637a.21(k)(1)", "637a.21(k)(2)", "637a.21(k)(3)", "637a.21(k)(4)")
 def test_best_badugi_is_a234_and_bigger_hands_win():
     """§ 637a.21(k)(1): best Badugi A-2-3-4; (2)-(4): four cards beat three beat two
     beat one, whatever the ranks."""
@@ -54,6 +55,7 @@ def test_best_badugi_is_a234_and_bigger_hands_win():
     assert badugi.describe_badugi(bv("As2s3h4h")) == "Two-card hand, 3-A"
 
 
+@pytest.mark.regulation("637a.21(k)(1)")
 def test_lower_highest_card_wins_then_next():
     """§ 637a.21(k)(1) with § 637a.6(c), (e): within a size the lower top card wins,
     then the next; suits do not matter, equal ranks tie (637a.21(k)(5))."""
@@ -63,6 +65,7 @@ def test_lower_highest_card_wins_then_next():
     assert bv("As2d3h4c") == bv("Ac2h3s4d")
 
 
+@pytest.mark.regulation("637a.21(k)(2)")
 def test_three_card_hand_discards_paired_or_suited_card():
     """§ 637a.21(k)(2): the best three of four when two share a suit or rank."""
     def d(text: str) -> str:
@@ -74,6 +77,7 @@ def test_three_card_hand_discards_paired_or_suited_card():
     assert bv("As2s3h4c") == bv("Ad2d3h4c") and bv("KsKd3h4c") == bv("KdKh3s4c")
 
 
+@pytest.mark.regulation("637a.20(l)(1)(i)", "637a.20(l)(2)(i)")
 def test_badeucey_ace_high_badacey_ace_low():
     """§ 637a.20(l)(1): in Badeucey the best Badugi is 2-3-4-5 (ace high);
     § 637a.20(l)(2): in Badacey it is A-2-3-4; the best four of five cards count."""

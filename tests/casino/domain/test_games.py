@@ -23,6 +23,7 @@ def test_registry_names():
         assert g.fields and g.regulation
 
 
+@pytest.mark.regulation("637a.11(k)")
 def test_holdem_uses_any_five_of_seven():
     """§ 637a.11(k): any of the two hole cards and the five community cards."""
     r = evaluate("holdem", hole="AhKh", board="QhJhTh2c3c")
@@ -32,6 +33,7 @@ def test_holdem_uses_any_five_of_seven():
     assert board["description"] == "Royal flush"  # the board plays (637a.11(k))
 
 
+@pytest.mark.regulation("637a.12(k)(2)", "637a.12(l)", "637a.12(m)")
 def test_omaha_hilo8_result_shape():
     """§ 637a.12(k)(2), (l): high and eight-or-better low; no low is reported as such."""
     r = evaluate("omaha-hilo8", hole="AsKsQdJd", board="2c3c4h9sTs")
@@ -44,6 +46,7 @@ def test_omaha_hilo8_result_shape():
                     board="4s5s8sJhQc")["low"]["qualifies"]
 
 
+@pytest.mark.regulation("637a.10(i)(3)", "637a.10(j)")
 def test_stud_hilo_without_qualifier_always_has_a_low():
     """§ 637a.10(i)(3): Seven-card Stud High-low Split has no eight qualifier (that is
     only 637a.10(j) for Eight or Better)."""
@@ -64,6 +67,7 @@ def test_lowball_games():
         evaluate("draw-low", cards="As2d3h4c6s")["rank"]
 
 
+@pytest.mark.regulation("637a.20(l)(1)(i)", "637a.20(l)(2)(i)", "637a.21(k)(1)")
 def test_split_badugi_games():
     """§ 637a.20(l)(1) Badeucey (2-7 + Badugi ace high), § 637a.20(l)(2) Badacey
     (A-5 + Badugi ace low), § 637a.21(k) Badugi."""

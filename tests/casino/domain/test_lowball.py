@@ -21,6 +21,7 @@ def d27(text: str) -> int:
 
 
 @pytest.mark.regulation("637a.6(c)", "637a.6(d)")
+@pytest.mark.regulation("637a.20(k)(4)")
 def test_a5_ace_low_straights_and_flushes_ignored():
     """§ 637a.20(k)(4)(i)-(iii): ace low, best 5-4-3-2-A regardless of suit; straights
     and flushes are not considered (637a.6(d))."""
@@ -48,6 +49,7 @@ def test_a5_pairs_count_against_the_hand():
     assert lowball.describe_a5(a5("AsAd2h3c4s")) == "One pair, aces, 4-3-2"
 
 
+@pytest.mark.regulation("637a.10(i)(2)")
 def test_a5_best_five_of_seven():
     """§ 637a.10(i)(2): razz, the best five-card low from seven cards."""
     assert a5("As Ad 2h 3c 4s Kd Ks") == a5("As2h3c4sKd")
@@ -59,6 +61,7 @@ def test_a5_best_five_of_seven():
     assert lowball.describe_a5(v) == "Two pair, deuces and aces"
 
 
+@pytest.mark.regulation("637a.10(j)", "637a.12(l)", "637a.19(l)(1)")
 def test_eight_or_better_qualifier():
     """§ 637a.10(j), § 637a.12(l), § 637a.19(l)(1): no pair, trips or quads and no 9, 10,
     jack, queen or king."""
@@ -73,6 +76,7 @@ def test_eight_or_better_qualifier():
 
 
 @pytest.mark.regulation("637a.6(c)")
+@pytest.mark.regulation("637a.20(k)(3)")
 def test_deuce7_rules():
     """§ 637a.20(k)(3)(i)-(iii): ace high only; straights, flushes and pairs count;
     best 7-5-4-3-2 not all of one suit."""
@@ -87,6 +91,7 @@ def test_deuce7_rules():
     assert lowball.describe_d27(best) == "7-5-4-3-2 low"
 
 
+@pytest.mark.regulation("637a.20(k)(3)(iii)")
 def test_deuce7_best_five_avoids_flush_when_it_can():
     """§ 637a.20(k)(3)(iii) with more than five cards: the best five need not be suited."""
     # 7-5-4-3-2 all spades is a flush; with the 6d the best is 7-6-4-3-2

@@ -16,6 +16,7 @@ def p(text: str) -> list[int]:
     return parse_cards(text)
 
 
+@pytest.mark.regulation("637a.12(k)")
 def test_exactly_two_hole_cards():
     """§ 637a.12(k): a board flush needs two hole cards of the suit; one is not enough."""
     hole, board = p("AsKd7c2h"), p("QsJsTs9s3s")
@@ -27,6 +28,7 @@ def test_exactly_two_hole_cards():
     assert high.category_of(v) is Category.ONE_PAIR
 
 
+@pytest.mark.regulation("637a.12(k)")
 def test_exactly_three_board_cards():
     """§ 637a.12(k): four to a straight on the board with one hole card is no straight."""
     v = omaha.omaha_high(p("9hKd2c2s"), p("5s6d7h8cQs"))
@@ -36,6 +38,7 @@ def test_exactly_three_board_cards():
     assert high.describe_high(v) == "Straight, seven high"
 
 
+@pytest.mark.regulation("637a.19(k)")
 def test_five_card_omaha_uses_two_of_five():
     """§ 637a.19(k): two of the five hole cards and three community cards."""
     v, five = omaha.omaha_high_five(p("AsKs2d3d9c"), p("QsJs4s8h8c"))
@@ -43,6 +46,7 @@ def test_five_card_omaha_uses_two_of_five():
     assert len(set(five) & set(p("AsKs2d3d9c"))) == 2
 
 
+@pytest.mark.regulation("637a.12(l)", "637a.12(m)")
 def test_low_needs_two_low_hole_cards_and_three_low_board_cards():
     """§ 637a.12(l)-(m): an eight-or-better low from two hole and three board cards;
     none when the board has fewer than three cards eight or under."""
@@ -55,6 +59,7 @@ def test_low_needs_two_low_hole_cards_and_three_low_board_cards():
     assert lowball.describe_a5(low) == "8-7-6-2-A low"
 
 
+@pytest.mark.regulation("637a.12(m)")
 def test_ace_counts_high_and_low_at_once():
     """§ 637a.12(m): the ace may be high in the high hand and low in the low hand;
     the high and low may use different groupings."""
