@@ -40,6 +40,12 @@ SECURE_PROXY_SSL_HEADER = env.env_header(
 # health probes and the fault and benchmark clients (a redirect there breaks them).
 SECURE_SSL_REDIRECT = env.env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_REDIRECT_EXEMPT = [r"^health(/|$)"]  # the probes, when the redirect is on
+# Who reads the health reports' details (casino.health_access): addresses or networks,
+# the loopback by default; anyone else gets the status alone.
+from casino.health_access import LOOPBACK, parse_detail_addresses  # noqa: E402
+
+HEALTH_DETAIL_ADDRESSES = env.env_list("HEALTH_DETAIL_ADDRESSES", LOOPBACK)
+parse_detail_addresses(HEALTH_DETAIL_ADDRESSES)  # a bad entry stops start-up, named
 
 INSTALLED_APPS = [
     "django.contrib.admin",
