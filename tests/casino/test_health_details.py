@@ -48,7 +48,7 @@ def test_liveness_stays_public() -> None:
 
 
 @pytest.mark.postgres
-def test_not_ready_is_503_for_the_outsider_too(django_db_blocker) -> None:  # noqa: ANN001
+def test_not_ready_is_503_for_the_outsider_too() -> None:
     """A database that takes no writes (``default_transaction_read_only`` on, as on a
     standby): 503 with Retry-After, ``unavailable``, to both; the details to the loopback
     alone. The setting is the test's transaction's and goes with it."""

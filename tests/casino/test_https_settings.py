@@ -87,7 +87,8 @@ def test_the_proxy_header_is_named_as_the_proxy_sends_it(monkeypatch, raw: str, 
 
 
 @pytest.mark.parametrize("raw", ["X-Forwarded-Proto", "=https", "X-Forwarded-Proto="])
-def test_a_proxy_header_without_its_value_stops_start_up(monkeypatch, raw: str) -> None:  # noqa: ANN001
+def test_a_proxy_header_without_its_value_stops_start_up(monkeypatch,  # noqa: ANN001
+                                                         raw: str) -> None:
     monkeypatch.setenv("SECURE_PROXY_SSL_HEADER", raw)
     with pytest.raises(ImproperlyConfigured, match="SECURE_PROXY_SSL_HEADER"):
         env.env_header("SECURE_PROXY_SSL_HEADER", None)
