@@ -57,6 +57,22 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return items
 
 
+def env_header(name: str, default: tuple[str, str] | None) -> tuple[str, str] | None:
+    """A request header and the value that marks HTTPS, ``X-Forwarded-Proto=https``, as
+    Django's ``SECURE_PROXY_SSL_HEADER`` wants it (``("HTTP_X_FORWARDED_PROTO", "https")``);
+    ``off`` for none."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    if raw.strip().lower() in ("off", "none", "false", "0"):
+        return None
+    header, sep, value = raw.partition("=")
+    if not sep or not header.strip() or not value.strip():
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a header and its value, e.g. "
+                                   "X-Forwarded-Proto=https (or off)")
+    return "HTTP_" + header.strip().upper().replace("-", "_"), value.strip()
+
+
 def env_timezone(name: str, default: str) -> str:
     raw = os.environ.get(name, default)
     try:

@@ -13,7 +13,9 @@
   standby's (``replication``: configured, and fewer in sync than it needs): commands then
   answer 503 ``replication_unconfirmed`` by themselves (casino.replication).
 
-Nothing here names a property or shows a row: counts, ages and positions only.
+Nothing here names a property or shows a row: counts, ages and positions only. Even so
+the details describe the installation: the views give them only to the addresses of
+``HEALTH_DETAIL_ADDRESSES`` and the status alone to anyone else (casino.health_access).
 """
 
 from __future__ import annotations

@@ -20,6 +20,33 @@ ALLOWED_HOSTS = env.env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"
 CSRF_TRUSTED_ORIGINS = env.env_list("CSRF_TRUSTED_ORIGINS", ["http://localhost:8000",
                                                              "http://127.0.0.1:8000"])
 
+# --- HTTPS (issue 35 item 4; docs/operations/production.md, "HTTPS") --------------------
+# In production (a DATABASE_URL) the cookies go only over HTTPS and browsers are told to
+# use nothing else for a year (HSTS, this host and its subdomains; preloading is the
+# domain owner's choice: off); the TLS-ending proxy's X-Forwarded-Proto tells Django a
+# request came over HTTPS. The embedded default (`make run`: plain http on 127.0.0.1)
+# keeps them off, or its logins would never keep a cookie. Each can be set either way.
+_HTTPS = not EMBEDDED
+SESSION_COOKIE_SECURE = env.env_bool("SESSION_COOKIE_SECURE", _HTTPS)
+CSRF_COOKIE_SECURE = env.env_bool("CSRF_COOKIE_SECURE", _HTTPS)
+SECURE_HSTS_SECONDS = env.env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if _HTTPS else 0,
+                                  minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", _HTTPS)
+SECURE_HSTS_PRELOAD = env.env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_PROXY_SSL_HEADER = env.env_header(
+    "SECURE_PROXY_SSL_HEADER", ("HTTP_X_FORWARDED_PROTO", "https") if _HTTPS else None)
+# Off by default even in production: the proxy redirects http to https for browsers,
+# while the application's own port is spoken to over plain http by the proxy, the
+# health probes and the fault and benchmark clients (a redirect there breaks them).
+SECURE_SSL_REDIRECT = env.env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^health(/|$)"]  # the probes, when the redirect is on
+# Who reads the health reports' details (casino.health_access): addresses or networks,
+# the loopback by default; anyone else gets the status alone.
+from casino.health_access import LOOPBACK, parse_detail_addresses  # noqa: E402
+
+HEALTH_DETAIL_ADDRESSES = env.env_list("HEALTH_DETAIL_ADDRESSES", LOOPBACK)
+parse_detail_addresses(HEALTH_DETAIL_ADDRESSES)  # a bad entry stops start-up, named
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

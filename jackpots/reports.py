@@ -12,7 +12,6 @@ from typing import Any
 from django.db.models import Count, Sum
 
 from casino.actors import Actor
-from casino.domain import spreadsheet
 from casino.domain.errors import DomainError
 from casino.eventstore.models import Event
 from casino.scoping import property_rows
@@ -110,9 +109,10 @@ CSV_COLUMNS = [("gaming_day", "Gaming day", "date"), ("opening_cents", "Opening"
                ("tables", "Tables contributing", "count")]
 
 
-def as_csv(report: dict[str, Any], *, time_zone: str) -> str:
-    """The ledger by gaming day as a CSV (637a.15(e), 637a.16(e))."""
-    return spreadsheet.write_csv(CSV_COLUMNS, report["rows"], time_zone=time_zone)
+def csv_table(report: dict[str, Any]) -> tuple[list[tuple[str, str, str]], list[Any]]:
+    """The ledger by gaming day as its CSV is written (637a.15(e), 637a.16(e)): columns
+    and rows for casino.api.downloads.csv_download."""
+    return CSV_COLUMNS, report["rows"]
 
 
 def period_report(actor: Actor, name: str, first: date, last: date) -> dict[str, Any]:
@@ -158,7 +158,6 @@ PERIOD_CSV_COLUMNS = [("period_start", "Period start", "time"),
                       ("counted_cents", "Counted to the cage", "money")]
 
 
-def periods_as_csv(report: dict[str, Any], *, time_zone: str) -> str:
-    """The High Hand ledger by qualifying period as a CSV (637a.16(g)-(i))."""
-    return spreadsheet.write_csv(PERIOD_CSV_COLUMNS, report["rows"],
-                                 time_zone=time_zone)
+def periods_csv_table(report: dict[str, Any]) -> tuple[list[tuple[str, str, str]], list[Any]]:
+    """The High Hand ledger by qualifying period as its CSV is written (637a.16(g)-(i))."""
+    return PERIOD_CSV_COLUMNS, report["rows"]

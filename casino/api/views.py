@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino import health
+from casino import health, health_access
 from casino.actors import actor_of
 from casino.api.pagination import KEYSET_PAGING_PARAMETERS, page_response, parse_paging
 from casino.api.serializers import (
@@ -103,7 +103,9 @@ class MeView(APIView):
 
 
 class HealthView(APIView):
-    """Database and broker status: 200 when both answer, 503 otherwise. No login."""
+    """Database and broker status: 200 when both answer, 503 otherwise. No login; the
+    details (each component) only to HEALTH_DETAIL_ADDRESSES (casino.health_access),
+    anyone else the status alone."""
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
@@ -111,7 +113,8 @@ class HealthView(APIView):
     @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer})
     def get(self, request: Request) -> Response:
         report: dict[str, Any] = health.check()
-        return Response(report, status=200 if report["status"] == "ok" else 503)
+        return Response(health_access.for_caller(request, report),
+                        status=200 if report["status"] == "ok" else 503)
 
 
 class HealthLiveView(APIView):
@@ -130,7 +133,8 @@ class HealthReadyView(APIView):
     """Readiness: each component's status; 200 when commands can be taken (the database
     answers and takes writes), ``degraded`` when only the broker, the workers, the beat
     or what they keep up are in trouble; 503 with Retry-After otherwise. No login
-    (issue 26 item 5)."""
+    (issue 26 item 5); the components only to HEALTH_DETAIL_ADDRESSES, anyone else the
+    status alone with the same code (issue 35, casino.health_access)."""
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
@@ -138,6 +142,7 @@ class HealthReadyView(APIView):
     @extend_schema(responses={200: HealthReadySerializer, 503: HealthReadySerializer})
     def get(self, request: Request) -> Response:
         report, can_write = health.ready()
+        report = health_access.for_caller(request, report)
         if can_write:
             return Response(report)
         return Response(report, status=503,

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
+from casino.api.downloads import csv_download
 from casino.roles import roles_required
 from finance import selectors, services
 from finance.api.serializers import (
@@ -82,19 +83,15 @@ class ReportView(APIView):
     @extend_schema(parameters=[FIRST, LAST, AS], responses={200: dict},
                    operation_id="finance_report")
     def get(self, request: Request, name: str) -> Any:
-        from django.http import HttpResponse
-
         from finance import reports
 
         actor = actor_of(request.user)
         first, last = gaming_day_span(request.query_params, actor.gaming_day())
         report = reports.build(name, actor, first, last, request.query_params.dict())
         if request.query_params.get("as") == "csv":
-            text = reports.as_csv(report, time_zone=actor.property.time_zone)
-            response = HttpResponse(text, content_type="text/csv")
-            response["Content-Disposition"] = (
-                f'attachment; filename="{name}-{first.isoformat()}-{last.isoformat()}.csv"')
-            return response
+            columns, rows = reports.csv_table(report)
+            return csv_download(columns, rows, time_zone=actor.property.time_zone,
+                                filename=f"{name}-{first.isoformat()}-{last.isoformat()}.csv")
         return Response(report.as_data())
 
 

@@ -15,7 +15,6 @@ from datetime import date
 from typing import Any
 
 from casino.actors import Actor
-from casino.domain import spreadsheet
 from casino.domain.errors import NotFoundError
 
 #: how a column's values are shown: money (cents), percent, count, text, flag, date (a
@@ -83,13 +82,13 @@ def build(name: str, actor: Actor, first: date, last: date,
     return builder(actor, first, last, dict(params or {}))
 
 
-def as_csv(report: Report, *, time_zone: str) -> str:
-    """The rows (and totals, last) under the columns' words with their units, each cell
-    as every CSV meant for people writes it (casino.domain.spreadsheet: dollars to the
-    cent, gaming days as dates, instants in ``time_zone`` with their offset)."""
-    return spreadsheet.write_csv([(c.key, c.label, c.kind) for c in report.columns],
-                                 report.rows + ([report.totals] if report.totals else []),
-                                 time_zone=time_zone)
+def csv_table(report: Report) -> tuple[list[tuple[str, str, str]], list[dict[str, Any]]]:
+    """The report as its CSV is written (casino.api.downloads.csv_download, through the
+    one writer casino.domain.spreadsheet: dollars to the cent, gaming days as dates,
+    instants with their offset, no cell a formula): the columns as (key, words, kind),
+    then the rows and the totals, last."""
+    return ([(c.key, c.label, c.kind) for c in report.columns],
+            report.rows + ([report.totals] if report.totals else []))
 
 
 def _load() -> None:

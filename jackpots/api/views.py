@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.actors import actor_of
+from casino.api.downloads import csv_download
 from casino.roles import Role, roles_required
 from jackpots import selectors
 from jackpots.reports import gaming_day_span
@@ -148,8 +149,6 @@ class FundReport(APIView):
     @extend_schema(parameters=[FIRST, LAST, AS, BY], responses={200: REPORT_RESPONSE},
                    operation_id="jackpot_fund_report")
     def get(self, request: Request, name: str) -> Any:
-        from django.http import HttpResponse
-
         from jackpots import reports
 
         actor = actor_of(request.user)
@@ -158,12 +157,10 @@ class FundReport(APIView):
         report = (reports.period_report if by_period else reports.fund_report)(
             actor, name, first, last)
         if request.query_params.get("as") == "csv":
-            text = (reports.periods_as_csv if by_period else reports.as_csv)(
-                report, time_zone=actor.property.time_zone)
-            response = HttpResponse(text, content_type="text/csv")
-            response["Content-Disposition"] = (
-                f'attachment; filename="{name}-{first.isoformat()}-{last.isoformat()}.csv"')
-            return response
+            columns, rows = (reports.periods_csv_table if by_period else reports.csv_table)(
+                report)
+            return csv_download(columns, rows, time_zone=actor.property.time_zone,
+                                filename=f"{name}-{first.isoformat()}-{last.isoformat()}.csv")
         if by_period:
             return Response(PeriodReportOut(report, context={"request": request}).data)
         return Response(ReportOut(report, context={"request": request}).data)

@@ -210,9 +210,11 @@ def test_the_fund_ledger_by_period(room) -> None:
     csv_text = room["finance"].get(URL + f"report/?by=period&first={day}&as=csv"
                                    ).content.decode().splitlines()
     # the CSV a person reads (issue 22): the period by its start and end in the
-    # property's zone with their offset (New York's, -05:00 or -04:00), dollars to the cent
-    assert csv_text[0] == ("Period start,Period end,Winning hand,Pooled ($),Awarded ($),"
-                           "Paid ($),Uncollected ($),Counted to the cage ($)")
+    # property's zone with their offset (New York's, -05:00 or -04:00), dollars to the cent;
+    # text quoted, figures bare (issue 35: no cell a formula)
+    assert csv_text[0] == ('"Period start","Period end","Winning hand","Pooled ($)",'
+                           '"Awarded ($)","Paid ($)","Uncollected ($)",'
+                           '"Counted to the cage ($)"')
     start, _end, *rest = next(iter(csv.reader(csv_text[1:2])))
     assert datetime.fromisoformat(start) == datetime.fromisoformat(line["period_start"])
     assert start[19:] in ("-05:00", "-04:00")

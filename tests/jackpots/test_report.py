@@ -42,11 +42,12 @@ def test_a_day_of_the_bad_beat_fund(crew, poker_table: Callable, as_actor: Calla
         "closing_cents": 0, "counted_cents": 0, "tables": 1}]
     r = client.get(f"/api/v1/jackpot-funds/bad-beat/report/?first={day}&as=csv")
     assert r["Content-Type"].startswith("text/csv")
-    # the CSV a person reads (issue 22): words with the unit, dollars to the cent
+    # the CSV a person reads (issue 22): words with the unit, dollars to the cent; text
+    # quoted, figures bare (issue 35: no cell a formula)
     assert r.content.decode().splitlines() == [
-        "Gaming day,Opening ($),Contributions ($),Transfers in ($),Payouts ($),"
-        "Transfers out ($),Closing ($),Counted to the cage ($),Tables contributing",
-        f"{day},0.00,2.00,0.00,2.00,0.00,0.00,0.00,1"]
+        '"Gaming day","Opening ($)","Contributions ($)","Transfers in ($)","Payouts ($)",'
+        '"Transfers out ($)","Closing ($)","Counted to the cage ($)","Tables contributing"',
+        f'"{day}",0.00,2.00,0.00,2.00,0.00,0.00,0.00,1']
     page = Client()
     page.force_login(get_user_model().objects.get(pk=finance.user_id))
     html = page.get(f"/jackpots/report/bad-beat/?first={day}")

