@@ -490,17 +490,23 @@ LOGGING = {
 }
 
 # --- the public live games feed and its kiosk (issue 24, item 6) ---------------------
-# CACHE_URL (redis://...): one cache for every process (the feed's rate limits, the
-# kiosk's pending requests). Without it the default cache is each process's own memory,
-# and the kiosk's keeps to a folder under VAR_DIR, so every process on the host shares it
-# (a code asked for from one web worker is confirmed at another).
+# CACHE_URL (redis://...): one cache for every process of every host (the feed's and
+# the kiosk's rate limits, the kiosk's pending requests). Without it both caches keep to
+# folders under VAR_DIR, shared by every process on the host (bin/run's gunicorn
+# workers): a limit counted in each process's memory let each worker allow all of it
+# (issue 35 item 4; casino.rate_limits counts there under an flock), and a code asked
+# for from one web worker is confirmed at another.
 CACHE_URL = env.env_str("CACHE_URL", "")
 if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     from django.core.exceptions import ImproperlyConfigured
 
     raise ImproperlyConfigured(f"CACHE_URL={CACHE_URL!r} is not a redis:// URL")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                "LOCATION": str(VAR_DIR / "cache" / "default"),
+                # the feed's counts are one entry per address a minute: room for
+                # thousands before the cache culls a third of its entries
+                "OPTIONS": {"MAX_ENTRIES": 5000}},
     "kiosk": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
               "LOCATION": str(VAR_DIR / "cache" / "kiosk")},
 }
