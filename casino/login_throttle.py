@@ -48,7 +48,6 @@ from typing import Any
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username
-from axes.signals import user_locked_out
 from django.conf import settings
 from django.db.models import Sum
 
@@ -187,31 +186,40 @@ def sleeper_slot() -> Iterator[bool]:
         _SLEEPERS.release()
 
 
-def _slowing(request: Any, username: str | None) -> tuple[float, float]:
-    """The delays this attempt has earned: its address's (spraying) and its account's,
-    each recorded once per cool-off when it starts (the record's failure is logged, the
+def _address_wait(request: Any) -> float:
+    """The delay a wrong password from this request's address has earned (spraying),
+    recorded once per cool-off when it starts (a failure to record is logged; the
     slowing stands either way)."""
-    from casino.services.logins import login_slowed, login_throttled
+    from casino.services.logins import login_throttled
 
-    address_wait = account_wait = 0.0
     ip_address = getattr(request, "axes_ip_address", None)
-    if ip_address:
-        failures = address_failures(ip_address, request)
-        address_wait = delay_seconds(failures)
-        if address_wait:
-            try:
-                login_throttled(ip_address=ip_address, failures=failures)
-            except Exception:
-                log.exception("could not record the throttling of %s", ip_address)
-    if username:
-        failures = account_failures(username, request)
-        account_wait = account_delay_seconds(failures)
-        if account_wait:
-            try:
-                login_slowed(username=username, failures=failures)
-            except Exception:
-                log.exception("could not record the slowing of %s", username)
-    return address_wait, account_wait
+    if not ip_address:
+        return 0.0
+    failures = address_failures(ip_address, request)
+    wait = delay_seconds(failures)
+    if wait:
+        try:
+            login_throttled(ip_address=ip_address, failures=failures)
+        except Exception:
+            log.exception("could not record the throttling of %s", ip_address)
+    return wait
+
+
+def _account_wait(username: str | None, request: Any) -> float:
+    """The delay every answer for ``username`` has earned (failures across addresses),
+    recorded once per cool-off when it starts, as :func:`_address_wait`."""
+    from casino.services.logins import login_slowed
+
+    if not username:
+        return 0.0
+    failures = account_failures(username, request)
+    wait = account_delay_seconds(failures)
+    if wait:
+        try:
+            login_slowed(username=username, failures=failures)
+        except Exception:
+            log.exception("could not record the slowing of %s", username)
+    return wait
 
 
 def on_login_failed(sender: Any, credentials: Any = None, request: Any = None,
@@ -230,8 +238,8 @@ def on_login_failed(sender: Any, credentials: Any = None, request: Any = None,
     the admin's form included, refuses it rather than answering it at once."""
     if request is None or getattr(request, "axes_failures_since_start", None) is None:
         return
-    address_wait, account_wait = _slowing(request, get_client_username(request, credentials))
-    wait = max(address_wait, account_wait)
+    account_wait = _account_wait(get_client_username(request, credentials), request)
+    wait = max(_address_wait(request), account_wait)
     if not wait:
         return
     with sleeper_slot() as mine:
@@ -252,7 +260,9 @@ def on_logged_in(request: Any, user: Any) -> float:
     the sleeper slot — it is never refused — and never its address's. Returns the wait
     (also ``request.login_throttle_seconds`` and ``request.login_account_delay_seconds``,
     which the tests read)."""
-    _address_wait, wait = _slowing(request, user.get_username()) if request else (0, 0)
+    if request is None:
+        return 0.0
+    wait = _account_wait(user.get_username(), request)
     if wait:
         request.login_throttle_seconds = request.login_account_delay_seconds = wait
         time.sleep(wait)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 import time
 from typing import Any
 
@@ -92,6 +93,15 @@ def _totp_step_used(device: Any, code: str) -> bool:
     return totp.verify(int(code), device.tolerance) and totp.t() <= device.last_t
 
 
+def _seconds_until(when: Any) -> int:
+    """Whole seconds from now until django-otp's ``locked_until`` (at least 1)."""
+    from django.utils import timezone
+
+    if when is None:
+        return 1
+    return max(1, math.ceil((when - timezone.now()).total_seconds()))
+
+
 def check_code(user: Any, code: str | None) -> None:
     """Accept ``code`` as ``user``'s second factor or raise :class:`CodeRefused` (see the
     module). Six digits are the authenticator's; anything else a recovery code."""
@@ -113,11 +123,12 @@ def check_code(user: Any, code: str | None) -> None:
     with transaction.atomic():
         device = model.objects.select_for_update().filter(user=user, confirmed=True).first()
         if device is not None:
-            allowed, _ = device.verify_is_allowed()
+            allowed, why = device.verify_is_allowed()
             if not allowed:
                 raise CodeRefused("too many wrong codes in a row: wait a few seconds, then "
                                   "give the code the app shows then",
-                                  code="code_throttled", status=429, retry_after=10)
+                                  code="code_throttled", status=429,
+                                  retry_after=_seconds_until((why or {}).get("locked_until")))
             if device.verify_token(code):
                 if not totp:
                     _record_recovery_use(user, code, device)

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from axes.models import AccessAttempt
 from django.db.models import Sum
-from knox.models import AuthToken
 from django.test import override_settings
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from casino.eventstore.store import read_stream
