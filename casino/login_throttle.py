@@ -1,37 +1,39 @@
 """How wrong passwords are limited without the limits being turned against the floor
-(issue 26 item 7): the lock-outs (axes' handler, extended here) and the slowing of an
-address that sprays passwords.
+(issue 26 item 7) or against a named person (issue 35 item 4): the lock of one account
+at one address (axes' handler), and the slowing of an account and of an address.
 
 **Three counts**, all from axes' own ``AccessAttempt`` rows (one per account, address and
 user agent, with ``failures_since_start``) within the cool-off:
 
 * the *pair* (account, address): at ``LOGIN_FAILURE_LIMIT`` (5) that account is locked
   from that address only — axes' own rule (``AXES_LOCKOUT_PARAMETERS``);
-* the *account* across addresses: at ``LOGIN_ACCOUNT_FAILURE_LIMIT`` (20) the account is
-  locked from every address (:func:`account_failures`, checked by
-  :class:`LoginLimitsHandler`). Failures from an address that is past its own spraying
-  limit do not count: otherwise one sprayer trying five passwords on every account would
-  lock every account for everyone (the floor locked out from one terminal, moved);
+* the *account* across addresses (:func:`account_failures`): never locked — twenty
+  wrong passwords from twenty addresses behind a trusted proxy locked an officer out from
+  everywhere for 30 minutes, a denial of service anyone with several addresses could
+  aim at a named person. Past ``LOGIN_ACCOUNT_FAILURE_LIMIT`` every answer for that
+  account waits (:func:`account_delay_seconds`), the right password's included: guessing
+  is slowed, the owner still logs in. Failures from an address that is past its own
+  spraying limit do not count (that address is slowed already; otherwise one sprayer
+  would slow every account for everyone);
 * the *address* across accounts (:func:`address_failures`): an address is never locked
   (one person behind the floor's proxy would lock out the whole floor); past
   ``LOGIN_ADDRESS_FAILURE_LIMIT`` each further wrong password from it is slowed.
 
-Counted in the database rather than a cache: every web process and host shares it, while
-the default cache is each process's own memory, so a cache count would let an attacker
-spread its guesses over the workers. Attempts refused because a lock is on check no
-password and are not recorded (``AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT`` off).
+Counted in the database rather than a cache: every web process and host shares it.
+Attempts refused because a lock is on check no password and are not recorded
+(``AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT`` off).
 
-**The slowing** is a sleep on the request's worker, so it is rationed: one sleeper at a
-time per host (:func:`sleeper_slot`: a ``threading.BoundedSemaphore`` for the threads of
-a process, a non-blocking ``flock`` on a file in ``CASINO_VAR_DIR`` for the processes of
-the host — ``bin/run``'s gunicorn has two *sync* workers of one thread each, where a
-per-process slot alone is always free and two parallel wrong passwords kept both asleep).
-A slowed wrong password that finds the slot taken is answered at once 429
+**The slowing** is a sleep on the request's worker. A wrong password's is rationed: one
+sleeper at a time per host (:func:`sleeper_slot`: a ``threading.BoundedSemaphore`` for the
+threads of a process, a non-blocking ``flock`` on a file in ``CASINO_VAR_DIR`` for the
+processes of the host — ``bin/run``'s gunicorn has two *sync* workers of one thread each,
+where a per-process slot alone is always free and two parallel wrong passwords kept both
+asleep). A slowed wrong password that finds the slot taken is answered at once 429
 ``login_throttled`` with ``Retry-After`` the delay it would have had. A right password is
-never slowed nor refused by this (it is never a failure): a colleague whose account is
-not locked logs in from that address at once.
+never refused by this: it waits its account's delay (if any) whether or not the slot is
+free — only someone who knows the password can make a worker wait that way
+(:func:`on_logged_in`). Its address's spraying never slows it.
 """
-
 from __future__ import annotations
 
 import fcntl
@@ -46,15 +48,13 @@ from typing import Any
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username
-from axes.signals import user_locked_out
 from django.conf import settings
 from django.db.models import Sum
 
 log = logging.getLogger(__name__)
 
-#: Which lock an account is under (``request.login_lock_scope``): from one address, or
-#: from every address.
-FROM_ADDRESS, EVERYWHERE = "address", "account"
+#: The only lock there is (``request.login_lock_scope``): an account from one address.
+FROM_ADDRESS = "address"
 
 
 def _recent(request: Any = None) -> Any:
@@ -93,53 +93,44 @@ def pair_failures(username: str, ip_address: str | None, request: Any = None) ->
 
 def lock_scope(username: str | None, ip_address: str | None,
                request: Any = None) -> str | None:
-    """``EVERYWHERE`` when the account is locked from every address, ``FROM_ADDRESS``
-    when only from ``ip_address``, else ``None``."""
+    """``FROM_ADDRESS`` when the account is locked from ``ip_address``, else ``None``
+    (an account is never locked from every address: it is slowed)."""
     if not username:
         return None
-    if account_failures(username, request) >= settings.LOGIN_ACCOUNT_FAILURE_LIMIT:
-        return EVERYWHERE
     if pair_failures(username, ip_address, request) >= settings.AXES_FAILURE_LIMIT:
         return FROM_ADDRESS
     return None
 
 
 class LoginLimitsHandler(AxesDatabaseHandler):
-    """axes' database handler (``AXES_HANDLER``) with the account-wide lock added: axes
-    locks the pair (``AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]``) at
-    ``AXES_FAILURE_LIMIT``; this also locks the account from every address at
-    ``LOGIN_ACCOUNT_FAILURE_LIMIT`` failures not from spraying addresses. axes' single
-    failure limit cannot say "5 for the pair, 20 for the account", so the second check is
-    ours, before the password is checked and after a failure is recorded, as axes' own."""
+    """axes' database handler (``AXES_HANDLER``), which locks the pair
+    (``AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]``) at ``AXES_FAILURE_LIMIT``,
+    naming the lock's scope on the request for the answer and the record."""
 
     def is_locked(self, request: Any, credentials: dict | None = None) -> bool:
-        username = get_client_username(request, credentials)
         if super().is_locked(request, credentials):
-            request.login_lock_scope = lock_scope(
-                username, request.axes_ip_address, request) or FROM_ADDRESS
-            return True
-        if username and (account_failures(username, request)
-                         >= settings.LOGIN_ACCOUNT_FAILURE_LIMIT):
-            request.login_lock_scope = EVERYWHERE
+            request.login_lock_scope = FROM_ADDRESS
             return True
         return False
 
     def user_login_failed(self, sender: Any, credentials: dict, request: Any = None,
                           **kwargs: Any) -> None:
         super().user_login_failed(sender, credentials, request, **kwargs)
-        if request is None or getattr(request, "axes_failures_since_start", None) is None:
-            return  # refused unchecked (already locked), or not recorded
-        username = get_client_username(request, credentials)
-        scope = lock_scope(username, request.axes_ip_address, request)
-        if scope:
-            request.login_lock_scope = scope
-        if scope == EVERYWHERE and not request.axes_locked_out:
-            # The failure that reaches the account's limit is answered with the lock-out,
-            # as axes answers the one that reaches the pair's.
-            request.axes_locked_out = True
-            request.axes_credentials = credentials
-            user_locked_out.send("axes", request=request, username=username,
-                                 ip_address=request.axes_ip_address)
+        if request is not None and getattr(request, "axes_locked_out", False):
+            request.login_lock_scope = FROM_ADDRESS
+
+
+def account_delay_seconds(failures: int) -> float:
+    """How long an answer for an account waits when ``failures`` wrong passwords for it
+    (not from spraying addresses) are within the cool-off: nothing up to
+    ``LOGIN_ACCOUNT_FAILURE_LIMIT``, then ``LOGIN_ACCOUNT_DELAY_MS`` more per failure past
+    it, at most ``LOGIN_ACCOUNT_MAX_DELAY_MS``. With the defaults (10, 250, 5000): after
+    the 11th failure 0.25 s, after the 20th 2.5 s, after the 30th and later 5 s."""
+    past = failures - settings.LOGIN_ACCOUNT_FAILURE_LIMIT
+    if past <= 0:
+        return 0.0
+    return min(settings.LOGIN_ACCOUNT_DELAY_MS * past,
+               settings.LOGIN_ACCOUNT_MAX_DELAY_MS) / 1000
 
 
 def delay_seconds(failures: int) -> float:
@@ -195,36 +186,66 @@ def sleeper_slot() -> Iterator[bool]:
         _SLEEPERS.release()
 
 
+def _address_wait(request: Any) -> float:
+    """The delay a wrong password from this request's address has earned (spraying),
+    recorded once per cool-off when it starts (a failure to record is logged; the
+    slowing stands either way)."""
+    from casino.services.logins import login_throttled
+
+    ip_address = getattr(request, "axes_ip_address", None)
+    if not ip_address:
+        return 0.0
+    failures = address_failures(ip_address, request)
+    wait = delay_seconds(failures)
+    if wait:
+        try:
+            login_throttled(ip_address=ip_address, failures=failures)
+        except Exception:
+            log.exception("could not record the throttling of %s", ip_address)
+    return wait
+
+
+def _account_wait(username: str | None, request: Any) -> float:
+    """The delay every answer for ``username`` has earned (failures across addresses),
+    recorded once per cool-off when it starts, as :func:`_address_wait`."""
+    from casino.services.logins import login_slowed
+
+    if not username:
+        return 0.0
+    failures = account_failures(username, request)
+    wait = account_delay_seconds(failures)
+    if wait:
+        try:
+            login_slowed(username=username, failures=failures)
+        except Exception:
+            log.exception("could not record the slowing of %s", username)
+    return wait
+
+
 def on_login_failed(sender: Any, credentials: Any = None, request: Any = None,
                     **_: Any) -> None:
     """Django's ``user_login_failed``, after axes' own receiver has recorded the failure
     (axes is before casino in ``INSTALLED_APPS``, so its receiver is connected first).
-    Every login path sends it: the API's token, the console's form, the admin's.
+    Every login path sends it: the API's token (a wrong second-factor code too), the
+    console's form, the admin's.
 
     ``request.axes_failures_since_start`` is set only when axes recorded a checked
-    password; an attempt axes refused unchecked (a locked account) is not slowed. A
-    slowed one that finds the sleeper slot taken is marked for 429 ``login_throttled``
+    password; an attempt axes refused unchecked (a locked account) is not slowed. The
+    wait is the longer of the address's and the account's. A slowed one that finds the
+    sleeper slot taken is marked for 429 ``login_throttled``
     (``request.login_throttled_retry_after``); it is answered through axes' middleware
     and ``AXES_LOCKOUT_CALLABLE`` (``request.axes_locked_out``), so every login path,
     the admin's form included, refuses it rather than answering it at once."""
     if request is None or getattr(request, "axes_failures_since_start", None) is None:
         return
-    ip_address = getattr(request, "axes_ip_address", None)
-    if not ip_address:
-        return
-    failures = address_failures(ip_address, request)
-    wait = delay_seconds(failures)
+    account_wait = _account_wait(get_client_username(request, credentials), request)
+    wait = max(_address_wait(request), account_wait)
     if not wait:
         return
-    try:
-        from casino.services.logins import login_throttled
-
-        login_throttled(ip_address=ip_address, failures=failures)
-    except Exception:  # the slowing stands whether or not it could be recorded
-        log.exception("could not record the throttling of %s", ip_address)
     with sleeper_slot() as mine:
         if mine:
             request.login_throttle_seconds = wait
+            request.login_account_delay_seconds = account_wait
             time.sleep(wait)
             return
     if getattr(request, "axes_locked_out", False):
@@ -233,6 +254,21 @@ def on_login_failed(sender: Any, credentials: Any = None, request: Any = None,
     request.axes_locked_out = True
 
 
+def on_logged_in(request: Any, user: Any) -> float:
+    """A right password (Django's ``user_logged_in``: the console's form, the admin's,
+    the API's token once its second factor is given) waits its account's delay, without
+    the sleeper slot — it is never refused — and never its address's. Returns the wait
+    (also ``request.login_throttle_seconds`` and ``request.login_account_delay_seconds``,
+    which the tests read)."""
+    if request is None:
+        return 0.0
+    wait = _account_wait(user.get_username(), request)
+    if wait:
+        request.login_throttle_seconds = request.login_account_delay_seconds = wait
+        time.sleep(wait)
+    return wait
+
+
 __all__ = ["address_failures", "account_failures", "lock_scope", "delay_seconds",
-           "on_login_failed", "sleeper_slot", "LoginLimitsHandler", "EVERYWHERE",
-           "FROM_ADDRESS"]
+           "account_delay_seconds", "on_login_failed", "on_logged_in", "sleeper_slot",
+           "LoginLimitsHandler", "FROM_ADDRESS"]

@@ -136,6 +136,15 @@ _SENTENCES: dict[str, str] = {
     "two_factor_not_enrolled": "This person has no second factor to reset.",
     "invalid_code": "Type the six digits the authenticator app shows.",
     "wrong_code": "That code does not match; type the code the app shows now.",
+    "code_required": "This login needs a second factor: give the code the authenticator "
+                     "app shows, or a recovery code.",
+    "code_used": "That code has already been used; wait for the next code the app shows, "
+                 "or give an unused recovery code.",
+    "code_throttled": "Too many wrong codes in a row; wait a few seconds and try again.",
+    "two_factor_enrolment_required": "This login needs a second factor and has none yet; "
+                                     "set up an authenticator first.",
+    "two_factor_not_needed": "This login's roles need no second factor.",
+    "invalid_secret": "The authenticator's secret is 32 letters and digits (base32).",
     # --- Rules Submissions ------------------------------------------------------------------
     "rules_wrong_state": "This version of the rules is not at the step this needs.",
     "rules_version_in_effect": "This version is in effect and can never be edited; write a "

@@ -78,6 +78,11 @@ sentences({
     "LoginThrottled": say("{who} slowed logins from the address {ip_address} after "
                           "{failures} wrong passwords from it (limit {limit}), until "
                           "{until:t}"),
+    "LoginSlowed": say("{who} slowed every login of {username} after {failures} wrong "
+                       "passwords for it from several addresses (limit {limit}), until "
+                       "{until:t}"),
+    "RecoveryCodeUsed": say("{username} gave one of their recovery codes for an API "
+                            "token ({codes_left} left)"),
     "TokenIssued": say("{who} was issued an API token ({token_key_prefix}…), expiring "
                        "{expiry:t}"),
     "TokenRevoked": say("{by} revoked {count} of {username}'s API tokens ({reason})"),

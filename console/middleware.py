@@ -42,7 +42,8 @@ BEFORE_SECOND_FACTOR = (LOGOUT, ENROL, VERIFY, "/console/two-factor/codes/")
 #: outside /console/, open with a password but before the second factor: logging out, and
 #: the token login, which keeps the token rules (issue 23: "the same accounts, lock-out and
 #: token rules"; a token is no session, so it is never asked for the second factor)
-OUTSIDE_BEFORE_SECOND_FACTOR = ("/admin/logout/", "/api-auth/logout/", "/api/v1/auth/token/")
+OUTSIDE_BEFORE_SECOND_FACTOR = ("/admin/logout/", "/api-auth/logout/", "/api/v1/auth/token/",
+                                "/api/v1/auth/two-factor/enrol/")
 API, TOKEN_PREFIX = "/api/", "token "
 
 

@@ -6,18 +6,16 @@ The JSON is what a web site, an app or a TV reads: served from the per-process c
 to a matching ``If-None-Match``, ``Cache-Control: public, no-cache`` (any cache may keep
 it but asks again, with the ETag, before each use: never staler than the server's own
 cache, ``FEED_CACHE_MS``, at most a second) and readable from any origin (it holds
-nothing private). Every client address may make ``FEED_RATE_PER_MINUTE`` requests a
-minute of the page and the JSON together (429 ``rate_limited`` with ``Retry-After`` past
-it; the default, 600, lets ten pages behind one address ask every second, as
-``live.js`` does). The hit path reads no database.
+nothing private). Every client address (behind a trusted proxy, the client's own) may
+make ``FEED_RATE_PER_MINUTE`` requests a minute of the page and the JSON together, counted
+across every process in the shared cache (:mod:`casino.rate_limits`; 429 ``rate_limited``
+with ``Retry-After`` past it; the default, 600, lets ten pages behind one address ask
+every second, as ``live.js`` does). The hit path reads no database.
 """
 
 from __future__ import annotations
 
-import time
-
 from django.conf import settings
-from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -25,36 +23,12 @@ from django.views.decorators.http import require_safe
 
 from casino.api.problems import PROBLEM_CONTENT_TYPE, problem
 from casino.models import Property
+from casino.rate_limits import client_address, counted, seconds_left
 from poker_floor.feed import feed_body, wait_words
 
 #: the JSON's caching headers: any cache may keep it but revalidates it (the ETag) before
 #: each use, so no client cache adds to the server's staleness; any origin may read it
 FEED_HEADERS = {"Cache-Control": "public, no-cache", "Access-Control-Allow-Origin": "*"}
-
-
-def client_address(request: HttpRequest) -> str:
-    """The address a limit counts by: the connection's (REMOTE_ADDR), as the login
-    lock-outs count (settings: AXES_* are left to REMOTE_ADDR)."""
-    return request.META.get("REMOTE_ADDR") or "unknown"
-
-
-def counted(key: str, window_seconds: int, *, cache_alias: str = "default") -> int:
-    """Count one more request in the fixed window of ``window_seconds`` that ``key`` is in
-    now; the count so far, this one included."""
-    store = caches[cache_alias]
-    window = int(time.time() // window_seconds)
-    key = f"{key}:{window}"
-    try:
-        return store.incr(key)
-    except ValueError:  # the window's first request (or its count expired)
-        if store.add(key, 1, timeout=window_seconds + 1):
-            return 1
-        return store.incr(key)  # another process added it meanwhile
-
-
-def seconds_left(window_seconds: int) -> int:
-    """Seconds until the current fixed window of ``window_seconds`` ends (at least 1)."""
-    return max(1, window_seconds - int(time.time() % window_seconds))
 
 
 def _rate_limited(request: HttpRequest) -> HttpResponse | None:

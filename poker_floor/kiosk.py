@@ -4,7 +4,8 @@ theirs before anything is recorded. Off unless ``FLOOR_KIOSK`` is on (404 otherw
 
 1. ``/poker/live/<licence>/join/``: the list, a name or initials, a phone. The phone is
    checked as the floor's own form checks it (``invalid_phone``); a request past
-   ``KIOSK_PER_ADDRESS_PER_HOUR`` from the address or ``KIOSK_PER_PHONE_PER_DAY`` for the
+   ``KIOSK_PER_ADDRESS_PER_HOUR`` from the address (the client's own behind a trusted
+   proxy, counted in the cache every process shares: :mod:`casino.rate_limits`) or ``KIOSK_PER_PHONE_PER_DAY`` for the
    phone is refused (429 ``kiosk_limit``). A 6-digit code is texted
    (:func:`poker_floor.paging.send_code`) and kept hashed, with the request, in the
    ``kiosk`` cache for :data:`CODE_MINUTES` minutes.
@@ -49,9 +50,9 @@ from django.views.decorators.http import require_http_methods
 from casino.actors import system_actor
 from casino.domain.errors import DomainError
 from casino.models import Property
+from casino.rate_limits import client_address, counted, seconds_left
 from casino.refusals import refusal_sentence
 from poker_floor.feed import board_lists
-from poker_floor.feed_views import client_address, counted, seconds_left
 from poker_floor.models import Waitlist
 from poker_floor.paging import send_code
 from poker_floor.services.lists import player_list, player_name, player_phone

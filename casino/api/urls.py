@@ -6,6 +6,8 @@ from casino.api.commands import api_paths
 
 urlpatterns = [
     path("auth/token/", login_views.TokenView.as_view(), name="auth-token"),
+    path("auth/two-factor/enrol/", login_views.TwoFactorEnrolView.as_view(),
+         name="auth-two-factor-enrol"),
     path("auth/logout/", login_views.Logout.as_view(), name="auth-logout"),
     path("auth/logout-all/", login_views.LogoutAll.as_view(), name="auth-logout-all"),
     path("me/", views.MeView.as_view(), name="me"),

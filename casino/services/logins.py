@@ -2,10 +2,10 @@
 
 Issue 11, finding 5: wrong passwords were checked without limit and tokens never
 expired. django-axes now locks an account from one address after ``LOGIN_FAILURE_LIMIT``
-failures from there, and from every address after ``LOGIN_ACCOUNT_FAILURE_LIMIT`` across
-addresses; an address is never locked (issue 26 item 7: that locked the whole floor
-behind its proxy) but slowed once its failures pass ``LOGIN_ADDRESS_FAILURE_LIMIT``
-(:mod:`casino.login_throttle`); django-rest-knox tokens expire after
+failures from there; past ``LOGIN_ACCOUNT_FAILURE_LIMIT`` across addresses the account is
+slowed, never locked from everywhere (issue 35 item 4); an address is never locked (issue
+26 item 7: that locked the whole floor behind its proxy) but slowed once its failures
+pass ``LOGIN_ADDRESS_FAILURE_LIMIT`` (:mod:`casino.login_throttle`); django-rest-knox tokens expire after
 ``API_TOKEN_TTL_HOURS``. What they do to a login is recorded here, in the stream
 ``login-<username>`` (or ``login-ip-<address>`` for an address), under the property of
 the staff member concerned: an address or an unknown username has no property, so only a
@@ -75,6 +75,7 @@ def _meta(actor: str, licence: str | None, **extra: Any) -> dict[str, Any]:
 
 LOCKED_OUT, UNLOCKED = "LoginLockedOut", "LoginUnlocked"
 THROTTLED = "LoginThrottled"  # an address slowed (casino.login_throttle)
+SLOWED = "LoginSlowed"  # an account slowed (casino.login_throttle)
 
 
 def _lockout_on_record(stream_id: str, kind: str = LOCKED_OUT,
@@ -117,13 +118,13 @@ def _record_lockout(stream_id: str, data: dict[str, Any], meta: dict[str, Any],
 def login_locked_out(*, username: str | None, ip_address: str | None, scope: str | None,
                      failures: int) -> list[str]:
     """Record the lock-out just imposed (``LoginLockedOut``) in ``login-<username>`` under
-    the staff member's property: ``scope`` ``"address"`` (the account from
-    ``ip_address`` only, ``failures`` from there) or ``"account"`` (from every address,
-    ``failures`` across them; ``ip_address`` is where the limit was reached). Once per
-    scope and address per cool-off. Returns the streams written to. (Addresses are not
-    locked: they are slowed, :func:`login_throttled`.)"""
+    the staff member's property: ``scope`` ``"address"``, the account from
+    ``ip_address`` only, ``failures`` from there (the only lock: an account is slowed
+    across addresses, :func:`login_slowed`, and an address too, :func:`login_throttled`).
+    Once per address per cool-off. Returns the streams written to. (Events of scope
+    ``"account"``, the lock from every address before issue 35, stay in the record.)"""
     until = (timezone.now() + settings.AXES_COOLOFF_TIME).isoformat()
-    if not username or scope not in ("address", "account"):
+    if not username or scope != "address":
         return []
     stream = login_stream_id(username=username)
     same = {"scope": scope, **({"ip_address": ip_address or ""} if scope == "address"
@@ -146,6 +147,19 @@ def login_throttled(*, ip_address: str, failures: int) -> str:
                              "limit": settings.LOGIN_ADDRESS_FAILURE_LIMIT,
                              "until": until},
                     _meta("system:login-throttle", None), kind=THROTTLED)
+    return stream
+
+
+def login_slowed(*, username: str, failures: int) -> str:
+    """Record that wrong passwords for ``username`` across addresses passed
+    ``LOGIN_ACCOUNT_FAILURE_LIMIT`` and every answer for the account now waits
+    (``LoginSlowed``, once per cool-off) in ``login-<username>`` under its property."""
+    stream = login_stream_id(username=username)
+    until = (timezone.now() + settings.AXES_COOLOFF_TIME).isoformat()
+    _record_lockout(stream, {"username": username, "failures": failures,
+                             "limit": settings.LOGIN_ACCOUNT_FAILURE_LIMIT,
+                             "until": until},
+                    _meta("system:login-throttle", _property_of(username)), kind=SLOWED)
     return stream
 
 
@@ -260,16 +274,12 @@ def on_user_locked_out(sender: Any, request: Any = None, username: str | None = 
                        ip_address: str | None = None, **_: Any) -> None:
     """axes' ``user_locked_out`` signal: record the lock-out it imposed. A failure to
     record is logged, not raised: the lock-out itself stands either way."""
-    from casino.login_throttle import account_failures, lock_scope, pair_failures
+    from casino.login_throttle import lock_scope, pair_failures
 
     try:
         scope = getattr(request, "login_lock_scope", None) or lock_scope(
             username, ip_address, request)
-        failures = 0
-        if username and scope == "account":
-            failures = account_failures(username, request)
-        elif username:
-            failures = pair_failures(username, ip_address, request)
+        failures = pair_failures(username, ip_address, request) if username else 0
         login_locked_out(username=username, ip_address=ip_address, scope=scope,
                          failures=failures)
     except Exception:
@@ -278,10 +288,14 @@ def on_user_locked_out(sender: Any, request: Any = None, username: str | None = 
 
 def on_user_logged_in(sender: Any, request: Any = None, user: Any = None, **_: Any) -> None:
     """Django's ``user_logged_in`` (admin, /api-auth/login/, and the token view, which
-    sends it): the account's failures from that address start again from nothing."""
+    sends it): the answer waits the account's slowing, if any
+    (:func:`casino.login_throttle.on_logged_in`), then the account's failures from that
+    address start again from nothing."""
     if user is not None:
         from casino.login_addresses import client_ip
+        from casino.login_throttle import on_logged_in
 
+        on_logged_in(request, user)
         address = getattr(request, "axes_ip_address", None)
         if address is None and request is not None:
             address = client_ip(request)
@@ -301,6 +315,6 @@ def connect_signals() -> None:
     user_login_failed.connect(on_login_failed, dispatch_uid="casino_login_throttle")
 
 
-__all__ = ["login_locked_out", "login_throttled", "login_unlock", "token_issue",
+__all__ = ["login_locked_out", "login_throttled", "login_slowed", "login_unlock", "token_issue",
            "token_logout", "staff_tokens_revoke", "login_stream_id", "reset_own_failures",
            "connect_signals"]

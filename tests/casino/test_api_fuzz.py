@@ -121,6 +121,13 @@ def login(app: Any, username: str) -> str:
 
     response = Client(app).post("/api/v1/auth/token/", json={"username": username,
                                                               "password": PASSWORD})
+    if response.status_code == 403:  # an officer's first token: enrol an authenticator
+        from tests.casino.test_token_second_factor import new_secret, rfc6238
+
+        secret = new_secret()
+        response = Client(app).post("/api/v1/auth/two-factor/enrol/", json={
+            "username": username, "password": PASSWORD, "secret": secret,
+            "code": rfc6238(secret)})
     assert response.status_code == 200, response.get_data(as_text=True)
     return response.get_json()["token"]
 

@@ -18,6 +18,9 @@ from casino.declared import DeclaredCommand, all_declared, declared
 #: is issued or revoked by knox, not by a service of ours) and the digest the log writes
 NOT_DECLARED = {
     "auth/token/": "the login itself (knox issues the token)",
+    "auth/two-factor/enrol/": "the login itself: a first authenticator enrolled with the "
+                              "password (the console's enrolment service, not a command "
+                              "there either), then knox issues the token",
     "auth/logout/": "knox revokes the token of the request",
     "auth/logout-all/": "knox revokes every token of the caller",
     "events/digests/": "POST signs a digest of the log now (the event log's own, not a "

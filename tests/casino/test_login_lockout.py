@@ -1,8 +1,10 @@
-"""A login lock-out that cannot be turned against the floor (issue 26 item 7).
+"""A login lock-out that cannot be turned against the floor (issue 26 item 7) nor
+against a named person (issue 35 item 4).
 
 An account is locked from one address after ``LOGIN_FAILURE_LIMIT`` (5) wrong passwords
-from there, and from every address after ``LOGIN_ACCOUNT_FAILURE_LIMIT`` (20) across
-addresses — not counting addresses past their spraying limit, so a sprayer locks nobody
+from there; across addresses it is never locked but slowed — past
+``LOGIN_ACCOUNT_FAILURE_LIMIT`` (10) every answer for it waits, the right password's
+included — not counting addresses past their spraying limit, so a sprayer slows nobody
 for others; an address is never locked (one person at a terminal behind the floor's
 proxy locked out every account there), only slowed once its wrong passwords, whatever
 the accounts, pass ``LOGIN_ADDRESS_FAILURE_LIMIT``, one sleeper per host at a time (the
@@ -13,6 +15,7 @@ token, the console's form).
 
 from __future__ import annotations
 
+import base64
 import fcntl
 import os
 import subprocess
@@ -83,10 +86,10 @@ def test_200_wrong_passwords_lock_that_account_only(make_staff: Callable, path: 
     """THE "done when" of issue 26 item 7, with the default limits: 200 wrong passwords
     on one account from one address, then every other account logs in from that address
     with its own password; the attacked account is locked from that address, right
-    password or not, and its owner logs in from another (5 failures < 20)."""
+    password or not, and its owner logs in from another (5 failures < 10: not slowed)."""
     login = LOGINS[path]
     assert (settings.AXES_FAILURE_LIMIT, settings.LOGIN_ACCOUNT_FAILURE_LIMIT,
-            settings.LOGIN_ADDRESS_FAILURE_LIMIT) == (5, 20, 50)
+            settings.LOGIN_ADDRESS_FAILURE_LIMIT) == (5, 10, 50)
     victim = make_staff("dealer")
     others = [make_staff(role) for role in ("dealer", "floorperson", "cashier", "security",
                                             "poker_shift_supervisor", "count_team")]
@@ -199,52 +202,96 @@ def test_unlocking_an_address_lifts_its_slowing(make_staff: Callable) -> None:
 @pytest.mark.django_db
 def test_a_locked_unknown_login_looks_like_a_locked_account(make_staff: Callable) -> None:
     """Failures do not tell which usernames exist: wrong password and unknown login get
-    one answer, and so do their lock-outs."""
+    one answer, and so do their lock-outs (of the pair: since issue 35 the account is
+    slowed across addresses, an unknown username alike, not locked)."""
     real = make_staff("dealer")
-    # 20 failures each, over five addresses each (4 per pair): the 20th locks it.
-    wrong = [_api(name, "nope", f"10.26.10.{n % 10}")[1]
-             for n, name in enumerate([real.username, "ghost"] * 20)]
-    assert {a.status_code for a in wrong[:38]} == {401}
-    assert len({a.content for a in wrong[:38]}) == 1
-    assert [a.status_code for a in wrong[38:]] == [429, 429]
-    locked = [_api(name, "nope", "10.26.10.99")[1] for name in (real.username, "ghost")]
+    # 5 failures each from one address: the 5th locks the pair.
+    wrong = [_api(name, "nope", "10.26.10.1")[1] for name in [real.username, "ghost"] * 5]
+    assert {a.status_code for a in wrong[:8]} == {401}
+    assert len({a.content for a in wrong[:8]}) == 1
+    assert [a.status_code for a in wrong[8:]] == [429, 429]
+    assert wrong[8].content == wrong[9].content
+    locked = [_api(name, "nope", "10.26.10.1")[1] for name in (real.username, "ghost")]
     assert [a.status_code for a in locked] == [429, 429]
     assert locked[0].content == locked[1].content
 
 
-# --- the account-wide lock, and a sprayer that cannot use it -------------------------
+# --- the account slowed, never locked from everywhere; a sprayer that cannot use it ---
 
 FLOOR_PROXY = "10.26.1.1"
 
 
+def test_the_account_delay_grows_with_the_failures() -> None:
+    """The defaults (10, 250 ms, 5 s), worked by hand: nothing up to ten failures, then
+    a quarter of a second more per failure, at most five seconds."""
+    from casino.login_throttle import account_delay_seconds
+
+    assert (settings.LOGIN_ACCOUNT_FAILURE_LIMIT, settings.LOGIN_ACCOUNT_DELAY_MS,
+            settings.LOGIN_ACCOUNT_MAX_DELAY_MS) == (10, 250, 5000)
+    assert [account_delay_seconds(n) for n in (0, 10, 11, 12, 20, 29, 30, 31, 500)] == [
+        0.0, 0.0, 0.25, 0.5, 2.5, 4.75, 5.0, 5.0, 5.0]
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", ["api", "console"])
-@override_settings(TRUSTED_PROXIES=[FLOOR_PROXY])
-def test_failures_spread_over_addresses_lock_the_account_everywhere(
-        make_staff: Callable, path: str) -> None:
-    """20 wrong passwords on one account from five clients behind the floor's proxy
-    (four each: no pair reaches 5) lock it from every address, a fresh one included;
-    the 19th is still a plain wrong password, the 20th is the lock-out."""
+@pytest.mark.parametrize("role", ["compliance", "cashier"])
+@override_settings(TRUSTED_PROXIES=[FLOOR_PROXY], LOGIN_ACCOUNT_DELAY_MS=60,
+                   LOGIN_ACCOUNT_MAX_DELAY_MS=3000)
+def test_twenty_addresses_slow_an_account_but_never_lock_it_out(
+        make_staff: Callable, path: str, role: str) -> None:
+    """THE "done when" of issue 35 item 4: twenty wrong passwords on one login (a
+    compliance officer, and a cashier) from twenty addresses forwarded by the trusted
+    proxy leave the right password working — slowed, not refused. Past the account's
+    limit (10) each answer waits 60 ms more per failure (lowered from 250 ms to keep the
+    test short; the defaults are checked above): the 11th wrong password 0.06 s, ... the
+    20th 0.6 s; the right password after them 20 x ... (20 - 10) x 0.06 = 0.6 s, measured
+    and as the throttle reports it. Before issue 35 the 20th locked the login from every
+    address for 30 minutes (429)."""
     login = LOGINS[path]
-    victim, colleague = make_staff("cashier"), make_staff("cashier")
-    clients = [f"198.51.100.{n}" for n in range(1, 6)]
-    kinds = [login(victim.username, f"guess-{n}", FLOOR_PROXY,
-                   HTTP_X_FORWARDED_FOR=clients[n % 5])[0] for n in range(20)]
-    assert kinds == ["wrong"] * 19 + ["locked"]
-    assert [_failures_from(c) for c in clients] == [4, 4, 4, 4, 4]
-    kind, answer = login(victim.username, PASSWORD, FLOOR_PROXY,
-                         HTTP_X_FORWARDED_FOR="198.51.100.77")
-    assert kind == "locked" and int(answer["Retry-After"]) == 1800
-    if path == "api":
-        assert answer.json()["code"] == "login_locked_out"
-        assert "from every address" in answer.json()["detail"]
-    assert login(victim.username, PASSWORD, "10.26.5.5")[0] == "locked"  # no proxy either
-    # Nobody else is touched: a colleague logs in from one of those clients.
-    assert login(colleague.username, PASSWORD, FLOOR_PROXY,
-                 HTTP_X_FORWARDED_FOR=clients[0])[0] == "in"
-    lockouts = [e for e in read_stream(login_stream_id(username=victim.username))
-                if e.type == "LoginLockedOut"]
-    assert [(e.data["scope"], e.data["failures"]) for e in lockouts] == [("account", 20)]
+    victim, colleague = make_staff(role), make_staff("cashier")
+    if role == "compliance":  # the console and the token ask this role for a code too
+        from tests.casino.test_token_second_factor import rfc6238, steady
+        from tests.console.conftest import enrol_second_factor
+        device, _codes = enrol_second_factor(victim)
+        secret = base64.b32encode(bytes.fromhex(device.key)).decode()
+    clients = [f"198.51.100.{n}" for n in range(1, 21)]
+    kinds, waits = [], []
+    for n, client in enumerate(clients):
+        kind, answer = login(victim.username, f"guess-{n}", FLOOR_PROXY,
+                             HTTP_X_FORWARDED_FOR=client)
+        kinds.append(kind)
+        waits.append(getattr(answer.wsgi_request, "login_account_delay_seconds", 0.0))
+    assert kinds == ["wrong"] * 20
+    assert [_failures_from(c) for c in clients] == [1] * 20
+    assert waits == [0.0] * 10 + [round(0.06 * k, 2) for k in range(1, 11)]
+    # The right password, from a twenty-first client behind the proxy: in, after 0.6 s.
+    extra: dict[str, str] = {}
+    if role == "compliance" and path == "api":
+        steady()
+        extra["code"] = rfc6238(secret)
+    started = time.monotonic()
+    if extra:
+        answer = APIClient(REMOTE_ADDR=FLOOR_PROXY).post(
+            "/api/v1/auth/token/", {"username": victim.username, "password": PASSWORD,
+                                    **extra}, format="json",
+            HTTP_X_FORWARDED_FOR="198.51.100.77")
+        kind = {200: "in"}.get(answer.status_code, answer.status_code)
+    else:
+        kind, answer = login(victim.username, PASSWORD, FLOOR_PROXY,
+                             HTTP_X_FORWARDED_FOR="198.51.100.77")
+    took = time.monotonic() - started
+    assert kind == "in", getattr(answer, "content", b"")[:300]
+    assert answer.wsgi_request.login_account_delay_seconds == 0.6
+    assert took >= 0.6
+    # Nobody else is touched: a colleague logs in from one of those clients at once.
+    kind, answer = login(colleague.username, PASSWORD, FLOOR_PROXY,
+                         HTTP_X_FORWARDED_FOR=clients[0])
+    assert kind == "in" and _throttle(answer) == 0.0
+    # No lock-out recorded; the slowing once, for the account.
+    events = read_stream(login_stream_id(username=victim.username))
+    assert "LoginLockedOut" not in [e.type for e in events]
+    slowed = [e for e in events if e.type == "LoginSlowed"]
+    assert [(e.data["failures"], e.data["limit"]) for e in slowed] == [(11, 10)]
 
 
 @pytest.mark.django_db
@@ -252,12 +299,13 @@ def test_failures_spread_over_addresses_lock_the_account_everywhere(
 @override_settings(LOGIN_ADDRESS_FAILURE_LIMIT=3, LOGIN_ACCOUNT_FAILURE_LIMIT=5,
                    LOGIN_ADDRESS_DELAY_MS=10, LOGIN_ADDRESS_MAX_DELAY_MS=20)
 def test_a_sprayer_locks_no_account_for_anyone_else(make_staff: Callable, path: str) -> None:
-    """One address, 5 wrong passwords on each of 12 accounts. The account-wide limit is
-    lowered to 5 here, so that each of those accounts *would* be locked everywhere if
+    """One address, 5 wrong passwords on each of 12 accounts. The account's limit is
+    lowered to 5 here, so that each of those accounts *would* be slowed everywhere if
     the sprayer's failures counted — they do not: past its own limit (3) the address is
     spraying. Each account is locked from the sprayer's address only; each owner logs in
-    from a second address. The sprayer is slowed past its limit. A control account with
-    5 failures from 5 ordinary addresses is locked everywhere."""
+    from a second address at once. The sprayer is slowed past its limit. A control
+    account with 6 failures from 6 ordinary addresses is slowed (not locked): its right
+    password waits 0.25 s (one failure past 5, LOGIN_ACCOUNT_DELAY_MS 250)."""
     login = LOGINS[path]
     accounts = [make_staff("dealer") for _ in range(12)]
     sprayer, desk = "10.26.12.1", "10.26.12.2"
@@ -271,7 +319,8 @@ def test_a_sprayer_locks_no_account_for_anyone_else(make_staff: Callable, path: 
     assert slowed == [False] * 3 + [True] * 57  # everything past the address's 3rd
     assert _failures_from(sprayer) == 60
     for account in accounts:
-        assert login(account.username, PASSWORD, desk)[0] == "in", account.username
+        kind, answer = login(account.username, PASSWORD, desk)
+        assert kind == "in" and _throttle(answer) == 0.0, account.username
         assert login(account.username, PASSWORD, sprayer)[0] == "locked"
     assert all(e.data["scope"] == "address" for a in accounts
                for e in read_stream(login_stream_id(username=a.username))
@@ -279,9 +328,10 @@ def test_a_sprayer_locks_no_account_for_anyone_else(make_staff: Callable, path: 
     assert _types(login_stream_id(ip_address=sprayer)) == ["LoginThrottled"]
 
     control = make_staff("dealer")
-    for n in range(5):
+    for n in range(6):
         login(control.username, "wrong", f"10.26.13.{n}")
-    assert login(control.username, PASSWORD, desk)[0] == "locked"
+    kind, answer = login(control.username, PASSWORD, desk)
+    assert kind == "in" and answer.wsgi_request.login_account_delay_seconds == 0.25
 
 
 def test_the_account_limit_is_checked_at_start_up() -> None:

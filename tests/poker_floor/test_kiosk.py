@@ -142,6 +142,26 @@ def test_an_address_past_its_hourly_limit_is_429(waitlist, sms_gateway, settings
     assert len(sms_gateway.messages) == 2
 
 
+def test_players_behind_the_proxy_have_an_hourly_limit_each(waitlist, sms_gateway,
+                                                            settings) -> None:
+    """Issue 35 item 4: behind a trusted reverse proxy every player's request came from
+    the proxy's address, one hourly bucket for the whole floor. Each client behind it is
+    counted apart; one that names another address to the left of its own is still
+    itself."""
+    settings.KIOSK_PER_ADDRESS_PER_HOUR = 2
+    settings.TRUSTED_PROXIES = ["10.35.4.1"]
+    first = Client(REMOTE_ADDR="10.35.4.1", HTTP_X_FORWARDED_FOR="198.51.100.41")
+    second = Client(REMOTE_ADDR="10.35.4.1", HTTP_X_FORWARDED_FOR="198.51.100.42")
+    dodger = Client(REMOTE_ADDR="10.35.4.1",
+                    HTTP_X_FORWARDED_FOR="203.0.113.9, 198.51.100.41")
+    phones = ["201-555-0123", "(212) 555-0199", "617-555-0142", "412-555-0101"]
+    assert [_ask(first, waitlist, phone=p).status_code for p in phones[:2]] == [302, 302]
+    refused = _ask(dodger, waitlist, phone=phones[2])
+    assert (refused.status_code, _refusal(refused)) == (429, "kiosk_limit")
+    assert [_ask(second, waitlist, phone=p).status_code for p in phones[2:]] == [302, 302]
+    assert len(sms_gateway.messages) == 4
+
+
 def test_a_player_listed_already_is_refused_at_the_code(waitlist, sms_gateway) -> None:
     c = Client()
     for _ in range(2):
