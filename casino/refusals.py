@@ -204,6 +204,8 @@ _SENTENCES: dict[str, str] = {
                            "play.",
     "too_many_decks_in_play": "The table already has as many decks in play as it may; "
                               "take one out.",
+    "same_back_colour": "The deck in play has backs of the same colour; the table's two "
+                        "decks have backs of different colours.",
     "wrong_deck": "The decks take turns: deal this round with the other deck.",
     "hand_dealing_needs_shuffler": "A game dealt by hand needs a working automated "
                                    "shuffler at the table.",

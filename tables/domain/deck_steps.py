@@ -17,7 +17,7 @@ domain uses; the service turns them into the store's events.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -224,22 +224,35 @@ def recut(deck: DeckSeen, reason: str) -> list[Event]:
     return [_event("DeckRecutOrdered", reason=reason)]
 
 
-def put_in_play(deck: DeckSeen, setup: TableSetup, *, table_id: str, in_play: int,
-                limits: Mapping[str, int], now: datetime) -> list[Event]:
-    """The deck enters play (or stands by as the second of the pair) if the table may
-    have one more deck in play (589.3, 637a.3); its time limit runs from when it first
-    entered play: 4 h by hand, 8 h from a shoe (589.3(c)), 12 h at poker (637a.3(c))."""
+def put_in_play(deck: DeckSeen, setup: TableSetup, *, table_id: str, in_play: Sequence[str],
+                colour: str, limits: Mapping[str, int], now: datetime) -> list[Event]:
+    """The deck (its backs ``colour``) enters play (or stands by as the second of the pair)
+    if the table may have one more deck in play (589.3, 637a.3) and its backs differ from
+    the deck already in play (``in_play``: their back colours; 637a.3(a), 579.3(b)(1),
+    589.3(b)(1), 671a.3(b)(1)); its time limit runs from when it first entered play: 4 h
+    by hand, 8 h from a shoe (589.3(c)), 12 h at poker (637a.3(c))."""
     _not_jammed(deck)
     step_allowed(deck.state, "put_in_play")
-    if in_play >= setup.decks_in_play_allowed:
+    if len(in_play) >= setup.decks_in_play_allowed:
         raise ConflictError(
-            f"this table already has {in_play} deck(s) in play; it may have "
+            f"this table already has {len(in_play)} deck(s) in play; it may have "
             f"{setup.decks_in_play_allowed} (589.3, 637a.3)", code="too_many_decks_in_play")
+    if _colour(colour) in {_colour(c) for c in in_play}:
+        raise ConflictError(
+            f"the deck in play at this table has {colour} backs too; the two decks have "
+            "backs of different colours (637a.3(a), 579.3(b)(1), 589.3(b)(1), "
+            "671a.3(b)(1))", code="same_back_colour")
     basis, seconds = time_limit(setup, dict(limits))
     started = deck.entered_play_at or now
     return [_event("DeckPutInPlay", table_id=table_id, entered_play_at=started.isoformat(),
                    deadline_at=deadline(started, seconds).isoformat(), limit_basis=basis,
                    limit_seconds=seconds, returning=deck.entered_play_at is not None)]
+
+
+def _colour(name: str) -> str:
+    """A back colour as written by people ("Red", "red "): compared without case or
+    surrounding spaces."""
+    return name.strip().casefold()
 
 
 def count(deck: DeckSeen, cards: int, correct: bool, *, dealing: bool) -> list[Event]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -328,11 +329,20 @@ def deck_recut(*, actor: Actor, deck_id: Any, reason: str) -> Deck:
     return _done(deck_id)
 
 
-def _decks_in_play(table_id: uuid.UUID) -> int:
-    """The table's decks in play, read once the table's lock is held. Not part of the
-    locked read: a statement that waited for the lock sees the other rows as they were
-    when it began, before the deck put in play by the command it waited for."""
-    return Deck.objects.filter(table_id=table_id, state=deck_steps.DeckState.IN_PLAY).count()
+def _back_colours(table_id: uuid.UUID, deck_id: str) -> tuple[str, list[str]]:
+    """The deck's back colour and those of the table's decks in play, in one query once the
+    table's lock is held. Not part of the locked read: a statement that waited for the lock
+    sees the other rows as they were when it began, before the deck put in play by the
+    command it waited for."""
+    rows = Deck.objects.filter(Q(pk=deck_id) | Q(table_id=table_id,
+                                                 state=deck_steps.DeckState.IN_PLAY))
+    colour, in_play = "", []
+    for pk, back, state in rows.values_list("pk", "back_colour", "state"):
+        if str(pk) == deck_id:
+            colour = back
+        if state == deck_steps.DeckState.IN_PLAY:
+            in_play.append(back)
+    return colour, in_play
 
 
 def deck_put_in_play(*, actor: Actor, deck_id: Any) -> Deck:
@@ -342,9 +352,10 @@ def deck_put_in_play(*, actor: Actor, deck_id: Any) -> Deck:
     decided: list[Event] = []
 
     def decide(seen: AtTable) -> list[Event]:
+        colour, in_play = _back_colours(seen.table.pk, seen.deck.id)
         decided[:] = deck_steps.put_in_play(
-            seen.deck, seen.table.setup, table_id=str(seen.table.pk),
-            in_play=_decks_in_play(seen.table.pk), limits=deck_limits(), now=timezone.now())
+            seen.deck, seen.table.setup, table_id=str(seen.table.pk), in_play=in_play,
+            colour=colour, limits=deck_limits(), now=timezone.now())
         if not seen.deck.change_due:
             # written to the outbox in the command's transaction (casino.outbox): a command
             # refused or retried leaves no timer, and none waits on the broker

@@ -266,3 +266,22 @@ def test_the_card_inventory_report_command_prints_times_with_their_offset(
     assert [(k, v) for k, v in times if not aware.search(v)] == []
     assert [k for k, v in seen if isinstance(v, int) and not isinstance(v, bool)
             and re.search(r"amount|cents|dollars|money", k)] == []
+
+
+@pytest.mark.regulation("637a.3(a)", "579.3(b)(1)", "589.3(b)(1)", "671a.3(b)(1)")
+@pytest.mark.parametrize("game", ["holdem", "five-card-hi-lo", "lunar-poker-589",
+                                  "lunar-poker-671a"])
+def test_the_two_decks_in_play_have_backs_of_different_colours(
+        game, crew, open_table, ready_deck) -> None:
+    """The pair's second deck with the same back colour as the deck in play ("Red" and
+    "red " are one colour) is refused, nothing appended; a blue one goes in play."""
+    table = open_table(game)
+    decks.deck_put_in_play(actor=crew["dealer"], deck_id=ready_deck(table, colour="red").pk)
+    second = ready_deck(table, colour="Red ")
+    before = len(read_stream(second.stream_id))
+    with pytest.raises(ConflictError) as err:
+        decks.deck_put_in_play(actor=crew["dealer"], deck_id=second.pk)
+    assert err.value.code == "same_back_colour"
+    assert len(read_stream(second.stream_id)) == before
+    blue = ready_deck(table, colour="blue")
+    assert decks.deck_put_in_play(actor=crew["dealer"], deck_id=blue.pk).state == DeckState.IN_PLAY
