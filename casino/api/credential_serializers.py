@@ -10,7 +10,9 @@ from casino.models import CredentialReset, LoginUnlockRequest
 
 class ResetRequestInput(serializers.Serializer):
     what = serializers.ChoiceField(
-        choices=CredentialReset.What.values,
+        choices=[("password", "The password"),
+                 ("second_factor", "The second factor (authenticator and recovery codes)"),
+                 ("both", "Both")],
         help_text="password, second_factor or both")
     reason = serializers.CharField(max_length=1000)
 

@@ -20,7 +20,7 @@ from casino.services.credentials import (
 )
 from casino.services.two_factor import new_secret
 from casino.staff_audit import staff_drift
-from tests.console.conftest import enrol_second_factor, verified_login
+from tests.console.conftest import PASSWORD, enrol_second_factor, totp_code, verified_login
 
 PAGES = ["/finance/reports/", "/poker/board/", "/admin/", "/api/v1/me/"]
 VERIFY, ENROL = "/console/two-factor/verify/", "/console/two-factor/enrol/"
