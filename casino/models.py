@@ -167,6 +167,12 @@ class CredentialReset(models.Model):
         return f"reset of {self.get_what_display()} for {self.staff} ({self.state})"
 
 
+#: the reset's states, and a request's that a second person decides (a role grant, a
+#: lock-out to lift): the API reference names their enums by these (settings)
+CredentialResetState = CredentialReset.State
+DecisionState = RoleGrant.State
+
+
 class LoginUnlockRequest(models.Model):
     """A request to lift a lock-out of a login (or the slowing of an address) before its
     cool-off ends, and its decision by a second person (issue 35: a lock-out is lifted by
