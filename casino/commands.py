@@ -96,8 +96,10 @@ staff_tokens_revoke = declare(
 
 def _reset_signs(actor: Any, pk: Any) -> list[tuple[str, str]]:
     reset = credentials.reset_of(actor, pk)
-    person = reset.staff.display_name or reset.staff.user.username
-    return [("Whose sign-in", f"{person} ({reset.staff.user.username})"),
+    username = reset.staff.user.username
+    person = (f"{reset.staff.display_name} ({username})" if reset.staff.display_name
+              else username)
+    return [("Whose sign-in", f"{person}, Board credential {reset.staff.credential_number}"),
             ("What is reset", reset.get_what_display().capitalize()),
             ("Asked for by", reset.requested_by), ("Why", reset.reason),
             ("What approving does", "Their password stops working and/or their "
