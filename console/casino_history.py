@@ -76,7 +76,8 @@ def _reset_rejected(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str
 
 def _enrolment(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
     extra = " and a new second factor" if data.get("second_factor_enrolled") else ""
-    chose = "chose a new password" if data.get("password_fingerprint") else "confirmed their password"
+    chose = ("chose a new password" if data.get("password_fingerprint")
+             else "confirmed their password")
     return f"{data.get('username')} {chose}{extra} in person, with the reset's two codes"
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from casino.models import RoleGrant
+from casino.roles import ALL_ROLES
 from casino.services.credentials import APPROVERS, open_resets
 from casino.services.logins import UNLOCKERS
-from casino.services.unlocks import open_unlocks
-from casino.roles import ALL_ROLES
 from casino.services.staff import STAFF_MANAGERS
+from casino.services.unlocks import open_unlocks
 from console.registry import (
     Listed,
     NavItem,

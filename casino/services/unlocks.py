@@ -23,7 +23,13 @@ from casino.domain.inputs import text_input
 from casino.eventstore.store import NewEvent
 from casino.models import LoginUnlockRequest
 from casino.scoping import property_row
-from casino.services.logins import UNLOCKERS, _property_of, _record, lift_lockout, login_stream_id
+from casino.services.logins import (
+    UNLOCKERS,
+    _property_of,
+    _record,
+    lift_lockout,
+    login_stream_id,
+)
 from casino.staff_guard import staff_change
 
 REFUSALS = {

@@ -99,7 +99,10 @@ def test_a_second_factor_reset_takes_two_people_and_ends_on_the_enrolment_page(
     officer approves (``CredentialResetApproved``: the devices removed), and the officer's
     next login with the password alone may not enrol a new authenticator — only the
     enrolment page with the two codes does (``enrolment_pending``, nothing appended)."""
-    from casino.services.credentials import credential_reset_approve, credential_reset_request
+    from casino.services.credentials import (
+        credential_reset_approve,
+        credential_reset_request,
+    )
 
     admin, approver = console_client("admin"), console_client("compliance")
     officer = make_staff("compliance")
