@@ -134,3 +134,30 @@ def test_the_enrolment_page_refuses_expired_or_wrong_codes(console_client, make_
     assert Event.objects.count() == before
     dealer.refresh_from_db()
     assert not dealer.check_password(NEW_PASSWORD)
+
+
+def test_a_lock_out_is_lifted_by_two_people_through_the_console(console_client,
+                                                                make_staff) -> None:  # noqa: ANN001
+    """Asked for on the form, waiting on a second person's list with what it signs,
+    refused to the one who asked, approved by another (``LoginUnlocked``)."""
+    from casino.models import LoginUnlockRequest
+
+    admin, officer = console_client("admin"), console_client("compliance")
+    dealer = make_staff("dealer")
+    asked = _post_form(admin, "/console/do/login_unlock_request/",
+                       {"username": dealer.username, "reason": "mistyped after the break"})
+    assert asked.status_code == 303
+    req = LoginUnlockRequest.objects.get()
+    url = f"/console/do/login_unlock_approve/{req.pk}/"
+    assert url in officer.get("/console/").content.decode()
+    assert url not in admin.get("/console/").content.decode()  # shown, no button
+    words = text_of(officer.get(url).content.decode())
+    assert "What you sign" in words and dealer.username in words
+    assert admin.user.username in words and "mistyped after the break" in words
+    before = Event.objects.count()
+    mine = _post_form(admin, url, {})
+    assert mine.status_code == 409 and Event.objects.count() == before
+    done = _post_form(officer, url, {})
+    assert done.status_code == 303
+    assert Event.objects.filter(type="LoginUnlocked", data__username=dealer.username,
+                                data__requested_by=admin.user.username).count() == 1
