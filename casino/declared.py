@@ -51,6 +51,14 @@ class DeclaredCommand:
     console: bool = True
     #: extra keyword arguments for drf-spectacular's extend_schema (problem codes, ...)
     schema: Mapping[str, Any] = field(default_factory=dict)
+    #: what a signature of this step signs, in words, for the form to show above the
+    #: button: ``signs(actor, pk) -> [(label, value), ...]`` (the row's own facts)
+    signs: Callable[[Any, Any], list[tuple[str, str]]] | None = None
+    #: the answer holds something shown to its caller once (a half of an enrolment
+    #: code): the API answers it ``Cache-Control: no-store`` and keeps no copy under an
+    #: idempotency key; the console shows it on the answer page itself
+    #: (``console/<shows_once>.html``), never behind a link
+    shows_once: str = ""
 
     def kwargs(self, pk: Any, data: Mapping[str, Any]) -> dict[str, Any]:
         """The service's keyword arguments (the actor aside) for the validated ``data``

@@ -205,13 +205,24 @@ def replayed(done: Any, request_digest: str) -> HttpResponse:
     return response
 
 
+#: kept instead of an answer that must not be kept (``Cache-Control: no-store``: a half of
+#: an enrolment code, issue 35): a retry learns the step was done, not the secret
+SHOWN_ONCE = (b'{"type":"about:blank","title":"Shown once","status":409,'
+              b'"code":"answer_shown_once","detail":"this step was recorded and its answer '
+              b'was shown once; it is not kept"}')
+
+
 def _store(user_id: int, key: str, request_digest: str, response: Any) -> None:
     from casino.models import IdempotencyKey
 
     now = timezone.now()
+    once = "no-store" in response.get("Cache-Control", "")
     IdempotencyKey.objects.create(
-        user_id=user_id, key=key, fingerprint=request_digest, status=response.status_code,
-        body=bytes(response.content), content_type=response.get("Content-Type", ""),
+        user_id=user_id, key=key, fingerprint=request_digest,
+        status=409 if once else response.status_code,
+        body=SHOWN_ONCE if once else bytes(response.content),
+        content_type="application/problem+json" if once else response.get("Content-Type",
+                                                                           ""),
         created_at=now, expires_at=now + kept_for())
 
 

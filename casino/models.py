@@ -10,7 +10,8 @@ from django.db import models
 
 from casino.eventstore.models import DailyEventCount, Event, ProjectionCheckpoint, StreamSummary
 
-__all__ = ["Property", "StaffProfile", "RoleGrant", "PersonalDataKey", "IdempotencyKey",
+__all__ = ["Property", "StaffProfile", "RoleGrant", "CredentialReset", "LoginUnlockRequest",
+           "PersonalDataKey", "IdempotencyKey",
            "OutboxTask", "Event", "ProjectionCheckpoint", "StreamSummary", "DailyEventCount"]
 
 
@@ -101,6 +102,110 @@ class RoleGrant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role} for {self.staff} ({self.state})"
+
+
+class CredentialReset(models.Model):
+    """A reset of a login's password and/or second factor: asked for by one person,
+    decided by a second (neither the subject), completed by the subject in person with
+    the two halves of a one-time enrolment code (issue 35, Build 1).
+
+    Written only by :mod:`casino.services.credentials`, each change with its event in the
+    subject's stream (``CredentialResetRequested``, ``CredentialResetApproved``,
+    ``CredentialResetRejected``, ``CredentialEnrolmentCompleted``). The halves are never
+    kept: only their salted hashes (Django's password hasher)."""
+
+    class What(models.TextChoices):
+        PASSWORD = "password", "the password"
+        SECOND_FACTOR = "second_factor", "the second factor"
+        BOTH = "both", "the password and the second factor"
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+        COMPLETED = "completed"
+
+    id = models.UUIDField(primary_key=True)
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    staff = models.ForeignKey(StaffProfile, on_delete=models.PROTECT,
+                              related_name="credential_resets")
+    what = models.CharField(max_length=20, choices=What.choices)
+    reason = models.CharField(max_length=1000)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    requested_by = models.CharField(max_length=150)
+    requested_at = models.DateTimeField()
+    #: the hash of the half shown once to the one who asked
+    requester_half = models.CharField(max_length=200)
+    decided_by = models.CharField(max_length=150, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.CharField(max_length=1000, blank=True)
+    #: the hash of the half shown once to the one who approved
+    approver_half = models.CharField(max_length=200, blank=True)
+    #: the enrolment's last moment (set at the approval)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["staff"], condition=models.Q(state="pending"),
+                                    name="credential_reset_one_pending"),
+            models.CheckConstraint(condition=models.Q(state__in=[
+                "pending", "approved", "rejected", "completed"]),
+                name="credential_reset_state_valid"),
+            models.CheckConstraint(condition=models.Q(what__in=[
+                "password", "second_factor", "both"]), name="credential_reset_what_valid"),
+        ]
+
+    def resets_password(self) -> bool:
+        return self.what in (self.What.PASSWORD, self.What.BOTH)
+
+    def resets_second_factor(self) -> bool:
+        return self.what in (self.What.SECOND_FACTOR, self.What.BOTH)
+
+    def __str__(self) -> str:
+        return f"reset of {self.get_what_display()} for {self.staff} ({self.state})"
+
+
+#: the reset's states, and a request's that a second person decides (a role grant, a
+#: lock-out to lift): the API reference names their enums by these (settings)
+CredentialResetState = CredentialReset.State
+DecisionState = RoleGrant.State
+
+
+class LoginUnlockRequest(models.Model):
+    """A request to lift a lock-out of a login (or the slowing of an address) before its
+    cool-off ends, and its decision by a second person (issue 35: a lock-out is lifted by
+    a recorded, two-person step). Written only by :mod:`casino.services.unlocks`, with
+    ``LoginUnlockRequested`` / ``LoginUnlocked`` / ``LoginUnlockRejected``."""
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+
+    id = models.UUIDField(primary_key=True)
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    username = models.CharField(max_length=150, blank=True)
+    ip_address = models.CharField(max_length=64, blank=True)
+    reason = models.CharField(max_length=1000)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    requested_by = models.CharField(max_length=150)
+    requested_at = models.DateTimeField()
+    decided_by = models.CharField(max_length=150, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.CharField(max_length=1000, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(state__in=["pending", "approved",
+                                                                 "rejected"]),
+                                   name="login_unlock_state_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"unlock of {self.username or self.ip_address} ({self.state})"
 
 
 class PersonalDataKey(models.Model):

@@ -50,8 +50,8 @@ _SENTENCES: dict[str, str] = {
     "self_reset": "Change your own password with your old one, on your own page.",
     "self_unlock": "Nobody may lift their own lock-out; ask another administrator or "
                    "compliance officer.",
-    "self_two_factor_reset": "Nobody may reset their own second factor; another "
-                             "administrator does it.",
+    "answer_shown_once": "This step was recorded and its answer was shown once; it is "
+                         "not shown again.",
     "same_person": "You did the first step of this; a different person must do this one.",
     "signed_already": "You have already signed this; a different person signs this step.",
     "worked_the_table": "You worked at this table that gaming day, so you may not count its "

@@ -315,6 +315,8 @@ SPECTACULAR_SETTINGS = {
         "GameEnum": "tables.models.GAME_CHOICES",
         "RemovalReasonEnum": "tables.api.serializers.REMOVAL_REASONS",
         "PlaceEnum": "jackpots.services.common.PLACES",
+        "CredentialResetStateEnum": "casino.models.CredentialResetState",
+        "DecisionStateEnum": "casino.models.DecisionState",
     },
 }
 

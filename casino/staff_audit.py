@@ -25,7 +25,10 @@ from casino.eventstore.models import Event
 
 STAFF_EVENTS = ("StaffEnrolled", "RoleGranted", "RoleRevoked", "StaffDeactivated",
                 "AdminSiteAccessSet", "StaffScopeChanged")
-TWO_FACTOR_EVENTS = ("TwoFactorEnrolled", "TwoFactorReset")
+TWO_FACTOR_EVENTS = ("TwoFactorEnrolled", "TwoFactorReset", "CredentialResetApproved")
+#: events that record a login's password as it then stood (``password_fingerprint``)
+PASSWORD_EVENTS = ("StaffEnrolled", "CredentialChanged", "CredentialResetApproved",
+                   "CredentialEnrolmentCompleted", "PasswordRehashed")
 
 
 @dataclass
@@ -84,6 +87,8 @@ def expected_second_factors() -> dict[int, Enrolment]:
             .order_by("position").values_list("stream_id", "type", "data"))
     for stream_id, kind, data in rows.iterator():
         user_id = int(stream_id.removeprefix("staff-"))
+        if kind == "CredentialResetApproved" and "devices_removed" not in data:
+            continue  # a reset of the password only: the second factor stands
         people[user_id] = (Enrolment(device=data["device"],
                                      recovery_codes=int(data.get("recovery_codes", 0)))
                            if kind == "TwoFactorEnrolled" else None)
@@ -126,11 +131,25 @@ def second_factor_drift(usernames: dict[int, str]) -> list[str]:
     return lines
 
 
+def expected_passwords() -> dict[str, str]:
+    """Username → the password fingerprint its last password event recorded."""
+    prints: dict[str, str] = {}
+    rows = (Event.objects.filter(stream_type="staff", type__in=PASSWORD_EVENTS)
+            .order_by("position").values_list("data", flat=True))
+    for data in rows.iterator():
+        if data.get("password_fingerprint"):
+            prints[data.get("username", "")] = data["password_fingerprint"]
+    return prints
+
+
 def staff_drift() -> list[str]:
     """Every difference between the rows and the events, one line each (empty: none)."""
     from django.contrib.auth import get_user_model
 
+    from casino.services.staff import password_fingerprint
+
     expected = expected_staff()
+    passwords = expected_passwords()
     lines = []
     users = list(get_user_model().objects.prefetch_related("groups").select_related("staff"))
     for user in users:
@@ -147,6 +166,10 @@ def staff_drift() -> list[str]:
             if getattr(user, flag) != getattr(want, flag):
                 lines.append(f"{user.username}: {flag} is {getattr(user, flag)}, "
                              f"the events say {getattr(want, flag)}")
+        recorded = passwords.get(user.username)
+        if recorded is not None and recorded != password_fingerprint(user):
+            lines.append(f"{user.username}: the password was changed without a credential "
+                         "event (no CredentialChanged, reset or enrolment records it)")
         staff = getattr(user, "staff", None)
         if staff is not None and staff.group_wide != want.group_wide:
             lines.append(f"{user.username}: group_wide is {staff.group_wide}, "

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db.models.signals import m2m_changed, pre_delete, pre_save
+from django.db.models.signals import m2m_changed, post_save, pre_delete, pre_save
 
 _in_service: ContextVar[bool] = ContextVar("casino_staff_change", default=False)
 
@@ -60,10 +60,24 @@ def _user_pre_save(sender: Any, instance: Any, update_fields: Any = None, **_: A
         _refuse("a login")
         return
     changed = [f for f in GUARDED_USER_FIELDS if old[f] != getattr(instance, f)]
-    if changed == ["password"] and _same_secret(instance, old["password"]):
+    if changed == ["password"] and (_same_secret(instance, old["password"])
+                                    or _upgraded(instance, old["password"], update_fields)):
+        instance._casino_rehashed = True  # recorded after the save (_user_post_save)
         return
     if changed:
         _refuse(f"a login's {', '.join(changed)}")
+
+
+def _user_post_save(sender: Any, instance: Any, **_: Any) -> None:
+    """A password re-hashed on login (same secret, new hash) is recorded
+    (``PasswordRehashed`` with the new hash's fingerprint), so ``verify_staff``, which
+    compares the stored hash with the events, does not take it for a change."""
+    if not getattr(instance, "_casino_rehashed", False):
+        return
+    instance._casino_rehashed = False
+    from casino.services.staff import password_rehashed
+
+    password_rehashed(instance)
 
 
 def _same_secret(instance: Any, old_hash: str) -> bool:
@@ -73,6 +87,27 @@ def _same_secret(instance: Any, old_hash: str) -> bool:
 
     raw = getattr(instance, "_password", None)
     return raw is not None and check_password(raw, old_hash)
+
+
+def _upgraded(instance: Any, old_hash: str, update_fields: Any) -> bool:
+    """Django's own re-hash on a right password (``AbstractBaseUser.check_password``'s
+    setter, which forgets the raw password before saving only ``password``): allowed only
+    where the old hash is one the current hasher settings would upgrade, so it happens
+    once per hasher change, and it is recorded (``PasswordRehashed``)."""
+    from django.contrib.auth.hashers import get_hasher, identify_hasher
+
+    if getattr(instance, "_password", None) is not None or update_fields is None:
+        return False
+    if set(update_fields) != {"password"}:
+        return False
+    try:
+        old = identify_hasher(old_hash)
+        new = identify_hasher(instance.password)
+    except ValueError:
+        return False
+    preferred = get_hasher()
+    return new.algorithm == preferred.algorithm and (
+        old.algorithm != preferred.algorithm or preferred.must_update(old_hash))
 
 
 def _groups_changed(sender: Any, action: str, **_: Any) -> None:
@@ -92,15 +127,24 @@ _RECEIVERS: list[Any] = []
 
 def install() -> None:
     """Connect the guard (from ``CasinoConfig.ready``)."""
-    from casino.models import Property, RoleGrant, StaffProfile
+    from casino.models import (
+        CredentialReset,
+        LoginUnlockRequest,
+        Property,
+        RoleGrant,
+        StaffProfile,
+    )
 
     User = get_user_model()
     pre_save.connect(_user_pre_save, sender=User, dispatch_uid="casino_guard_user_save")
+    post_save.connect(_user_post_save, sender=User, dispatch_uid="casino_guard_rehash")
     pre_delete.connect(_guarded_row("a login"), sender=User, weak=False,
                        dispatch_uid="casino_guard_user_delete")
     m2m_changed.connect(_groups_changed, sender=User.groups.through,
                         dispatch_uid="casino_guard_groups")
     for model, what in ((StaffProfile, "a staff profile"), (RoleGrant, "a role grant"),
+                        (CredentialReset, "a credential reset"),
+                        (LoginUnlockRequest, "a request to lift a lock-out"),
                         (Group, "a role group"), (Property, "the property")):
         for signal, verb in ((pre_save, "save"), (pre_delete, "delete")):
             signal.connect(_guarded_row(what), sender=model, weak=False,

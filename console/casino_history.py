@@ -47,7 +47,49 @@ def _locked_out(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
 
 def _unlocked(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
     whom = data.get("username") or f"the address {data.get('ip_address')}"
-    return f"{who(metadata)} unlocked {whom}: {data.get('reason') or NOTHING}"
+    asked = (f", asked for by {data.get('requested_by')}" if data.get("requested_by")
+             else "")
+    return f"{who(metadata)} unlocked {whom}{asked}: {data.get('reason') or NOTHING}"
+
+
+def _what(data: Mapping[str, Any]) -> str:
+    return {"password": "password", "second_factor": "second factor",
+            "both": "password and second factor"}.get(data.get("what") or "", "sign-in")
+
+
+def _reset_requested(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    return (f"{who(metadata)} asked for a reset of {data.get('username')}'s {_what(data)}: "
+            f"{data.get('reason') or NOTHING}")
+
+
+def _reset_approved(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    return (f"{who(metadata)} approved the reset of {data.get('username')}'s {_what(data)}, "
+            f"asked for by {data.get('requested_by')} ({data.get('sessions_ended', 0)} "
+            f"sessions ended, {data.get('tokens_revoked', 0)} API tokens revoked; to be "
+            f"completed in person by {say('{expires_at:t}')(data, metadata)})")
+
+
+def _reset_rejected(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    return (f"{who(metadata)} turned down the reset of {data.get('username')}'s "
+            f"{_what(data)}: {data.get('reason') or NOTHING}")
+
+
+def _enrolment(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    extra = " and a new second factor" if data.get("second_factor_enrolled") else ""
+    chose = ("chose a new password" if data.get("password_fingerprint")
+             else "confirmed their password")
+    return f"{data.get('username')} {chose}{extra} in person, with the reset's two codes"
+
+
+def _unlock_requested(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    whom = data.get("username") or f"the address {data.get('ip_address')}"
+    return f"{who(metadata)} asked to lift the lock-out of {whom}: {data.get('reason') or NOTHING}"
+
+
+def _unlock_rejected(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+    whom = data.get("username") or f"the address {data.get('ip_address')}"
+    return (f"{who(metadata)} turned down lifting the lock-out of {whom}: "
+            f"{data.get('reason') or NOTHING}")
 
 
 def _registered(data: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
@@ -89,5 +131,13 @@ sentences({
     "TwoFactorEnrolled": say("{username} enrolled a second factor ({kind:w}, {recovery_codes} "
                              "recovery codes)"),
     "TwoFactorReset": say("{who} reset {username}'s second factor: {reason}"),
+    "CredentialResetRequested": _reset_requested,
+    "CredentialResetApproved": _reset_approved,
+    "CredentialResetRejected": _reset_rejected,
+    "CredentialEnrolmentCompleted": _enrolment,
+    "PasswordRehashed": say("{username}'s password was stored again under the current "
+                            "hashing (the same password)"),
+    "LoginUnlockRequested": _unlock_requested,
+    "LoginUnlockRejected": _unlock_rejected,
     "PersonalDataErased": say("{who} erased the personal details of a {kind:w}: {reason}"),
 })

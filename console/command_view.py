@@ -177,7 +177,8 @@ def command_view(request: HttpRequest, name: str, pk: str | None = None) -> Http
                           api_units=True, actor=actor, pk=key_pk)
         return _page(request, decl, form, key=uuid.uuid4(),
                      version=stream_head(decl, key_pk, actor), fixed=fixed,
-                     next_url=local_path(request, request.GET.get("next")))
+                     next_url=local_path(request, request.GET.get("next")),
+                     signs=_signs(decl, actor, key_pk))
     return _post(request, decl, actor, key_pk)
 
 
@@ -197,7 +198,7 @@ def _post(request: HttpRequest, decl: DeclaredCommand, actor: Actor, pk: Any) ->
     def again(status: int, **extra: Any) -> HttpResponse:
         return _page(request, decl, form, key=extra.pop("key", None) or key or uuid.uuid4(),
                      fixed=fixed, version=extra.pop("version", version), next_url=next_url,
-                     status=status, **extra)
+                     status=status, signs=_signs(decl, actor, pk), **extra)
 
     this_form = {"command": decl.name, "row": "" if pk is None else str(pk),
                  "username": actor.username}
@@ -234,7 +235,7 @@ def _post(request: HttpRequest, decl: DeclaredCommand, actor: Actor, pk: Any) ->
             head = stream_head(decl, pk, actor)
             if head is not None and head != (version or 0):  # no version sent: as opened
                 raise _Stale(head)                           # before the first event
-            decl.call(actor, pk, dict(body_in.validated_data))
+            result = decl.call(actor, pk, dict(body_in.validated_data))
     except _Already:
         return seen(FormSubmission.objects.get(key=key))
     except _Stale as stale:
@@ -257,8 +258,33 @@ def _post(request: HttpRequest, decl: DeclaredCommand, actor: Actor, pk: Any) ->
     except Exception:
         log.exception("console command %s failed (key %s)", decl.name, key)
         return again(500, general=[UNEXPECTED])
+    if decl.shows_once:
+        return _shown_once(request, decl, result, next_url)
     messages.success(request, f"Recorded: {_done_words(decl)}.")
     return HttpResponseRedirect(next_url, status=303)
+
+
+def _signs(decl: DeclaredCommand, actor: Actor, pk: Any) -> list[tuple[str, str]]:
+    """What the step signs, in words (the declaration's ``signs``); the row missing or
+    another property's is a 404 page."""
+    if decl.signs is None or pk is None:
+        return []
+    try:
+        return decl.signs(actor, pk)
+    except NotFoundError:
+        raise Http404("no such row") from None
+
+
+def _shown_once(request: HttpRequest, decl: DeclaredCommand, result: Any,
+                next_url: str) -> HttpResponse:
+    """The answer page of a step whose answer is shown once (a half of an enrolment
+    code): rendered in the POST's own answer, never behind a link or a redirect, and
+    kept by no cache. Sending the form again finds it recorded and shows nothing."""
+    response = render(request, f"console/{decl.shows_once}.html",
+                      {"decl": decl, "result": result, "next_url": next_url,
+                       "title": _done_words(decl)})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _stale(decl: DeclaredCommand, pk: Any, actor: Actor, opened: int, head: int | None,
@@ -308,11 +334,11 @@ def _done_words(decl: DeclaredCommand) -> str:
 def _page(request: HttpRequest, decl: DeclaredCommand, form: FormFields, *, key: uuid.UUID,
           version: int | None, next_url: str, fixed: set[str], status: int = 200,
           general: list[str] | None = None, changed: list[str] | None = None,
-          code: str = "") -> HttpResponse:
+          code: str = "", signs: list[tuple[str, str]] | None = None) -> HttpResponse:
     return render(request, "console/command.html", {
         "decl": decl, "form": form, "key": key, "version": version, "next_url": next_url,
         "fixed": ",".join(sorted(fixed)), "general": general or [], "changed": changed or [],
-        "code": code, "button": decl.label or "Record",
+        "code": code, "button": decl.label or "Record", "signs": signs or [],
         "title": (decl.summary or decl.name).rstrip("."),
     }, status=status)
 

@@ -35,8 +35,9 @@ from casino.services.two_factor import has_confirmed_device, two_factor_required
 PREFIX = "/console/"
 LOGIN, LOGOUT = "/console/login/", "/console/logout/"
 ENROL, VERIFY = "/console/two-factor/enrol/", "/console/two-factor/verify/"
-#: open without a login
-OPEN = (LOGIN,)
+ENROLMENT = "/console/enrol/"
+#: open without a login (the enrolment after a two-person reset: its codes are the proof)
+OPEN = (LOGIN, ENROLMENT)
 #: open with a password but before the second factor
 BEFORE_SECOND_FACTOR = (LOGOUT, ENROL, VERIFY, "/console/two-factor/codes/")
 #: outside /console/, open with a password but before the second factor: logging out, and

@@ -14,6 +14,7 @@ from casino.eventstore.selectors import shown_events
 from casino.models import RoleGrant, StaffProfile
 from casino.roles import Role
 from casino.scoping import event_rows, property_row, property_rows, whole_number
+from casino.services.credentials import open_resets
 from casino.services.staff import STAFF_MANAGERS
 from console.history import sentence
 from console.middleware import refusal
@@ -49,7 +50,7 @@ def _row(profile: StaffProfile, viewer_roles: frozenset[str]) -> dict:
     steps = [("Ask for a role", "role_grant_request"), ("Revoke a role", "role_revoke"),
              *([("Deactivate", "staff_deactivate")] if profile.user.is_active else []),
              ("Change the credential number", "staff_credential_number_change"),
-             ("Reset the password", "staff_password_reset"),
+             ("Reset the sign-in", "credential_reset_request"),
              ("Revoke API tokens", "staff_tokens_revoke")]
     return {
         "profile": profile, "roles": _roles(profile),
@@ -75,6 +76,12 @@ def staff_list(request: HttpRequest) -> HttpResponse:
                     "reject": offer(actor, "Turn down", "role_grant_reject", g.pk),
                     "mine": g.requested_by == actor.username or g.staff.user_id == actor.user_id}
                    for g in grants],
+        "resets": [{"reset": r, "who": r.staff.display_name or r.staff.user.username,
+                    "approve": offer(actor, "Approve", "credential_reset_approve", r.pk),
+                    "reject": offer(actor, "Turn down", "credential_reset_reject", r.pk),
+                    "mine": r.requested_by == actor.username
+                    or r.staff.user_id == actor.user_id}
+                   for r in open_resets(actor)],
         "enrol": offer(actor, "Enrol a member of staff", "staff_enrol"),
     })
 

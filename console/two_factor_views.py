@@ -1,29 +1,25 @@
 """The second factor's pages (issue 23): enrolling an authenticator (a QR code drawn as
 SVG on the server, and the secret as text to type), giving a code after the password,
-the recovery codes shown once, and an administrator's reset of another person's. Each
+the recovery codes shown once. A reset of someone's second factor takes two people and ends
+on the enrolment page (:mod:`console.enrolment_views`; issue 35). Each
 calls one service of :mod:`casino.services.two_factor`."""
 
 from __future__ import annotations
 
 import segno
 from django import forms
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
 from casino.domain.errors import DomainError
-from casino.models import StaffProfile
 from casino.services.two_factor import (
-    RESETTERS,
     has_confirmed_device,
     new_secret,
     provisioning,
     two_factor_enrol,
-    two_factor_reset,
 )
-from console.middleware import refusal
 from console.shell_views import safe_next
 
 SECRET_KEY = "console_two_factor_secret"
@@ -108,44 +104,6 @@ def recovery_codes(request: HttpRequest) -> HttpResponse:
         return HttpResponseRedirect(safe_next(request))
     return render(request, "console/two_factor_codes.html",
                   {"codes": codes, "next": safe_next(request)})
-
-
-class ResetForm(forms.Form):
-    staff = forms.TypedChoiceField(label="Whose second factor", coerce=int)
-    reason = forms.CharField(label="Reason", max_length=1000, widget=forms.Textarea(
-        attrs={"rows": 2}))
-
-
-@require_http_methods(["GET", "POST"])
-def reset(request: HttpRequest) -> HttpResponse:
-    """An administrator resets another person's second factor (a lost phone): that person
-    enrols again at their next login. ``TwoFactorReset`` in their stream."""
-    console = request.console
-    if not console.has(*RESETTERS):
-        return refusal(request, "Resetting a second factor needs the administrator role.")
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
-    enrolled = set(TOTPDevice.objects.filter(
-        user__staff__property=console.actor.property, confirmed=True)
-        .values_list("user_id", flat=True))
-    people = (StaffProfile.objects.filter(property=console.actor.property, user_id__in=enrolled)
-              .exclude(user_id=console.user.pk).select_related("user")
-              .order_by("user__username"))
-    form = ResetForm(request.POST or None)
-    form.fields["staff"].choices = [("", "Choose a person")] + [
-        (p.user_id, f"{p.display_name or p.user.username} ({p.user.username})") for p in people]
-    if request.method == "POST" and form.is_valid():
-        try:
-            profile = two_factor_reset(actor=console.actor, staff_id=form.cleaned_data["staff"],
-                                       reason=form.cleaned_data["reason"])
-        except DomainError as exc:
-            form.add_error("staff" if exc.code != "invalid_input" else "reason", _sentence(exc))
-        else:
-            messages.success(request, f"{profile.user.username}'s second factor is reset: "
-                                      "they enrol again at their next login.")
-            return HttpResponseRedirect("/console/two-factor/reset/")
-    return render(request, "console/two_factor_reset.html", {"form": form},
-                  status=400 if form.errors else 200)
 
 
 def _throttled(user: object) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from console import command_view, shell_views, two_factor_views
+from console import command_view, enrolment_views, shell_views, two_factor_views
 from console.registry import REGISTRY
 
 app_name = "console"
@@ -18,7 +18,7 @@ urlpatterns: list = [
     path("two-factor/enrol/", two_factor_views.enrol, name="two-factor-enrol"),
     path("two-factor/verify/", two_factor_views.verify, name="two-factor-verify"),
     path("two-factor/codes/", two_factor_views.recovery_codes, name="two-factor-codes"),
-    path("two-factor/reset/", two_factor_views.reset, name="two-factor-reset"),
+    path("enrol/", enrolment_views.enrol, name="enrol"),
     *command_view.PATHS,
     *REGISTRY.pages,
 ]

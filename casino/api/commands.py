@@ -57,8 +57,15 @@ class Command(APIView):
         result = self.run(actor_of(request.user), pk, dict(body.validated_data))
         # the request in the context: what the answer shows on the caller's property's
         # clock (casino.api.fields) reads its zone
-        return Response(self.output(result, context={"request": request}).data,
-                        status=status.HTTP_201_CREATED if self.created else status.HTTP_200_OK)
+        response = Response(self.output(result, context={"request": request}).data,
+                            status=status.HTTP_201_CREATED if self.created
+                            else status.HTTP_200_OK)
+        decl = getattr(self, "declaration", None)
+        if decl is not None and decl.shows_once:
+            # a half of an enrolment code: no cache keeps it, nor an idempotency key
+            # (casino.idempotency keeps no body of a no-store answer)
+            response["Cache-Control"] = "no-store"
+        return response
 
 
 def _rendered(view: APIView, request: Request, response: Response) -> None:

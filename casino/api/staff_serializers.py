@@ -74,11 +74,6 @@ class CredentialNumberInput(serializers.Serializer):
     reason = _text(1000)
 
 
-class PasswordResetInput(serializers.Serializer):
-    password = _text(128, trim_whitespace=False, style={"input_type": "password"})
-    reason = _text(1000)
-
-
 class PasswordChangeInput(serializers.Serializer):
     old_password = _text(128, trim_whitespace=False, style={"input_type": "password"})
     new_password = _text(128, trim_whitespace=False, style={"input_type": "password"})

@@ -5,7 +5,6 @@ under which role, and who approved it.
 """
 
 from casino.services.logins import (
-    login_unlock,
     reset_own_failures,
     staff_tokens_revoke,
     token_issue,
@@ -19,5 +18,5 @@ from casino.services.staff import (
 )
 
 __all__ = ["STAFF_STREAM", "property_register", "staff_bootstrap",
-           "staff_enrol", "login_unlock", "reset_own_failures", "staff_tokens_revoke",
+           "staff_enrol", "reset_own_failures", "staff_tokens_revoke",
            "token_issue", "token_logout"]

@@ -1,5 +1,8 @@
 """Logins: lock-outs and their unlocking, API tokens issued and revoked — each an event.
 
+Lifting a lock-out takes two people (issue 35): :mod:`casino.services.unlocks` asks and
+approves; :func:`lift_lockout` is what the approval does.
+
 Issue 11, finding 5: wrong passwords were checked without limit and tokens never
 expired. django-axes now locks an account from one address after ``LOGIN_FAILURE_LIMIT``
 failures from there; past ``LOGIN_ACCOUNT_FAILURE_LIMIT`` across addresses the account is
@@ -24,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.domain.errors import ConflictError, DomainError, NotFoundError
+from casino.domain.errors import ConflictError
 from casino.domain.inputs import text_input
 from casino.eventstore.errors import ConcurrencyError
 from casino.eventstore.store import NewEvent, Stream, append, stream_version
@@ -163,42 +166,20 @@ def login_slowed(*, username: str, failures: int) -> str:
     return stream
 
 
-def login_unlock(*, actor: Actor, username: Any = None, ip_address: Any = None,
-                 reason: Any) -> dict[str, Any]:
-    """Lift a lock-out of an account and/or the slowing of an address before its
-    cool-off ends (``LoginUnlocked``): their failures are forgotten. Nobody unlocks
-    themselves (``self_unlock``); an account of another property is 404
-    ``staff_not_found``."""
-    role = actor.require(*UNLOCKERS)
-    username = username or None
-    ip_address = ip_address or None
-    reason = text_input(reason, "reason", limit=1000, required=True)
-    if username is None and ip_address is None:
-        raise DomainError("give a username, an ip_address or both", code="invalid_input",
-                          field="username")
-    if username == actor.username:
-        raise ConflictError("nobody lifts their own lock-out", code="self_unlock")
-    licence = _property_of(username)
-    if licence is not None and licence != actor.property.licence_number:
-        raise NotFoundError(f"no staff {username}", code="staff_not_found")
-    with transaction.atomic():
-        account = _unlock_one(actor, role, reason, username=username)
-        address = _unlock_one(actor, role, reason, ip_address=ip_address)
-    return {"username": username, "ip_address": ip_address,
-            "attempts_reset": account + address}
-
-
-def _unlock_one(actor: Actor, role: str, reason: str, **target: str | None) -> int:
+def lift_lockout(actor: Actor, role: str, reason: str, extra: dict[str, Any],
+                 **target: str | None) -> int:
     """Reset axes' failures of one account or one address and append ``LoginUnlocked``
     to its own stream (the stream its lock-out was recorded in); nothing when the
-    target was not named."""
+    target was not named. Called only by the second person's approval
+    (:func:`casino.services.unlocks.login_unlock_approve`: issue 35, two people)."""
     from axes.utils import reset
 
     (field, value), = target.items()
     if not value:
         return 0
     count = reset(**{"username" if field == "username" else "ip": value})
-    data = {field: value, "by": actor.username, "reason": reason, "attempts_reset": count}
+    data = {field: value, "by": actor.username, "reason": reason, "attempts_reset": count,
+            **extra}
     _record(login_stream_id(**target), NewEvent(UNLOCKED, data), actor.metadata(role=role))
     return count
 
@@ -315,6 +296,6 @@ def connect_signals() -> None:
     user_login_failed.connect(on_login_failed, dispatch_uid="casino_login_throttle")
 
 
-__all__ = ["login_locked_out", "login_throttled", "login_slowed", "login_unlock", "token_issue",
+__all__ = ["login_locked_out", "login_throttled", "login_slowed", "lift_lockout", "token_issue",
            "token_logout", "staff_tokens_revoke", "login_stream_id", "reset_own_failures",
            "connect_signals"]

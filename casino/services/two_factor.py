@@ -4,8 +4,10 @@ recovery codes to use once each.
 
 Its enrolment and its reset are staff events like any other, in the person's stream
 ``staff-<user id>`` (:mod:`casino.services.staff`): ``TwoFactorEnrolled`` when a person
-confirms their authenticator with a code it shows, ``TwoFactorReset`` when an
-administrator removes another person's (nobody resets their own: four eyes). The device
+confirms their authenticator with a code it shows; it is removed only by a reset two
+people decide (``CredentialResetApproved``, :mod:`casino.services.credentials`; issue 35),
+after which the person enrols on the enrolment page with the reset's two codes.
+``TwoFactorReset`` is the older one-person removal, still read in the history. The device
 rows are written in the same transaction as the event, under
 :func:`casino.staff_guard.staff_change`, which refuses any other writer. The secret is never
 in an event; only what kind of factor and who.
@@ -25,15 +27,12 @@ from casino.actors import Actor
 from casino.domain.errors import ConflictError, DomainError
 from casino.domain.inputs import text_input
 from casino.eventstore.store import NewEvent
-from casino.models import StaffProfile
 from casino.roles import Role
-from casino.services.staff import _record, _staff, _staff_of_user
+from casino.services.staff import _record, _staff_of_user
 from casino.staff_guard import staff_change
 
 #: The roles that must give a second factor after their password (issue 23).
 TWO_FACTOR_ROLES = (Role.ADMIN, Role.COMPLIANCE)
-#: Who resets another person's second factor.
-RESETTERS = (Role.ADMIN,)
 RECOVERY_CODES = 10
 DEVICE_NAME = "authenticator"
 
@@ -88,66 +87,63 @@ def totp_matched_step(secret_hex: str, code: str, *, at: float | None = None) ->
     return totp.t()
 
 
+def totp_step(secret: Any, code: Any) -> int:
+    """The time step ``code`` confirms for the new authenticator holding ``secret``;
+    refused: a secret not from the enrolment page (``invalid_input``), a wrong code
+    (``wrong_code``)."""
+    if not isinstance(secret, str) or len(secret) != 40:
+        raise DomainError("open the enrolment page again", code="invalid_input", field="code")
+    step = totp_matched_step(secret, _code(code))
+    if step is None:
+        raise DomainError("that code does not match: type the code the app shows now",
+                          code="wrong_code", field="code")
+    return step
+
+
+def save_devices(user: Any, secret: str, step: int) -> tuple[Any, list[str]]:
+    """Replace ``user``'s devices by the confirmed authenticator and ten new recovery
+    codes (the caller records ``TwoFactorEnrolled`` in the same transaction)."""
+    from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    TOTPDevice.objects.filter(user=user).delete()
+    StaticDevice.objects.filter(user=user).delete()
+    device = TOTPDevice.objects.create(user=user, key=secret, name=DEVICE_NAME,
+                                       confirmed=True, last_t=step, drift=0)
+    recovery = StaticDevice.objects.create(user=user, name="recovery codes", confirmed=True)
+    codes = [StaticToken.random_token() for _ in range(RECOVERY_CODES)]
+    StaticToken.objects.bulk_create(StaticToken(device=recovery, token=c) for c in codes)
+    return device, codes
+
+
 def two_factor_enrol(*, actor: Actor, secret: Any, code: Any) -> list[str]:
     """Confirm the authenticator holding ``secret`` with a ``code`` it shows now:
     the TOTP device and ten recovery codes are saved and ``TwoFactorEnrolled`` appended.
     Returns the recovery codes (shown once). Refused: a wrong code (``wrong_code``), a
-    person already enrolled (``two_factor_already_enrolled``: an administrator resets it
-    first)."""
-    from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+    person already enrolled (``two_factor_already_enrolled``: a two-person reset removes
+    it), a person whose second factor a reset removed (``enrolment_pending``: they enrol
+    on the enrolment page with its two codes, never with the password alone)."""
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    if not isinstance(secret, str) or len(secret) != 40:
-        raise DomainError("open the enrolment page again", code="invalid_input", field="code")
-    code = _code(code)
-    step = totp_matched_step(secret, code)
-    if step is None:
-        raise DomainError("that code does not match: type the code the app shows now",
-                          code="wrong_code", field="code")
+    from casino.services.credentials import enrolment_awaited
+
+    step = totp_step(secret, code)
     with transaction.atomic(), staff_change():
         profile = _staff_of_user(actor.user_id)  # locks the person's row: one enrolment
         user = profile.user
         if TOTPDevice.objects.filter(user=user, confirmed=True).exists():
-            raise ConflictError("a second factor is already enrolled; an administrator "
-                                "resets it first", code="two_factor_already_enrolled")
-        TOTPDevice.objects.filter(user=user).delete()
-        StaticDevice.objects.filter(user=user).delete()
-        device = TOTPDevice.objects.create(user=user, key=secret, name=DEVICE_NAME,
-                                           confirmed=True, last_t=step, drift=0)
-        recovery = StaticDevice.objects.create(user=user, name="recovery codes",
-                                               confirmed=True)
-        codes = [StaticToken.random_token() for _ in range(RECOVERY_CODES)]
-        StaticToken.objects.bulk_create(StaticToken(device=recovery, token=c) for c in codes)
+            raise ConflictError("a second factor is already enrolled; a reset by two "
+                                "people removes it", code="two_factor_already_enrolled")
+        if enrolment_awaited(user):
+            raise ConflictError("your second factor was reset: enrol on the enrolment page "
+                                "with the two codes", code="enrolment_pending")
+        device, codes = save_devices(user, secret, step)
         _record(profile, [NewEvent("TwoFactorEnrolled", {
             "username": user.username, "kind": "totp", "device": device.persistent_id,
             "recovery_codes": len(codes)})], actor.metadata())
     return codes
 
 
-def two_factor_reset(*, actor: Actor, staff_id: Any, reason: Any) -> StaffProfile:
-    """An administrator removes another person's second factor (a lost phone); that
-    person enrols again at their next login. Nobody resets their own
-    (``self_two_factor_reset``); one with none is refused (``two_factor_not_enrolled``)."""
-    from django_otp.plugins.otp_static.models import StaticDevice
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
-    role = actor.require(*RESETTERS)
-    reason = text_input(reason, "reason", limit=1000, required=True)
-    with transaction.atomic(), staff_change():
-        profile = _staff(actor, staff_id)
-        if profile.user_id == actor.user_id:
-            raise ConflictError("nobody resets their own second factor: another "
-                                "administrator does", code="self_two_factor_reset")
-        user = profile.user
-        removed = TOTPDevice.objects.filter(user=user).delete()[0]
-        removed += StaticDevice.objects.filter(user=user).delete()[0]
-        if not removed:
-            raise ConflictError(f"{user.username} has no second factor to reset",
-                                code="two_factor_not_enrolled")
-        _record(profile, [NewEvent("TwoFactorReset", {
-            "username": user.username, "reason": reason})], actor.metadata(role=role))
-    return profile
-
-
 __all__ = ["TWO_FACTOR_ROLES", "two_factor_required", "has_confirmed_device", "new_secret",
-           "provisioning", "totp_matched_step", "two_factor_enrol", "two_factor_reset"]
+           "provisioning", "totp_matched_step", "totp_step", "save_devices",
+           "two_factor_enrol"]

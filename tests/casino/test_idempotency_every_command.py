@@ -319,9 +319,18 @@ def test_every_command_sent_again_with_its_key_answers_the_same_and_records_once
 
     print(f"\n{len(recorded)} of {len(todo)} commands recorded as sent:",
           ", ".join(s.name for s in recorded))
+    from casino.declared import declared
+
     faults = []
     for s in todo:
         first = s.answers[0]
+        if s.recorded and declared(s.name).shows_once:
+            # a half of an enrolment code is shown once and never kept (issue 35): the
+            # replay says the step was recorded, 409 answer_shown_once, and adds nothing
+            for again, added in zip(s.answers[1:], s.added[1:]):
+                if again[0] != 409 or b"answer_shown_once" not in again[1] or added:
+                    faults.append((s.name, "shown once", again[0], again[1][:300], added))
+            continue
         if first[0] >= 500:
             faults.append((s.name, "5xx", first[1][:300]))
             continue

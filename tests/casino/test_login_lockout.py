@@ -189,14 +189,19 @@ def test_unlocking_an_address_lifts_its_slowing(make_staff: Callable) -> None:
     assert _throttle(_api(make_staff("dealer").username, "wrong", "10.26.9.1")[1]) == 0.05
     c = APIClient()
     c.force_authenticate(officer)
-    answer = c.post("/api/v1/logins/unlock/", {"ip_address": "10.26.9.1",
-                                               "reason": "training room terminal"},
-                    format="json")
+    asked = c.post("/api/v1/logins/unlock/", {"ip_address": "10.26.9.1",
+                                              "reason": "training room terminal"},
+                   format="json")
+    assert asked.status_code == 201, asked.content
+    second = APIClient()  # lifting takes a second person (issue 35)
+    second.force_authenticate(make_staff("admin"))
+    answer = second.post(f"/api/v1/logins/unlock-requests/{asked.json()['id']}/approve/", {},
+                         format="json")
     assert answer.status_code == 200, answer.content
     assert answer.json()["attempts_reset"] == 4  # four accounts' rows from that address
     assert _throttle(_api(make_staff("dealer").username, "wrong", "10.26.9.1")[1]) == 0.0
-    assert _types(login_stream_id(ip_address="10.26.9.1")) == ["LoginThrottled",
-                                                               "LoginUnlocked"]
+    assert _types(login_stream_id(ip_address="10.26.9.1")) == [
+        "LoginThrottled", "LoginUnlockRequested", "LoginUnlocked"]
 
 
 @pytest.mark.django_db

@@ -131,21 +131,35 @@ def _lock(username: str) -> None:
         _login(username, "wrong", LOCKED_FROM)
 
 
-def test_an_administrator_unlocks_and_it_is_recorded(make_staff) -> None:  # noqa: ANN001
-    user, admin = make_staff("dealer"), make_staff("admin")
+def test_two_people_lift_a_lock_out_and_it_is_recorded(make_staff) -> None:  # noqa: ANN001
+    """Issue 35: a lock-out is lifted by a recorded, two-person step — the request alone
+    lifts nothing, the one who asked may not approve, a second person does."""
+    user, admin, officer = make_staff("dealer"), make_staff("admin"), make_staff("compliance")
     _lock(user.username)
     assert _login(user.username, PASSWORD, LOCKED_FROM).status_code == 429
-    answer = _client(admin).post("/api/v1/logins/unlock/", {
+    asked = _client(admin).post("/api/v1/logins/unlock/", {
         "username": user.username, "reason": "called the cage, identity checked"},
         format="json")
+    assert asked.status_code == 201, asked.content
+    assert asked.json()["state"] == "pending"
+    assert _login(user.username, PASSWORD, LOCKED_FROM).status_code == 429  # still locked
+    approve = f"/api/v1/logins/unlock-requests/{asked.json()['id']}/approve/"
+    own = _client(admin).post(approve, {}, format="json")
+    assert (own.status_code, own.json()["code"]) == (409, "same_person")
+    answer = _client(officer).post(approve, {}, format="json")
     assert answer.status_code == 200, answer.content
     assert answer.json()["attempts_reset"] == 1  # one axes row per address
     assert _login(user.username, PASSWORD, LOCKED_FROM).status_code == 200
+    types = [e.type for e in read_stream(login_stream_id(username=user.username))]
+    assert types.count("LoginUnlockRequested") == 1 and types.count("LoginUnlocked") == 1
     unlocked = [e for e in read_stream(login_stream_id(username=user.username))
                 if e.type == "LoginUnlocked"][0]
-    assert unlocked.data["by"] == admin.username
-    assert unlocked.metadata["role"] == "admin"
+    assert unlocked.data["by"] == officer.username
+    assert unlocked.data["requested_by"] == admin.username
+    assert unlocked.metadata["role"] == "compliance"
     assert unlocked.metadata["property"] == "PA-TEST-1"
+    again = _client(make_staff("admin")).post(approve, {}, format="json")
+    assert (again.status_code, again.json()["code"]) == (409, "unlock_already_decided")
 
 
 def test_nobody_unlocks_themselves_and_a_dealer_unlocks_nobody(make_staff) -> None:  # noqa: ANN001
@@ -160,6 +174,13 @@ def test_nobody_unlocks_themselves_and_a_dealer_unlocks_nobody(make_staff) -> No
     neither = _client(make_staff("admin")).post("/api/v1/logins/unlock/", {"reason": "x"},
                                                 format="json")
     assert (neither.status_code, neither.json()["code"]) == (400, "invalid_input")
+    # asked for by an administrator: the locked officer may not approve it
+    asked = _client(make_staff("admin")).post("/api/v1/logins/unlock/", {
+        "username": officer.username, "reason": "x"}, format="json")
+    assert asked.status_code == 201
+    mine = _client(officer).post(
+        f"/api/v1/logins/unlock-requests/{asked.json()['id']}/approve/", {}, format="json")
+    assert (mine.status_code, mine.json()["code"]) == (409, "unlock_of_self")
     assert _login(officer.username, PASSWORD, LOCKED_FROM).status_code == 429
 
 

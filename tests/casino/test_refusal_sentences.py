@@ -73,7 +73,8 @@ DYNAMIC: dict[tuple[str, str], tuple[str, ...]] = {
 #: the ``what`` of every property_row/parse_key/found/locked/Aggregate: each gives
 #: "<what>_not_found"
 NOT_FOUND_WHATS = ("deck", "exception", "hand", "role_grant", "round", "rules_submission",
-                   "staff", "table", "waitlist", "call")
+                   "staff", "table", "waitlist", "call", "credential_reset",
+                   "login_unlock_request")
 
 #: DRF's codes and the problem layer's own (casino.api.problems, login_views)
 PROBLEM_CODES = ("not_authenticated", "authentication_failed", "permission_denied",

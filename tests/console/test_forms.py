@@ -189,21 +189,21 @@ def test_a_time_the_clock_shows_twice_is_refused_as_ambiguous() -> None:
 
 
 def test_a_password_is_a_password_box_never_echoed() -> None:
-    """staff_enrol and staff_password_reset: the box is type="password" and a refused
+    """staff_enrol and password_change: the box is type="password" and a refused
     form never writes what was typed back into the page."""
     from django.template.loader import render_to_string
 
-    from casino.api.staff_serializers import EnrolInput, PasswordResetInput
+    from casino.api.staff_serializers import EnrolInput, PasswordChangeInput
 
-    for serializer in (EnrolInput, PasswordResetInput):
-        f = fields(serializer, password="hunter2-secret", reason="forgot it")
-        box = f.field_named("password")
+    for serializer, name in ((EnrolInput, "password"), (PasswordChangeInput, "new_password")):
+        f = fields(serializer, **{name: "hunter2-secret"}, reason="forgot it")
+        box = f.field_named(name)
         assert box.widget == "password"
-        assert f.body()[0]["password"] == "hunter2-secret"  # still sent to the service
+        assert f.body()[0][name] == "hunter2-secret"  # still sent to the service
         box.errors.append("Too short.")  # as a refusal would mark it
         html = render_to_string("console/_field.html", {"f": box})
         assert 'type="password"' in html
         assert "hunter2-secret" not in html
-    fixed = FormFields(PasswordResetInput, zone=ZONE, fixed={"password"},
+    fixed = FormFields(EnrolInput, zone=ZONE, fixed={"password"},
                        source=QueryDict("password=hunter2-secret"))
     assert not fixed.field_named("password").readonly  # never shown, not even read-only

@@ -13,8 +13,9 @@ from casino.services.staff import role_grant_request
 def test_nav_shows_each_role_only_its_items(console_client) -> None:  # noqa: ANN001
     dealer = console_client("dealer").get("/console/").content.decode()
     admin = console_client("admin").get("/console/").content.decode()
-    assert 'href="/console/two-factor/reset/"' in admin
-    assert 'href="/console/two-factor/reset/"' not in dealer
+    assert 'href="/console/do/login_unlock_request/"' in admin
+    assert 'href="/console/do/login_unlock_request/"' not in dealer
+    assert "Sign-in resets to approve" in admin and "Sign-in resets" not in dealer
     assert "Role grants to approve" in admin and "Role grants to approve" not in dealer
     assert "Role grants awaiting approval" not in dealer  # nor the home list
     # the person and a log-out button (a POST form)

@@ -153,8 +153,8 @@ def test_every_offered_action_opens_its_form_for_every_role(
     assert {"deck_inspection_verify", "table_close", "round_open", "deck_receive"} \
         <= offered["floorperson"]
     assert "slip_prepare" in offered["cashier"]
-    assert {"role_grant_request", "staff_password_reset", "staff_enrol"} <= offered["admin"]
-    assert "staff_password_reset" not in offered.get("compliance", set())
+    assert {"role_grant_request", "credential_reset_request", "staff_enrol"} <= offered["admin"]
+    assert "credential_reset_request" not in offered.get("compliance", set())
     assert "deck_inspection_verify" not in offered.get("dealer", set())
     assert "table_close" not in offered.get("dealer", set())
 

@@ -1,6 +1,6 @@
 """The second factor (issue 23 item 1): required of administrators and compliance
 officers, not of the other roles; its enrolment and reset are staff events in the
-person's stream (``staff-<user id>``), and nobody resets their own."""
+person's stream (``staff-<user id>``); a reset takes two people (issue 35)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from django.test import Client
 from casino.actors import actor_of
 from casino.domain.errors import ConflictError
 from casino.eventstore.models import Event
-from casino.services.two_factor import two_factor_reset
 from tests.console.conftest import PASSWORD, enrol_second_factor, totp_code
 
 
@@ -94,48 +93,52 @@ def test_a_dealer_is_not_asked(make_staff) -> None:  # noqa: ANN001
     assert c.get("/console/").status_code == 200
 
 
-def test_reset_by_another_administrator_is_an_event(console_client, make_staff) -> None:  # noqa: ANN001
-    admin = console_client("admin")
+def test_a_second_factor_reset_takes_two_people_and_ends_on_the_enrolment_page(
+        console_client, make_staff) -> None:  # noqa: ANN001
+    """Issue 35: the one-person reset page is gone; an administrator asks, a compliance
+    officer approves (``CredentialResetApproved``: the devices removed), and the officer's
+    next login with the password alone may not enrol a new authenticator — only the
+    enrolment page with the two codes does (``enrolment_pending``, nothing appended)."""
+    from casino.services.credentials import (
+        credential_reset_approve,
+        credential_reset_request,
+    )
+
+    admin, approver = console_client("admin"), console_client("compliance")
     officer = make_staff("compliance")
     enrol_second_factor(officer)
-    page = admin.get("/console/two-factor/reset/")
-    assert page.status_code == 200
-    assert officer.username.encode() in page.content
-    done = admin.post("/console/two-factor/reset/", {"staff": officer.pk,
-                                                     "reason": "lost phone"})
-    assert done.status_code == 302
-    assert _events(officer, "TwoFactorReset") == [{"username": officer.username,
-                                                   "reason": "lost phone"}]
-    reset_event = Event.objects.get(stream_id=f"staff-{officer.pk}", type="TwoFactorReset")
-    assert reset_event.metadata["actor"] == admin.user.username
-    # the officer's next login asks them to enrol again
+    assert admin.get("/console/two-factor/reset/").status_code == 404
+    reset = credential_reset_request(actor=actor_of(admin.user), staff_id=officer.pk,
+                                     what="second_factor", reason="lost phone")
+    credential_reset_approve(actor=actor_of(approver.user), reset_id=reset.pk)
+    approved = Event.objects.get(stream_id=f"staff-{officer.pk}",
+                                 type="CredentialResetApproved")
+    assert approved.metadata["actor"] == approver.user.username
+    assert approved.data["devices_removed"] == 2  # the authenticator and the recovery codes
     c = _password_only(officer)
     assert c.get("/console/")["Location"].startswith("/console/two-factor/enrol/")
+    before = Event.objects.filter(stream_id=f"staff-{officer.pk}").count()
+    c.get("/console/two-factor/enrol/")
+    secret = c.session["console_two_factor_secret"]
+    refused = c.post("/console/two-factor/enrol/", {"code": totp_code(secret)})
+    assert refused.status_code == 400
+    assert b"enrolment page" in refused.content
+    assert Event.objects.filter(stream_id=f"staff-{officer.pk}").count() == before
+    assert len(_events(officer, "TwoFactorEnrolled")) == 1  # only the first enrolment
 
 
-def test_nobody_resets_their_own(console_client) -> None:  # noqa: ANN001
-    """Four eyes: the reset is another administrator's (the page never offers oneself;
-    the service refuses it, appending nothing)."""
+def test_nobody_asks_for_their_own_reset(console_client) -> None:  # noqa: ANN001
+    """Four eyes: a reset of one's own sign-in is refused (``self_reset``), nothing
+    appended."""
+    from casino.services.credentials import credential_reset_request
+
     admin = console_client("admin")
-    page = admin.get("/console/two-factor/reset/")
-    assert f'value="{admin.user.pk}"'.encode() not in page.content
-    forged = admin.post("/console/two-factor/reset/", {"staff": admin.user.pk,
-                                                       "reason": "mine"})
-    assert forged.status_code == 400  # not a choice offered
+    before = Event.objects.filter(stream_id=f"staff-{admin.user.pk}").count()
     with pytest.raises(ConflictError) as refused:
-        two_factor_reset(actor=actor_of(admin.user), staff_id=admin.user.pk, reason="mine")
-    assert refused.value.code == "self_two_factor_reset"
-    assert _events(admin.user, "TwoFactorReset") == []
-
-
-def test_only_an_administrator_resets(console_client, make_staff) -> None:  # noqa: ANN001
-    officer = console_client("compliance")
-    other = make_staff("compliance")
-    enrol_second_factor(other)
-    assert officer.get("/console/two-factor/reset/").status_code == 403
-    assert officer.post("/console/two-factor/reset/", {"staff": other.pk,
-                                                       "reason": "x"}).status_code == 403
-    assert _events(other, "TwoFactorReset") == []
+        credential_reset_request(actor=actor_of(admin.user), staff_id=admin.user.pk,
+                                 what="second_factor", reason="mine")
+    assert refused.value.code == "self_reset"
+    assert Event.objects.filter(stream_id=f"staff-{admin.user.pk}").count() == before
 
 
 def test_a_code_older_than_one_step_is_refused(make_staff) -> None:  # noqa: ANN001

@@ -48,9 +48,11 @@ HOLDEM_PREFLOP = [
 EXAMPLES: dict[str, dict[str, Any]] = {
     # --- Logins and tokens
     "auth_token": {"username": "demo_dealer", "password": "<from var/demo_logins.txt>"},
-    "login_unlock": {"username": "demo_dealer",
-                     "reason": "Dealer forgot the password after the break; identity checked "
-                               "in person."},
+    "login_unlock_request": {"username": "demo_dealer",
+                             "reason": "Dealer mistyped the password after the break; "
+                                       "identity checked in person."},
+    "login_unlock_reject": {"reason": "The failures came from a terminal the dealer never "
+                                      "used; security is looking into it."},
     "password_change": {"old_password": "<your current password>",
                         "new_password": "a-long-new-secret-2"},
     "staff_tokens_revoke": {"reason": "Terminal at P-HOLDEM reported lost."},
@@ -60,8 +62,10 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "staff_credential_number_change": {"credential_number": "GCB-4412",
                                        "reason": "The Board reissued the credential."},
     "staff_deactivate": {"reason": "Left the property's employment."},
-    "staff_password_reset": {"password": "a-long-secret-3",
-                             "reason": "Password forgotten; identity checked in person."},
+    "credential_reset_request": {"what": "both",
+                                 "reason": "Phone lost and password forgotten; identity "
+                                           "checked in person against the Board credential."},
+    "credential_reset_reject": {"reason": "Identity not checked in person yet."},
     "role_grant_request": {"role": "floorperson", "reason": "Completed floor training."},
     "role_revoke": {"role": "dealer", "reason": "Moved to the cage."},
     "role_grant_reject": {"reason": "Floor training not yet completed."},

@@ -83,7 +83,7 @@ AREAS: list[tuple[re.Pattern[str], str]] = [(re.compile(pattern), tag) for patte
     (r"^/health(/|/live|/ready)?$", HEALTH),
     (r"^/api/v1/(auth|logins|me)/", LOGINS),
     (r"^/api/v1/staff/[^/]+/tokens/", LOGINS),
-    (r"^/api/v1/(staff|role-grants)/", STAFF),
+    (r"^/api/v1/(staff|role-grants|credential-resets)/", STAFF),
     (r"^/api/v1/(events|streams)/", EVENTS),
     (r"^/api/v1/(tables|decks)/[^/]+/events/$", EVENTS),
     (r"^/api/v1/rules-submissions/", RULES),
