@@ -9,8 +9,8 @@ address. Anyone holding the admin could then sign in as anyone else. Each is rep
   :class:`~casino.admin.ReadOnlyAdmin` with only the fields that are not a secret (who,
   when, how many), scoped to the viewer's property through the login's staff profile;
 * a knox API token: not shown at all. Its primary key is the token's digest, so every
-  link and address of a row would carry it, and the console's staff pages already say
-  which logins hold tokens.
+  link and address of a row would carry it; a token is issued (``TokenIssued``) and ended
+  through the API and the staff services, which record both.
 
 Enrolling an authenticator, ending tokens and lifting a lock-out go through the staff
 services, each an event (a lock-out lifted by two people, not by deleting its row here).

@@ -189,3 +189,75 @@ def test_the_crawl_finds_a_secret_a_posting_form_and_another_propertys_mark() ->
         "/admin/: a form that posts to /admin/knox/",
         "/admin/: an input outside a search <input name='key' type='text'>",
         "/admin/x/: answered 500"]
+
+
+def _credentials() -> tuple:
+    """Every credential and lock-out the database holds, and the admin's own log."""
+    from django.contrib.admin.models import LogEntry
+
+    return (sorted(TOTPDevice.objects.values_list("pk", "key", "confirmed")),
+            sorted(StaticToken.objects.values_list("pk", "token")),
+            sorted(AuthToken.objects.values_list("digest", "user_id", "expiry")),
+            sorted(AccessAttempt.objects.values_list("pk", "failures_since_start")),
+            sorted(get_user_model().objects.values_list("pk", "password", "is_active",
+                                                        "is_superuser")),
+            LogEntry.objects.count())
+
+
+@pytest.mark.parametrize("viewer", ["A", "B"])
+def test_the_probes_writes_through_the_admin_are_refused_and_change_nothing(
+        two_properties: dict[str, dict[str, Any]], viewer: str) -> None:
+    """The writes the probe made (issue 35): a token minted for A's officer, A's officer's
+    key rewritten and read through ``config``, A's dealer's lock-out deleted (one by one
+    and as an action), a password set through the admin — by A's administrator and by
+    B's. Each is refused (403, 404 or redirects home) and nothing changes."""
+    a = two_properties["A"]
+    officer, dealer = a["officer"], a["dealer"]
+    device = TOTPDevice.objects.get(user=officer)
+    codes = StaticDevice.objects.get(user=officer)
+    lock_out = AccessAttempt.objects.get(username=dealer.username)
+    client = verified_login(Client(), two_properties[viewer]["admin"])
+    new_password = {"password1": "new-pass-98765", "password2": "new-pass-98765"}
+    writes = {
+        "/admin/knox/authtoken/add/": {"user": officer.pk, "expiry": ""},
+        f"/admin/otp_totp/totpdevice/{device.pk}/change/": {
+            "user": officer.pk, "name": "mine", "confirmed": "on", "key": "00" * 20,
+            "step": 30, "t0": 0, "digits": 6, "tolerance": 1, "drift": 0},
+        f"/admin/otp_totp/totpdevice/{device.pk}/config/": {},
+        f"/admin/otp_static/staticdevice/{codes.pk}/change/": {
+            "user": officer.pk, "name": "mine", "token_set-TOTAL_FORMS": 1,
+            "token_set-INITIAL_FORMS": 0, "token_set-0-token": "mine1234"},
+        f"/admin/axes/accessattempt/{lock_out.pk}/delete/": {"post": "yes"},
+        f"/admin/auth/user/{officer.pk}/password/": new_password,
+        f"/admin/auth/user/{officer.pk}/change/": {"username": officer.username,
+                                                    "is_active": "on", "is_superuser": "on"},
+        "/admin/password_change/": {"old_password": "test-pass-123",
+                                    "new_password1": "new-pass-98765",
+                                    "new_password2": "new-pass-98765"},
+    }
+    before = _credentials()
+    for url, data in writes.items():
+        answer = client.post(url, data, follow=True)
+        refused = answer.status_code in (403, 404, 405)
+        assert refused or answer.request["PATH_INFO"] == "/admin/", (url, answer.status_code)
+    action = client.post("/admin/axes/accessattempt/", {
+        "action": "delete_selected", "_selected_action": [lock_out.pk], "index": 0,
+        "post": "yes"})
+    assert action.status_code == 200  # the list again: there is no action to run
+    assert _credentials() == before
+
+
+def test_every_model_in_the_admin_is_read_only_and_the_check_says_so_otherwise() -> None:
+    """casino.admin_site.read_only_admins: every registered admin is a ReadOnlyAdmin (the
+    libraries' own replaced), and one that is not is named."""
+    from django.contrib.admin.models import LogEntry
+
+    from casino.admin_site import read_only_admins
+
+    assert read_only_admins() == []
+    assert not admin.site.is_registered(AuthToken)
+    admin.site.register(LogEntry)
+    try:
+        assert [e.id for e in read_only_admins()] == ["casino.E035"]
+    finally:
+        admin.site.unregister(LogEntry)
