@@ -154,7 +154,7 @@ class StaffUserAdmin(ReadOnlyAdmin):
     the start of the salt) and has a page to set a password (``<id>/password/``). The
     fields here are named one by one, the password not among them."""
 
-    inlines = [StaffProfileInline]
+    inlines = (StaffProfileInline,)
     list_display = ("username", "first_name", "last_name", "is_active", "roles")
     list_filter = ("is_active", "groups")
     search_fields = ("username", "first_name", "last_name", "staff__credential_number")
@@ -180,6 +180,7 @@ class RoleGroupAdmin(ReadOnlyAdmin, GroupAdmin):
 class StaffProfileAdmin(ReadOnlyAdmin):
     list_display = ("user", "credential_number", "property", "display_name", "group_wide")
     search_fields = ("credential_number", "user__username", "display_name")
+    ordering = ("credential_number",)
 
 
 @admin.register(RoleGrant)
@@ -193,5 +194,5 @@ class RoleGrantAdmin(ReadOnlyAdmin):
 # token), and the authentication libraries' models replaced read-only (issue 35).
 admin.site.index_template = "casino/admin/index.html"
 
-import casino.admin_credentials  # noqa: E402, F401
-import casino.admin_site  # noqa: E402, F401  (its system check)
+import casino.admin_credentials
+import casino.admin_site  # noqa: F401  (its system check)

@@ -16,7 +16,7 @@ LOGOUT = "/admin/logout/"
 #: by itself (a hidden one only inside a form that posts, which is failed anyway)
 HARMLESS_INPUTS = {"hidden", "submit", "button", "reset", "search", "checkbox"}
 #: at most this many query strings of one path (filters and orderings combine without end)
-QUERIES_PER_PATH = 25
+QUERIES_PER_PATH = 15
 MOST_PAGES = 5000
 
 
