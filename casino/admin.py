@@ -191,7 +191,8 @@ class RoleGrantAdmin(ReadOnlyAdmin):
 
 
 # The home page without "Recent actions" (nothing is done here; an old entry could name a
-# token), and the authentication libraries' models replaced read-only (issue 35).
+# token), and the authentication libraries' models replaced read-only (issue 35): last,
+# as that module builds on ReadOnlyAdmin above.
 admin.site.index_template = "casino/admin/index.html"
 
 import casino.admin_credentials

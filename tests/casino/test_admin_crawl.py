@@ -31,7 +31,7 @@ from knox.models import AuthToken
 
 from casino.actors import actor_of
 from casino.models import Property
-from casino.services import staff
+from casino.services import logins, staff
 from tests.casino.admin_crawl import Crawl
 from tests.console.conftest import enrol_second_factor, verified_login
 
@@ -49,7 +49,7 @@ def _seed(make_staff: Callable, prop: Any, mark: str, admin_user: Any) -> dict[s
     """One property's rows: staff whose names carry ``mark``, and every kind of secret."""
     officer = make_staff("compliance", username=f"{mark}-officer", property=prop)
     enrol_second_factor(officer)
-    AuthToken.objects.create(user=officer)
+    token, _expiry = logins.token_issue(officer)  # as POST auth/token/ does: TokenIssued
     dealer = make_staff("dealer", username=f"{mark}-dealer", property=prop)
     newcomer = make_staff(username=f"{mark}-newcomer", property=prop)
     staff.role_grant_request(actor=actor_of(admin_user), staff_id=newcomer.pk,
@@ -62,7 +62,7 @@ def _seed(make_staff: Callable, prop: Any, mark: str, admin_user: Any) -> dict[s
     AccessFailureLog.objects.create(username=dealer.username, locked_out=True, **seen)
     AccessLog.objects.create(username=officer.username, session_hash=f"{mark}0" * 6, **seen)
     _a_table(make_staff, prop, mark, actor_of(admin_user), actor_of(officer))
-    return {"admin": admin_user, "officer": officer, "dealer": dealer}
+    return {"admin": admin_user, "officer": officer, "dealer": dealer, "token": token}
 
 
 def _a_table(make_staff: Callable, prop: Any, mark: str, admin_actor: Any,
@@ -106,11 +106,12 @@ def two_properties(make_staff: Callable, demo_property: Any, monkeypatch: Any
             "B": _seed(make_staff, b_prop, "bravomark", b_admin)}
 
 
-def _secrets() -> dict[str, str]:
+def _secrets(tokens: list[str]) -> dict[str, str]:
     """Every secret the database holds once both properties are seeded (the viewers' own
-    included): keys in hex and base32, recovery codes, tokens' digests and keys, password
-    hashes and salts, session hashes, the password typed in a failed login."""
-    secrets = {}
+    included): keys in hex and base32, recovery codes, the API ``tokens`` and every
+    token's digest and key, password hashes and salts, session hashes, the password typed
+    in a failed login."""
+    secrets = {token: "an API token" for token in tokens}
     for device in TOTPDevice.objects.all():
         secrets[device.key] = "an authenticator key"
         secrets[base64.b32encode(bytes.fromhex(device.key)).decode().rstrip("=")] = \
@@ -187,7 +188,8 @@ def test_the_admin_crawled_by_each_propertys_administrator_changes_nothing_and_s
     me, them = two_properties[viewer]["admin"], two_properties[other]["admin"]
     client = verified_login(Client(), me)
     urls, own_rows, others_rows = _row_urls(me, them)
-    crawl = Crawl(client, _secrets(), list(MARKS[other])).run(_site_urls() + urls)
+    tokens = [p["token"] for p in two_properties.values()]
+    crawl = Crawl(client, _secrets(tokens), list(MARKS[other])).run(_site_urls() + urls)
 
     assert not crawl.findings, f"{len(crawl.findings)} findings:\n" + "\n".join(
         sorted(set(crawl.findings))[:60])
