@@ -3,14 +3,19 @@
 Events and ledgers: no one edits the record (DESIGN §3). Staff, roles, credentials and
 the property: they change only through the staff services, each change an event with a
 second person's approval where the rules ask for one (issue 11) — the API under
-``/api/v1/staff/``. The admin shows them, with the pending role grants."""
+``/api/v1/staff/``. The admin shows them, with the pending role grants.
+
+No page of it changes anything or shows a secret (issue 35): its pages carry no form that
+posts (``casino/templates/casino/admin/``), a login's password hash is not shown, the
+authentication libraries' own admins are replaced (``casino.admin_credentials``), and
+its password change is refused (``casino.admin_site``)."""
 
 import json
 from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.admin import GroupAdmin
 from django.contrib.auth.models import Group
 
 from casino.models import (
@@ -30,6 +35,11 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     lists only the viewer's property's rows (``property_path``, casino.scoping)."""
 
     property_path: str = "property"
+    # Django's list and detail pages wrap everything in a <form method="post">, even
+    # read-only: these render the same without it (and without actions or a save row).
+    change_list_template = "casino/admin/read_only_change_list.html"
+    change_form_template = "casino/admin/read_only_change_form.html"
+    view_on_site = False
     #: integer cents in a field not named ``…_cents``: listed as dollars too
     money_fields: tuple[str, ...] = ()
 
@@ -121,6 +131,7 @@ class StaffProfileInline(admin.StackedInline):
     model = StaffProfile
     can_delete = False
     extra = 0
+    fields = readonly_fields = ("credential_number", "property", "display_name", "group_wide")
 
     def has_add_permission(self, request: Any, obj: Any = None) -> bool:
         return False
@@ -135,12 +146,22 @@ admin.site.unregister(Group)
 
 
 @admin.register(User)
-class StaffUserAdmin(ReadOnlyAdmin, UserAdmin):
+class StaffUserAdmin(ReadOnlyAdmin):
     """Users with their Board credential; roles are the groups. Read-only: enrol, grant,
-    revoke, deactivate and reset through the staff API, which records each as an event."""
+    revoke, deactivate and reset through the staff API, which records each as an event.
 
-    inlines = [StaffProfileInline]
+    Not Django's ``UserAdmin``: it shows the password's hash (algorithm, iterations and
+    the start of the salt) and has a page to set a password (``<id>/password/``). The
+    fields here are named one by one, the password not among them."""
+
+    inlines = (StaffProfileInline,)
     list_display = ("username", "first_name", "last_name", "is_active", "roles")
+    list_filter = ("is_active", "groups")
+    search_fields = ("username", "first_name", "last_name", "staff__credential_number")
+    ordering = ("username",)
+    fields = readonly_fields = ("username", "first_name", "last_name", "email", "is_active",
+                                "is_staff", "is_superuser", "roles", "last_login",
+                                "date_joined")
     property_path = "staff__property"
 
     @admin.display(description="roles")
@@ -159,6 +180,7 @@ class RoleGroupAdmin(ReadOnlyAdmin, GroupAdmin):
 class StaffProfileAdmin(ReadOnlyAdmin):
     list_display = ("user", "credential_number", "property", "display_name", "group_wide")
     search_fields = ("credential_number", "user__username", "display_name")
+    ordering = ("credential_number",)
 
 
 @admin.register(RoleGrant)
@@ -166,3 +188,12 @@ class RoleGrantAdmin(ReadOnlyAdmin):
     list_display = ("staff", "role", "state", "requested_by", "requested_at", "decided_by",
                     "decided_at")
     list_filter = ("state", "role")
+
+
+# The home page without "Recent actions" (nothing is done here; an old entry could name a
+# token), and the authentication libraries' models replaced read-only (issue 35): last,
+# as that module builds on ReadOnlyAdmin above.
+admin.site.index_template = "casino/admin/index.html"
+
+import casino.admin_credentials
+import casino.admin_site  # noqa: F401  (its system check)

@@ -1,8 +1,8 @@
-from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from casino.admin_site import admin_urls
 from casino.api.views import HealthLiveView, HealthReadyView, HealthView
 
 urlpatterns = [
@@ -12,7 +12,8 @@ urlpatterns = [
     # liveness and readiness, for a load balancer (issue 26 item 5)
     path("health/live", HealthLiveView.as_view(), name="health-live"),
     path("health/ready", HealthReadyView.as_view(), name="health-ready"),
-    path("admin/", admin.site.urls),
+    # the read-only admin: its password change refused, no view-on-site (issue 35)
+    path("admin/", admin_urls()),
     # One login page for people: the browsable API's sends to the console's (its ``next``
     # kept), whose second factor every session then gives (console.middleware).
     path("api-auth/login/", RedirectView.as_view(url="/console/login/", query_string=True)),
