@@ -15,8 +15,9 @@ LOGOUT = "/admin/logout/"
 #: controls a person could fill in; a hidden input, a submit or a search box changes nothing
 #: by itself (a hidden one only inside a form that posts, which is failed anyway)
 HARMLESS_INPUTS = {"hidden", "submit", "button", "reset", "search", "checkbox"}
-#: at most this many query strings of one path (filters and orderings combine without end)
-QUERIES_PER_PATH = 15
+#: at most this many query strings of one path (filters and orderings combine without end;
+#: a list's filter choices are on its first page, which is checked whole)
+QUERIES_PER_PATH = 3
 MOST_PAGES = 5000
 
 

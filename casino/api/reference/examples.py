@@ -48,6 +48,10 @@ HOLDEM_PREFLOP = [
 EXAMPLES: dict[str, dict[str, Any]] = {
     # --- Logins and tokens
     "auth_token": {"username": "demo_dealer", "password": "<from var/demo_logins.txt>"},
+    "auth_two_factor_enrol": {"username": "demo_compliance",
+                              "password": "<from var/demo_logins.txt>",
+                              "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+                              "code": "492039"},
     "login_unlock_request": {"username": "demo_dealer",
                              "reason": "Dealer mistyped the password after the break; "
                                        "identity checked in person."},
