@@ -167,17 +167,27 @@ def wake_async(events: Sequence[RecordedEvent]) -> None:
                     exc_info=True)
 
 
-def catch_up(name: str, *, batch: int = 1000) -> int:
-    """Apply the events an async projection has not seen; return how many it applied."""
+def catch_up(name: str, *, batch: int = 1000, locked: bool = False) -> int:
+    """Apply the events an async projection has not seen; return how many it applied.
+
+    It reads the settled log: on PostgreSQL a transaction open anywhere on the server,
+    in another database too, holds back what it may read (the sweep and the worker look
+    again later). ``locked`` takes the append lock exclusively for each batch, as a
+    rebuild does, so every committed event is final and the projection reaches the head
+    now; appends wait meanwhile. For a one-off caller that must decide on the head (the
+    simulated day's jackpot count), not for the worker."""
     from casino.eventstore.models import ProjectionCheckpoint
 
     projection = get(name)
     applied = 0
     while True:
         with transaction.atomic():
+            if locked:
+                _lock_appends()
             ProjectionCheckpoint.objects.get_or_create(name=name)
             cp = ProjectionCheckpoint.objects.select_for_update().get(name=name)
-            events = read_all(cp.position + 1, batch, types=projection.event_types)
+            events = read_all(cp.position + 1, batch, types=projection.event_types,
+                              locked=locked)
             if events:  # one call for the batch: a projection may write it at once
                 projection.apply_batch(events)
                 _save_checkpoint(name, events[-1].position)

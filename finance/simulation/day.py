@@ -121,7 +121,7 @@ def _play(prop: Property, plan: Plan, crew: Crew, tick: Tick) -> DayResult:
             if p.spec.poker:
                 dealers[p.spec.name].players_leave()
             close_table(p, crew, plan.day)
-        counted = count_jackpot_boxes(crew, notes)
+        counted = count_jackpot_boxes(crew)
 
     # after the day: the drop boxes removed and counted, the day closed
     now = timezone.now()

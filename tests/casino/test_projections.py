@@ -54,3 +54,30 @@ def test_rebuild_of_an_unknown_projection_is_refused() -> None:
 
     with pytest.raises(CommandError, match="unknown_projection"):
         call_command("rebuild_projections", "--name", "nope", "--no-progress")
+
+
+@pytest.mark.postgres
+def test_a_locked_catch_up_reads_past_a_transaction_open_in_another_database() -> None:
+    """A transaction open in another database of the same PostgreSQL server (another
+    application's, another test run's) holds back the settled log the worker reads:
+    the committed events wait above it. A catch-up under the append lock reads every
+    committed event of this database, for a caller that must decide on the head now
+    (the simulated day's jackpot count)."""
+    import psycopg
+    from django.db import connection
+
+    s = connection.settings_dict
+    other = psycopg.connect(dbname="postgres", host=s["HOST"] or "127.0.0.1",
+                            port=s["PORT"] or 5432, user=s["USER"] or "postgres",
+                            password=s["PASSWORD"] or None)
+    try:
+        other.execute("SELECT pg_current_xact_id()")  # the server's oldest transaction
+        _activity()  # 4 streams of 3 × (Dealt, Settled): 24 events, committed
+        assert projections.catch_up("daily_event_counts") == 0
+        assert not DailyEventCount.objects.filter(stream_type="test").exists()
+        assert projections.catch_up("daily_event_counts", locked=True) == 24
+        assert sorted(DailyEventCount.objects.filter(stream_type="test").values_list(
+            "event_type", "count")) == [("Dealt", 12), ("Settled", 12)]
+    finally:
+        other.rollback()
+        other.close()
