@@ -320,6 +320,10 @@ DECK_LIMIT_SECONDS = {
     "poker": env.env_int("DECK_LIMIT_POKER_SECONDS", 12 * 3600, minimum=1),
 }
 DECK_CHANGE_WARNING_SECONDS = env.env_int("DECK_CHANGE_WARNING_SECONDS", 15 * 60, minimum=0)
+# The house's control (no chapter requires it): a floorperson other than whoever reported a
+# shuffler or shoe out of order puts it back in service. On unless the property turns it off.
+EQUIPMENT_RESTORE_SECOND_FLOORPERSON = env.env_bool("EQUIPMENT_RESTORE_SECOND_FLOORPERSON",
+                                                    True)
 TIMER_SWEEP_SECONDS = env.env_int("TIMER_SWEEP_SECONDS", 60, minimum=1, maximum=3600)
 
 # Digests of the event log, signed and kept outside the database (DESIGN §3; README "The

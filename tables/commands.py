@@ -144,7 +144,8 @@ table_equipment = _table(
     tables.table_equipment, s.EquipmentInput, (Role.FLOORPERSON, Role.DEALER), "equipment/",
     "table-equipment", "Record the equipment's state",
     "Record a shuffler or shoe out of order, or back in order.",
-    "Record a shuffler or shoe out of order, or restored (589.13(g)).")
+    "Record a shuffler or shoe out of order once covered or signed (589.13(g)), or back in "
+    "service (by another floorperson than the reporter while the house's control is on).")
 
 # --- decks -----------------------------------------------------------------------------
 
