@@ -415,9 +415,6 @@ JACKPOT_COUNT_REMIND_MINUTES = env.env_int("JACKPOT_COUNT_REMIND_MINUTES", 60, m
                                            maximum=24 * 60)
 JACKPOT_COUNT_ESCALATE_MINUTES = env.env_int("JACKPOT_COUNT_ESCALATE_MINUTES", 240,
                                              minimum=1, maximum=7 * 24 * 60)
-# Compliance's list of players required to leave a game (637a.18(c)) shows the removals
-# of the last REMOVAL_NOTICE_DAYS days; older ones stay in the event log.
-REMOVAL_NOTICE_DAYS = env.env_int("REMOVAL_NOTICE_DAYS", 30, minimum=1, maximum=3650)
 # The room board's screens (637a.9(c)): each TV opens /poker/board/?key=<key> without a
 # staff login and sees only the board of its property. "key:licence,key:licence".
 ROOM_BOARD_DISPLAY_KEYS = dict(
