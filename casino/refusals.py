@@ -274,6 +274,10 @@ _SENTENCES: dict[str, str] = {
     "placed_by_not_applicable": "Only a manual dealing shoe is loaded by the dealer or the "
                                 "shuffler.",
     "invalid_placed_by": "Say whether the dealer or the shuffler placed the deck in the shoe.",
+    "placed_by_required": "Say whether the dealer or the shuffler placed the deck in the "
+                          "manual shoe.",
+    "card_hand_required": "Attest that each card was taken from the manual shoe with the "
+                          "hand closest to it.",
     "no_working_shuffler": "This table has no working shuffler to place the deck in the shoe.",
     "wrong_dealing_hand": "Each card is taken from the manual shoe with the hand closest to "
                           "it.",
@@ -285,13 +289,13 @@ _SENTENCES: dict[str, str] = {
     "no_stub_in_game": "This game has no stub step; count the deck after the round.",
     "stub_before_deal": "The stub is removed after the cards have been dealt.",
     "stub_already_discarded": "The stub is already in the discard rack.",
-    "counting_shuffler_counts": "This table's shuffler counts the cards; discard the stub "
-                                "uncounted.",
     "invalid_stub_count": "Give the number of cards counted in the stub, 0 to 52.",
     "stub_count_right": "The stub count is right; a misdeal is reported as a wrong card "
                         "count.",
-    "misdealt_needs_count": "Give the number of cards counted in the stub with the "
-                            "misdeal.",
+    "misdealt_needs_count": "A misdeal keeps the deck only if 52 cards remain: give the "
+                            "cards counted in the stub and the cards the players and the "
+                            "dealer hold.",
+    "held_without_misdeal": "The cards held are counted only for a misdeal.",
     "verbal_cash_wager": "A verbal wager with cash is not accepted; wager with chips or "
                          "plaques.",
     "invalid_instrument": "Wagers are made with value chips or plaques.",

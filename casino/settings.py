@@ -361,6 +361,10 @@ DECK_LIMIT_SECONDS = {
     "poker": env.env_int("DECK_LIMIT_POKER_SECONDS", 12 * 3600, minimum=1),
 }
 DECK_CHANGE_WARNING_SECONDS = env.env_int("DECK_CHANGE_WARNING_SECONDS", 15 * 60, minimum=0)
+# The house's control (no chapter requires it): a floorperson other than whoever reported a
+# shuffler or shoe out of order puts it back in service. On unless the property turns it off.
+EQUIPMENT_RESTORE_SECOND_FLOORPERSON = env.env_bool("EQUIPMENT_RESTORE_SECOND_FLOORPERSON",
+                                                    True)
 TIMER_SWEEP_SECONDS = env.env_int("TIMER_SWEEP_SECONDS", 60, minimum=1, maximum=3600)
 
 # Digests of the event log, signed and kept outside the database (DESIGN §3; README "The
@@ -452,9 +456,6 @@ JACKPOT_COUNT_REMIND_MINUTES = env.env_int("JACKPOT_COUNT_REMIND_MINUTES", 60, m
                                            maximum=24 * 60)
 JACKPOT_COUNT_ESCALATE_MINUTES = env.env_int("JACKPOT_COUNT_ESCALATE_MINUTES", 240,
                                              minimum=1, maximum=7 * 24 * 60)
-# Compliance's list of players required to leave a game (637a.18(c)) shows the removals
-# of the last REMOVAL_NOTICE_DAYS days; older ones stay in the event log.
-REMOVAL_NOTICE_DAYS = env.env_int("REMOVAL_NOTICE_DAYS", 30, minimum=1, maximum=3650)
 # The room board's screens (637a.9(c)): each TV opens /poker/board/?key=<key> without a
 # staff login and sees only the board of its property. "key:licence,key:licence".
 ROOM_BOARD_DISPLAY_KEYS = dict(

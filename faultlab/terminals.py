@@ -57,6 +57,9 @@ DRAIN_SECONDS = 10.0
 RETRIED = frozenset({500, 502, 503, 504})
 #: statuses after which a terminal with two hosts moves to the other one
 FAIL_OVER = frozenset({502, 503, 504})
+#: what the terminal's dealer states at a manual shoe (x.8(a), 579.8(c)): the deal records
+#: only what is stated, so a simulated dealer says it
+MANUAL_SHOE_STATED = {"placed_by": "dealer", "card_hand": "closest_to_shoe"}
 #: commands a banked round takes at most (open, wagers, deal, lock, up to 5 no_force,
 #: close and the re-reads between): more means the round is stuck
 MAX_STEPS_PER_ROUND = 40
@@ -120,6 +123,7 @@ class Terminal(threading.Thread):
         self.login, self.history, self.stop = login, history, stop
         self.deadline, self.request_timeout, self.seed = deadline, request_timeout, seed
         self.kind = login["kind"]
+        self.manual_shoe = False  # read with the table before each banked round
         if self.kind not in ("poker", "banked"):
             raise ValueError(f"unknown terminal kind {self.kind!r}")
         self.table = str(login["table"])
@@ -327,6 +331,8 @@ class Terminal(threading.Thread):
         """One round from the table as it stands: a round left open is played on, else a
         new one opened with the deck the table names next."""
         table = self.read("table", f"/tables/{self.table}/")
+        # x.8(a), 579.8(c): at a manual shoe the deal carries the dealer's statements
+        self.manual_shoe = table.get("dealing_method") == "manual-shoe"
         if table.get("current_round"):
             if not self._play_round(table["current_round"], None):
                 time.sleep(0.2)  # closed, but the table still names it: not in a tight loop
@@ -362,7 +368,9 @@ class Terminal(threading.Thread):
                 if any(p["wagered_cents"] for p in state["positions"]):
                     step = ("no_more_bets", path + "no-more-bets/", {"expected_version": v})
             elif phase == "dealing":
-                step = ("deal", path + "deal-from-shuffle/", {"expected_version": v})
+                step = ("deal", path + "deal-from-shuffle/", {
+                    "expected_version": v,
+                    **(MANUAL_SHOE_STATED if self.manual_shoe else {})})
             elif phase == "decisions":
                 # mostly bets; all folds after a lock was refused (a straight flush in
                 # the first five cards is declared, not bet on: 589.11(b))

@@ -177,8 +177,8 @@ _CONDUCT_REFUSALS = {
     "no_cards_dealt": "That seat has no cards yet.",
     "step_in_progress": "Finish the forced bet, the deal to the players, the draw or the "
                         "discards first.",
-    "stud_hole_cards_protected": "Stud hole cards are always protected: record the hand "
-                                 "as protected.",
+    "stud_hole_cards_protected": "Stud hole cards fouled by the discards are protected: "
+                                 "record the hand as protected.",
     "hand_protected": "A player who left without a word is folded only with an "
                       "unprotected hand.",
     "no_redress": "An unprotected hand has no redress: it is not put back together.",

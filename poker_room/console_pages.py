@@ -6,6 +6,7 @@ panel), a hand's history in plain words and the poker dispute calculator
 from console.registry import NavItem, nav, page
 from poker_room.console_floor import floor_page, seat_page, seats_panel
 from poker_room.console_hands import hand_page, poker_calculator
+from poker_room.console_removals import removals_page
 from poker_room.services.disputes import DISPUTE_ROLES
 from tables.console_panels import register_panel
 
@@ -13,6 +14,7 @@ page("poker/", floor_page, name="poker_floor")
 page("poker/tables/<uuid:pk>/seats/<int:n>/", seat_page, name="poker_seat")
 page("poker/hands/<uuid:pk>/", hand_page, name="poker_hand")
 page("disputes/poker/", poker_calculator, name="poker_calculator")
+page("poker/removals/", removals_page, name="poker_removals")
 register_panel(seats_panel)
 
 # the floor's own nav item is poker_room.console_tasks's "Poker floor" (with its badge)

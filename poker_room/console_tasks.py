@@ -9,16 +9,17 @@ read model (``TimeChargePeriod``) of the viewer's property in one query.
 Players required to leave the game (637a.18(b)-(c)): each removal of a player at the
 viewer's property waits on compliance's list until a compliance officer acknowledges the
 notice; the person who removed the player (someone who is also a compliance officer) sees
-it without the step. Only the removals of the last ``settings.REMOVAL_NOTICE_DAYS`` days
-are listed (the title says so): older ones are in the event log. Read from the event log
-in one query (:func:`poker_room.services.seats.removals_to_acknowledge`).
+it without the step. A notice never leaves the list before it is acknowledged, however
+old: the home shows the oldest few, and the notices' pages (``REMOVALS_URL``) page through
+them all. Read from the event log in one query
+(:func:`poker_room.services.seats.removals_to_acknowledge`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.utils import timezone
 
 from casino.actors import Actor
@@ -65,9 +66,10 @@ def time_charges_to_verify(actor: Actor, limit: int | None = None) -> Listed:
     return listed(selectors.time_charges_to_verify(actor.property), limit, item)
 
 
-def removals_to_acknowledge(actor: Actor, limit: int | None = None) -> Listed:
-    """Each player required to leave a game whose notice compliance has not acknowledged
-    yet, oldest first."""
+def removal_notice(actor: Actor) -> Callable[[Any], WaitingItem]:
+    """A ``PlayerRemoved`` event made into the item compliance reads: the table, the seat,
+    who removed the player, when and why, and the step to acknowledge the notice (not for
+    the person who removed the player). The home's list and the notices' pages use it."""
     now = timezone.now()
     # the tables' names by the id the event's metadata records (one query: matched here,
     # not in SQL, as SQLite keeps a UUID without its hyphens)
@@ -88,14 +90,22 @@ def removals_to_acknowledge(actor: Actor, limit: int | None = None) -> Listed:
             actionable=not own,
             url=command_url(seats.player_removal_acknowledge.__name__,
                             e.metadata.get("table"), removal=e.version))
-    return listed(seats.removals_to_acknowledge(actor), limit, item)
+    return item
 
 
+def removals_to_acknowledge(actor: Actor, limit: int | None = None) -> Listed:
+    """Each player required to leave a game whose notice compliance has not acknowledged
+    yet, oldest first, however old (637a.18(c))."""
+    return listed(seats.removals_to_acknowledge(actor), limit, removal_notice(actor))
+
+
+#: compliance's pages of every notice not yet acknowledged (poker_room.console_removals)
+REMOVALS_URL = "/console/poker/removals/"
 REMOVALS = task(TaskProvider(
     key="player_removals_to_acknowledge",
-    title=(f"Players required to leave a game (the last {settings.REMOVAL_NOTICE_DAYS} "
-           "days; older removals are in the event log)"),
-    roles=seats.COMPLIANCE, items=removals_to_acknowledge, order=31))
+    title="Players required to leave a game",
+    roles=seats.COMPLIANCE, items=removals_to_acknowledge, order=31,
+    list_url=REMOVALS_URL))
 TIME_CHARGES = task(TaskProvider(
     key="time_charges_to_verify", title="Time charges to verify", roles=VERIFY_ROLES,
     items=time_charges_to_verify, order=30, list_url=FLOOR_URL))

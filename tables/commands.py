@@ -144,7 +144,8 @@ table_equipment = _table(
     tables.table_equipment, s.EquipmentInput, (Role.FLOORPERSON, Role.DEALER), "equipment/",
     "table-equipment", "Record the equipment's state",
     "Record a shuffler or shoe out of order, or back in order.",
-    "Record a shuffler or shoe out of order, or restored (589.13(g)).")
+    "Record a shuffler or shoe out of order once covered or signed (589.13(g)), or back in "
+    "service (by another floorperson than the reporter while the house's control is on).")
 
 # --- decks -----------------------------------------------------------------------------
 
@@ -314,7 +315,7 @@ round_deal = _banked(
     "Record the cards dealt to each position and the dealer.",
     "Record the deal read by a card-reading shoe or keyed at the console.")
 round_deal_from_shuffle = _banked(
-    banked.round_deal_from_shuffle, b.VersionedInput, "deal-from-shuffle/",
+    banked.round_deal_from_shuffle, b.DealFromShuffleInput, "deal-from-shuffle/",
     "round-deal-from-shuffle", "Deal from the server's shuffle",
     "Deal the round from a deck the server shuffles.",
     "Deal from a deck the server shuffles with a secure RNG.")
@@ -351,8 +352,10 @@ round_stub = _banked(
     banked.round_stub, b.StubInput, "stub/", "round-stub", "Record the stub",
     "Record the stub put in the discard rack, or counted first.",
     "Five Card Hi-Lo after the deal: the stub to the discard rack (579.8(e), 579.9(c), "
-    "579.10(c)), or counted face down first (579.8(f)-(h)): 52 in the deck counts the "
-    "deck, another number voids the round.")
+    "579.10(c)), or counted face down first (579.8(f)-(h); allowed, not required, where a "
+    "counting shuffler is used): 52 in the deck counts the deck, another number voids the "
+    "round and removes the deck unless the cards were misdealt and the stub and the cards "
+    "held make 52.")
 round_settle_script_ = declare(
     service=round_settle_script, input=b.SettleScriptInput, output=b.SettlementSerializer,
     roles=banked.DISPUTE_ROLES, path="rounds/settle-script/", url_name="round-settle-script",

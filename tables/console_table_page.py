@@ -30,7 +30,11 @@ from tables.selectors import (
     with_decks_in_play,
     with_rules_notices,
 )
-from tables.services.tables import may_put_back_in_service, out_of_order_reports
+from tables.services.tables import (
+    may_put_back_in_service,
+    out_of_order_reports,
+    second_floorperson_required,
+)
 
 #: who reads a table's page and the list: the roles that read tables through the API
 #: (``tables.api.views.TABLE_STAFF``, TableList's permission), so the page, its nav item
@@ -106,12 +110,13 @@ WHILE_OUT = {
 @register_panel
 def equipment_panel(request: HttpRequest, actor: Actor, table: GameTable) -> Panel | None:
     """The devices out of order at the table: covered or signed, who reported it and when,
-    what the floor does meanwhile, and the link to put it back in service (a floorperson
-    other than the reporter)."""
+    what the floor does meanwhile, and the link to put it back in service (a floorperson;
+    not the reporter while the house's control is on)."""
     reports = out_of_order_reports(table)
     if not reports:
         return None
-    rows = [{**r, "while_out": WHILE_OUT[device],
+    second_person = second_floorperson_required()
+    rows = [{**r, "while_out": WHILE_OUT[device], "second_person": second_person,
              "restore": offer(actor, f"Put the {device} back in service", "table_equipment",
                               table.pk, device=device, out_of_order="false")
              if may_put_back_in_service(actor, r) else None}

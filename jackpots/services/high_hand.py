@@ -53,12 +53,39 @@ def table_boxes(table_id: Any) -> dict[str, Any]:
     return dict((last or {}).get("boxes") or {})
 
 
-def _high_hand_box_at(table: Any, fund: str) -> None:
+def _high_hand_box_at(table: Any, fund: str, hand_id: Any = None) -> None:
     """637a.2(e): a table offers a High Hand payout only with the fund's transparent
-    locked box attached."""
+    locked box attached. A named hand is eligible by the box it was dealt with: its
+    ``HandDealtAtTable`` names each fund it paid nothing into for want of its box
+    (``jackpots_withheld``), so a box taken off or put on after the deal changes nothing
+    for it. A slip that names no hand (or a hand dealt before the deal recorded its
+    boxes) can only be checked against the table's boxes as they stand."""
+    if hand_id is not None:
+        dealt = _hand_dealt(table, hand_id)
+        if "jackpots_withheld" in dealt:
+            if fund in {w.get("fund") for w in dealt["jackpots_withheld"] or []}:
+                raise ConflictError(
+                    f"that hand was dealt at table {table.name} with no jackpot box for "
+                    f"{fund}: it pays no High Hand (637a.2(e))", code="no_jackpot_box")
+            return
     if fund not in table_boxes(table.pk):
         raise ConflictError(f"table {table.name} has no jackpot box registered for {fund}: "
                             "it pays no High Hand (637a.2(e))", code="no_jackpot_box")
+
+
+def _hand_dealt(table: Any, hand_id: Any) -> dict[str, Any]:
+    """The poker room's ``HandDealtAtTable`` for ``hand_id`` at ``table`` (read from its
+    events, as :func:`table_boxes`); 409 ``unknown_hand`` when the table dealt no such
+    hand."""
+    from casino.eventstore.models import Event
+
+    data = (Event.objects.filter(stream_id=f"poker_table-{table.pk}", type="HandDealtAtTable",
+                                 data__round_id=str(hand_id))
+            .order_by("-version").values_list("data", flat=True).first())
+    if data is None:
+        raise ConflictError(f"table {table.name} has no record of dealing hand {hand_id}",
+                            code="unknown_hand")
+    return dict(data)
 
 
 def _period(actor: Actor, minutes: int, at: Any = None) -> Any:
@@ -116,7 +143,7 @@ def high_hand_record(*, actor: Actor, fund: Any, table_id: Any, seat: Any, cards
                             "(637a.16(f))", code="not_a_full_house")
     table = property_row(GameTable.objects.all(), actor, table_id, what="table")
     rules = _high_hand_rules(actor, table)
-    _high_hand_box_at(table, rules["fund"])
+    _high_hand_box_at(table, rules["fund"], hand_id)
     if not isinstance(dealer, str) or not dealer:
         raise FundError("dealer is the login of the dealer who called the hand",
                         code="invalid_dealer", field="dealer")

@@ -27,10 +27,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import CharField, Exists, OuterRef, QuerySet
 from django.db.models.fields.json import KeyTextTransform
@@ -422,14 +421,11 @@ def player_removal_acknowledge(*, actor: Actor, table_id: Any, removal: Any,
     return dict(done[0])
 
 
-def removals_to_acknowledge(actor: Actor, since: datetime | None = None) -> QuerySet:
+def removals_to_acknowledge(actor: Actor) -> QuerySet:
     """The players required to leave a game at the viewer's property whose notice no
-    compliance officer has acknowledged yet, oldest first (637a.18(c); one query; the event log is read as the events API reads it, by the
-    property the metadata records). Only removals recorded at or after ``since``
-    (``settings.REMOVAL_NOTICE_DAYS`` ago unless given): a list to work from, not the
-    years of removals the event log keeps."""
-    if since is None:
-        since = timezone.now() - timedelta(days=settings.REMOVAL_NOTICE_DAYS)
+    compliance officer has acknowledged yet, oldest first (637a.18(c): the notice stays
+    until compliance acknowledges it, however old; one query; the event log is read as the
+    events API reads it, by the property the metadata records)."""
     # the version compared as the text of the JSON number (jsonb is not compared with an
     # integer column)
     acked = (StoredEvent.objects
@@ -438,7 +434,6 @@ def removals_to_acknowledge(actor: Actor, since: datetime | None = None) -> Quer
                      removal=Cast(OuterRef("version"), CharField())))
     return (StoredEvent.objects
             .filter(stream_type="poker_table", type=REMOVED,
-                    metadata__property=actor.property.licence_number,
-                    recorded_at__gte=since)
+                    metadata__property=actor.property.licence_number)
             .annotate(acked=Exists(acked))
             .filter(acked=False).order_by("position"))

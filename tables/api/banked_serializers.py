@@ -69,6 +69,14 @@ class WithdrawInput(VersionedInput):
     wager = serializers.CharField(max_length=20)
 
 
+#: a manual shoe's attestations (x.8(a), 579.8(c)), stated by the dealer, never assumed:
+#: omitted there, the deal is refused (placed_by_required, card_hand_required)
+PLACED_BY_HELP = ("Manual shoe only, and required there: who placed the deck in the shoe, "
+                  "dealer or shuffler.")
+CARD_HAND_HELP = ("Manual shoe only, and required there: the dealer attests each card was "
+                  "taken with the hand closest to the shoe: closest_to_shoe.")
+
+
 class DealInput(VersionedInput):
     hands = serializers.DictField(child=CardsField(), help_text='{"1": ["As", "Ks", ...]}: '
                                   "five cards for each position with an Ante")
@@ -79,13 +87,19 @@ class DealInput(VersionedInput):
         choices=["by_card", "stacks"], required=False, allow_null=True, default=None,
         help_text="the table's dealing method's when omitted; another is refused "
                   "(deal_method_mismatch)")
-    placed_by = serializers.CharField(
-        required=False, allow_null=True, default=None, max_length=10,
-        help_text="manual shoe: dealer or shuffler placed the deck in the shoe (x.8(a))")
-    card_hand = serializers.CharField(
-        required=False, allow_null=True, default=None, max_length=20,
-        help_text="manual shoe: the dealer's hand that took each card, closest_to_shoe "
-                  "when omitted; another is refused (wrong_dealing_hand, 579.8(c))")
+    placed_by = serializers.CharField(required=False, allow_null=True, default=None,
+                                      max_length=10, help_text=PLACED_BY_HELP)
+    card_hand = serializers.CharField(required=False, allow_null=True, default=None,
+                                      max_length=20, help_text=CARD_HAND_HELP)
+
+
+class DealFromShuffleInput(VersionedInput):
+    """Dealt mode: the server's shuffle; a manual shoe's attestations as in ``DealInput``."""
+
+    placed_by = serializers.CharField(required=False, allow_null=True, default=None,
+                                      max_length=10, help_text=PLACED_BY_HELP)
+    card_hand = serializers.CharField(required=False, allow_null=True, default=None,
+                                      max_length=20, help_text=CARD_HAND_HELP)
 
 
 class DecisionInput(VersionedInput):
@@ -157,6 +171,11 @@ class StubInput(VersionedInput):
         help_text="the cards counted in the stub (579.8(f), 579.9(d), 579.10(d)); omitted: "
                   "the stub goes to the discard rack uncounted")
     misdealt = serializers.BooleanField(required=False, allow_null=True, default=None)
+    held = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="with misdealt: the cards the players and the dealer hold, counted on the "
+                  "layout; the deck stays only if they and the stub make 52 (579.8(h), "
+                  "579.9(f), 579.10(f))")
 
 
 class SettleScriptInput(serializers.Serializer):

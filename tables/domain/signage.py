@@ -137,18 +137,7 @@ def _poker(game: Any, o: dict[str, Any]) -> list[dict[str, Any]]:
                                                  .capitalize()),
                                  ("Qualifying pot", format_money(kill["qualifying_pot_cents"])),
                                  source="637a.12(n)"))
-    if o["odd_chip_recipient"]:
-        # stud has no button: the first tied player from the dealer's left (rules_schema)
-        left_of = "the dealer" if game.forced_bet else "the button"
-        who = {"first-left-of-button": f"the first tied player to the left of {left_of}",
-               "highest-card-by-suit": "the tied player with the highest card by suit"}
-        low = o.get("odd_chip_recipient_low")
-        lines = [f"An odd chip of a split {'high share' if low else 'pot'} goes to "
-                 f"{who[o['odd_chip_recipient']]}."]
-        if low:
-            lines.append(f"An odd chip of a split low share goes to "
-                         f"{who[low].replace('highest card', 'lowest low card')}.")
-        sections.append(_section("Odd chip", *lines, source=game.odd_chip_rule))
+    sections.append(_odd_chip(game, o))
     if o["disclose_mucked_hands"]:
         sections.append(_section("Showdown", "All hands discarded at a showdown must be shown.",
                                  source="637a.18(e)"))
@@ -158,6 +147,62 @@ def _poker(game: Any, o: dict[str, Any]) -> list[dict[str, Any]]:
     if o["high_hand"]:
         sections.append(_high_hand(o["high_hand"]))
     return sections
+
+
+#: the games (and shares) whose odd chip by suit goes by a low card (the hand engine's
+#: rule, poker_room.domain.hand.showdown): A-5 and Badugi the lowest card, the ace low;
+#: 2-7 the lowest card, the ace high. Any other share: the highest card by suit.
+_LOW_POT = {"stud-low": "a5", "draw-low": "a5", "triple-draw-a5": "a5", "badacey": "a5",
+            "triple-draw-27": "27", "badeucey": "27", "badugi": "a5"}
+_LOW_SHARE = {"badeucey": "27"}
+_BY_SUIT_CARD = {"high": "the highest card by suit", "a5": "the lowest low card by suit",
+                 "27": "the lowest card by suit, the ace high"}
+_SUITS = " (spades, then hearts, diamonds, clubs)"
+#: the games whose pot is split into a high (or first) and a low (or second) share (as
+#: poker_room.domain.rules_schema.SPLIT_GAMES; the sign reads the options, not that code)
+_SPLIT_POT = frozenset({"stud-hilo", "stud-hilo8", "super-stud-hilo8", "omaha-hilo8",
+                        "five-card-omaha-hilo8", "badeucey", "badacey"})
+#: where the chapter itself says "by suit or the player specified" (637a.12(k)(2)(ii)-(iii),
+#: 637a.19(k)(2)(ii)-(iii)): by suit is the chapter's rule when the submission names no one
+_CHAPTER_SUIT_OPTION = {"637a.12(k)(2)", "637a.19(k)(2)"}
+
+
+def _odd_chip(game: Any, o: dict[str, Any]) -> dict[str, Any]:
+    """The odd-chip rule in force, for the whole pot or each share of a split pot: the
+    player the Rules Submission names, or else by suit, cited to the chapter where it
+    fixes the suit or offers it (637a.10(i)(3)(ii)-(iii), 637a.12(k)(2), 637a.19(k)(2)),
+    and said to be the house's rule where the chapter is silent on ties or leaves the
+    excess to a player the submission does not name (637a.10(i)(1)-(2), 637a.11(k),
+    637a.12(k)(1), 637a.13(i), 637a.14(i), 637a.19(k)(1)): the engine deals it by suit
+    there (poker_room.domain.rules)."""
+    # stud has no button: the first tied player from the dealer's left (rules_schema)
+    left_of = "the dealer" if game.forced_bet else "the button"
+    split = game.id in _SPLIT_POT
+    shares = [("high share" if split else "pot", o["odd_chip_recipient"],
+               _LOW_POT.get(game.id, "high"))]
+    if split:
+        shares.append(("low share", o.get("odd_chip_recipient_low"),
+                       _LOW_SHARE.get(game.id, "a5")))
+    lines: list[tuple[str, str] | str] = []
+    by_suit_unnamed = False
+    for share, named, card in shares:
+        if named == "first-left-of-button":
+            who = f"the first tied player to the left of {left_of}"
+        else:
+            by_suit_unnamed = by_suit_unnamed or named is None
+            who = f"the tied player with {_BY_SUIT_CARD[card]}{_SUITS}"
+        lines.append(f"An odd chip of a split {share} goes to {who}.")
+    rule = game.odd_chip_rule
+    chapter_suit = rule.endswith(": by suit") or rule in _CHAPTER_SUIT_OPTION
+    if not by_suit_unnamed or chapter_suit:
+        return _section("Odd chip", *lines, source=rule)
+    section = rule.split(":")[0]
+    if rule.endswith("silent on ties"):
+        why = f"§ {section} says nothing of ties."
+    else:
+        why = (f"§ {section} leaves the odd chip to the player the Rules Submission names, "
+               "and it names none.")
+    return _section("Odd chip", *lines, f"This is the house's rule: {why}")
 
 
 def _rake(r: dict[str, Any]) -> dict[str, Any]:

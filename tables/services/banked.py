@@ -402,10 +402,13 @@ def round_deal(*, actor: Actor, round_id: Any, hands: dict[str, list[Any]], deal
 
 
 def round_deal_from_shuffle(*, actor: Actor, round_id: Any, placed_by: str | None = None,
+                            card_hand: str | None = None,
                             expected_version: int | None = None) -> BankedRound:
     """Dealt mode: the server shuffles with the OS CSPRNG and the domain deals in the
     chapter's order — stacks of five from an automated dealing shoe (589.10(b),
-    579.10(b)), otherwise one card at a time (589.8(c), 579.8(d))."""
+    579.10(b)), otherwise one card at a time (589.8(c), 579.8(d)). From a manual shoe the
+    dealer states ``placed_by`` and ``card_hand`` (x.8(a), 579.8(c)), as in recorded
+    mode."""
     deck, _ = shuffled_deck()
 
     def deal(rnd: RoundSeen, state: RoundState) -> RoundCommand:
@@ -413,7 +416,7 @@ def round_deal_from_shuffle(*, actor: Actor, round_id: Any, placed_by: str | Non
         # x.13(b): a card drawn in error is the next card, so it is the top of the deck
         drawn = list(state.drawn_in_error)
         return Deal(method=method, deck=drawn + [c for c in deck if c not in drawn],
-                    placed_by=placed_by)
+                    placed_by=placed_by, card_hand=card_hand)
     return _run(actor, round_id, expected_version, deal, AT_TABLE)
 
 

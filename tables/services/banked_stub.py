@@ -8,8 +8,10 @@ runner's ``others`` (:func:`tables.services.banked._run`), with the deck's own s
 (:mod:`tables.domain.deck_steps`, the ones ``deck_count`` and ``deck_remove`` decide):
 
 * a right count is the deck's count: ``DeckCounted`` (its rounds since the count start
-  again, as the dealer's deck count does);
-* a wrong count that is not a misdeal removes the entire deck from the table:
+  again, as the dealer's deck count does); so is a misdeal whose stub and cards held make
+  52 (the deck stays, 579.8(h));
+* a wrong count that is not a misdeal with 52 remaining removes the entire deck from the
+  table:
   ``DeckCounted`` (not right) and ``DeckRemoved`` (``count-wrong``), as a wrong deck count
   does; a wrong stub count reported by the floor as an irregularity, without the count,
   removes it (``DeckRemoved``).
@@ -21,6 +23,7 @@ import uuid
 from typing import Any
 
 from casino.command_runner import Also
+from casino.domain.cards import DECK_SIZE
 from casino.domain.errors import DomainError
 from casino.eventstore.store import NewEvent, Stream
 from tables.domain import deck_steps
@@ -30,30 +33,33 @@ from tables.domain.banked.state import RoundState
 from tables.domain.decks import RemovalReason
 
 
-def stub_command(cards: int | None, misdealt: bool | None) -> RoundCommand:
-    """The stub to the discard rack (no ``cards``) or counted; ``misdealt`` only answers
-    a count (579.8(h), 579.9(f), 579.10(f)): sent without one it is refused, never
-    dropped."""
+def stub_command(cards: int | None, misdealt: bool | None, held: int | None = None
+                 ) -> RoundCommand:
+    """The stub to the discard rack (no ``cards``) or counted; ``misdealt`` (with ``held``,
+    the cards the players and the dealer hold) only answers a count (579.8(h), 579.9(f),
+    579.10(f)): sent without one it is refused, never dropped."""
     if cards is None:
-        if misdealt is not None:
+        if misdealt is not None or held is not None:
             raise DomainError("misdealt answers a wrong stub count (579.8(h), 579.9(f), "
                               "579.10(f)): give the cards counted in the stub",
                               code="misdealt_needs_count", field="cards")
         return StubDiscard()
-    return StubCount(cards, misdealt)
+    return StubCount(cards, misdealt, held)
 
 
 def round_stub(*, actor: Any, round_id: Any, cards: int | None = None,
-               misdealt: bool | None = None, expected_version: int | None = None) -> Any:
+               misdealt: bool | None = None, held: int | None = None,
+               expected_version: int | None = None) -> Any:
     """Five Card Hi-Lo, after the deal: the stub to the discard rack (``cards`` None,
     579.8(e), 579.9(c), 579.10(c)), or counted face down first (579.8(f)-(h),
-    579.9(d)-(f), 579.10(d)-(f)): 52 in the deck puts it in the discard rack and counts
-    the round's deck; another number voids the round and, unless the cards were
-    misdealt, removes the deck (:func:`deck_events`)."""
+    579.9(d)-(f), 579.10(d)-(f); allowed, not required, where a counting shuffler is
+    used): 52 in the deck puts it in the discard rack and counts the round's deck; another
+    number voids the round and removes the deck, unless the cards were misdealt and the
+    stub and the cards ``held`` make 52 (:func:`deck_events`)."""
     from tables.services.banked import round_command
 
     return round_command(actor=actor, round_id=round_id, expected_version=expected_version,
-                         command=stub_command(cards, misdealt))
+                         command=stub_command(cards, misdealt, held))
 
 
 def _deck_seen(deck_id: str, state: str) -> deck_steps.DeckSeen:
@@ -68,10 +74,15 @@ def _stub_events(seen: deck_steps.DeckSeen, counted: Event | None, voided: Event
     command (only a wrong stub count that is not a misdeal voids with ``deck_removed``).
     The round is voided by then, so the deck no longer deals it (``dealing=False``)."""
     removed = voided is not None and voided["data"]["deck_removed"]
-    if counted is not None and (counted["data"]["correct"] or removed):
+    if counted is not None:
+        # the deck holds what the stub and the cards out (or, for a misdeal, the cards
+        # held) make: 52 keeps it (a right count, or the misdeal with 52 remaining)
         c = counted["data"]
-        events = deck_steps.count(seen, c["deck_cards"], c["correct"], dealing=False)
+        events = deck_steps.count(seen, c["deck_cards"], c["deck_cards"] == DECK_SIZE,
+                                  dealing=False)
         events[0]["data"].update(stub=c["cards"], round_id=round_id, cite=c["cite"])
+        if "held" in c:
+            events[0]["data"]["held"] = c["held"]
     elif removed:  # reported by the floor as an irregularity: no count given
         events = deck_steps.remove(seen, RemovalReason.COUNT_WRONG, "stub count wrong",
                                    dealing=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
@@ -169,7 +170,9 @@ def table_equipment(*, actor: Actor, table_id: Any, device: str, out_of_order: b
     589.13(g), 671a.13(g), 579.13(f), 637a.18(r): the device is covered or signed out of
     order before any other method is used; the table then shuffles by hand (cut required,
     dealer counts) or deals by hand, and the deck time limit follows the dealing method
-    now used. A floorperson other than whoever reported it puts it back in service.
+    now used. A floorperson puts it back in service; under the house's control (the
+    setting ``EQUIPMENT_RESTORE_SECOND_FLOORPERSON``, on by default, not a chapter's rule)
+    not whoever reported it.
     """
     if device not in DEVICES:
         raise DomainError(f"device must be one of {', '.join(DEVICES)}", code="invalid_device",
@@ -228,19 +231,31 @@ def out_of_order_reports(table: GameTable) -> dict[str, dict[str, Any]]:
 
 
 def may_put_back_in_service(actor: Actor, report: dict[str, Any] | None) -> bool:
-    """Four eyes: a floorperson other than whoever reported the device out of order
-    (``report``: its :func:`out_of_order_reports` entry) puts it back in service
-    (637a.18(r), 589.13(g): the floor checks the repair). The service refuses on it and
-    the table's page offers the step on it."""
-    return actor.has(Role.FLOORPERSON) and (
-        report is None or report["reported_by"] != actor.username)
+    """A floorperson puts a device back in service; under the house's control
+    ``EQUIPMENT_RESTORE_SECOND_FLOORPERSON`` (on by default) not the one who reported it
+    out of order (``report``: its :func:`out_of_order_reports` entry), so a second person
+    sees the repair. The chapters require only that the device be covered or signed before
+    another method is used (637a.18(r), 589.13(g), 579.13(f), 671a.13(g)); the second
+    person is the property's own control. The service refuses on it and the table's page
+    offers the step on it."""
+    if not actor.has(Role.FLOORPERSON):
+        return False
+    return (not second_floorperson_required() or report is None
+            or report["reported_by"] != actor.username)
+
+
+def second_floorperson_required() -> bool:
+    """The house's control on putting equipment back in service is on (the setting)."""
+    return bool(getattr(settings, "EQUIPMENT_RESTORE_SECOND_FLOORPERSON", True))
 
 
 def _not_the_reporter(table: GameTable, device: str, actor: Actor) -> None:
-    """The reporter is refused (the floorperson's role is checked before)."""
+    """The reporter is refused while the house's control is on (the floorperson's role is
+    checked before)."""
     if not may_put_back_in_service(actor, out_of_order_reports(table).get(device)):
-        raise ConflictError(f"{actor.username} reported the {device} out of order: another "
-                            "floorperson puts it back in service", code="same_person")
+        raise ConflictError(f"{actor.username} reported the {device} out of order: under the "
+                            "house's control another floorperson puts it back in service",
+                            code="same_person")
 
 
 def _recompute_deadlines(table: GameTable, actor: Actor, role: str) -> None:

@@ -295,7 +295,9 @@ def lunar(poker: dict[str, Any]) -> dict[str, Any]:
 #: 589.11(e)(1): the dealer qualifies (a pair), so locking the decisions settles every
 #: wager with no force offered; the kings bet, the queen-high folds
 LUNAR_DEAL = {"hands": {"1": ["Kh", "Kd", "9c", "8s", "2h"], "2": ["Qc", "Js", "7d", "5c", "3s"]},
-              "dealer": ["Ah", "Ad", "7c", "6s", "4h"]}
+              "dealer": ["Ah", "Ad", "7c", "6s", "4h"],
+              # 589.8(a), (b): the manual shoe's attestations, as the dealer states them
+              "placed_by": "dealer", "card_hand": "closest_to_shoe"}
 
 
 def round_at_its_lock(runner: Any) -> Any:

@@ -50,6 +50,8 @@ def _refused(code: str, open_round: Any) -> None:
 #: one position and the dealer, five cards each: 10 cards out of the deck
 ONE_HAND = {"1": ["Ks", "Qd", "9c", "3h", "2d"]}
 DEALERS = ["Jh", "Tc", "8s", "6d", "4c"]
+#: the dealer's statements a manual shoe's deal records (579.8(a), (c)), never assumed
+STATED = {"placed_by": "dealer", "card_hand": "closest_to_shoe"}
 
 
 def _dealt(crew: dict, table: Any, deck: Any) -> Any:
@@ -58,7 +60,7 @@ def _dealt(crew: dict, table: Any, deck: Any) -> Any:
     rnd = rounds.round_open(actor=d, table_id=table.pk, deck_id=deck.pk)
     banked.round_place_wager(actor=d, round_id=rnd.pk, position=1, wager="ante", amount=1000)
     banked.round_no_more_bets(actor=d, round_id=rnd.pk)
-    banked.round_deal(actor=d, round_id=rnd.pk, hands=ONE_HAND, dealer=DEALERS)
+    banked.round_deal(actor=d, round_id=rnd.pk, hands=ONE_HAND, dealer=DEALERS, **STATED)
     return rnd
 
 
@@ -90,9 +92,13 @@ def test_a_right_stub_count_in_the_fifth_round_is_the_deck_count(crew, open_tabl
         "hands": {"1": ["Ks", "Qd", "9c", "3h", "2d"]},
         "dealer": ["Jh", "Tc", "8s", "6d", "4c"], "method": "stacks"}, format="json"), 409,
         "deal_method_mismatch")
+    # 579.8(a), (c): the attestations are the dealer's to state, never assumed
+    _problem(c.post(f"{V1}/rounds/{rnd.pk}/deal/", {
+        "hands": {"1": ["Ks", "Qd", "9c", "3h", "2d"]},
+        "dealer": ["Jh", "Tc", "8s", "6d", "4c"]}, format="json"), 400, "placed_by_required")
     assert head() == before
     dealt = post("deal/", {"hands": {"1": ["Ks", "Qd", "9c", "3h", "2d"]},
-                           "dealer": ["Jh", "Tc", "8s", "6d", "4c"]})
+                           "dealer": ["Jh", "Tc", "8s", "6d", "4c"], **STATED})
     assert dealt["events"][-1]["data"]["placed_by"] == "dealer"
     post("stub/", {"cards": 42})
     types = [e.type for e in read_stream(f"round-{rnd.pk}")]
@@ -162,7 +168,7 @@ def test_a_card_drawn_in_error_tops_the_server_shuffle_589_13_b(crew, open_table
         400, "card_face_exposed")
     assert head() == before
     post(floor, "irregularities/", {"kind": "card_drawn_in_error", "card": "7h"})
-    dealt = post(dealer, "deal-from-shuffle/")
+    dealt = post(dealer, "deal-from-shuffle/", STATED)
     assert dealt["positions"][0]["cards"][0] == "7h"
 
 
@@ -170,9 +176,11 @@ def test_a_wrong_stub_count_removes_the_deck_unless_misdealt(crew, open_table,
                                                             deck_in_play) -> None:
     """§ 579.8(h): 10 cards out (one position and the dealer). A stub of 41 makes 51:
 
-    * misdealt: the round is void and the deck stays in play (52 remain in the deck);
-      ``misdealt`` sent without the count is refused (misdealt_needs_count), nothing
-      appended;
+    * misdealt (the position was dealt a sixth card): the cards held, counted on the
+      layout, are 11, and 41 + 11 = 52 remain: the round is void, the deck's count of 52
+      is recorded in its stream and the deck stays in play; ``misdealt`` sent without the
+      stub's count, or without the cards held, is refused (misdealt_needs_count),
+      nothing appended;
     * not misdealt: void, and in the same command the deck's count (51, wrong) and its
       removal from the table in its stream: the deck is removed and the next round with
       it is refused;
@@ -185,11 +193,15 @@ def test_a_wrong_stub_count_removes_the_deck_unless_misdealt(crew, open_table,
     before = head()
     _problem(c.post(f"{V1}/rounds/{rnd.pk}/stub/", {"misdealt": True}, format="json"), 400,
              "misdealt_needs_count")
+    _problem(c.post(f"{V1}/rounds/{rnd.pk}/stub/", {"cards": 41, "misdealt": True},
+                    format="json"), 400, "misdealt_needs_count")
     assert head() == before
-    deck_events = len(read_stream(deck.stream_id))
-    banked.round_stub(actor=crew["dealer"], round_id=rnd.pk, cards=41, misdealt=True)
+    banked.round_stub(actor=crew["dealer"], round_id=rnd.pk, cards=41, misdealt=True,
+                      held=11)
     rounds.round_close(actor=crew["dealer"], round_id=rnd.pk)
-    assert len(read_stream(deck.stream_id)) == deck_events  # no count, no removal
+    counted = read_stream(deck.stream_id)[-1]
+    assert (counted.type, counted.data["cards"], counted.data["correct"],
+            counted.data["stub"], counted.data["held"]) == ("DeckCounted", 52, True, 41, 11)
     assert Deck.objects.get(pk=deck.pk).state == DeckState.IN_PLAY
 
     rnd = _dealt(crew, table, deck)

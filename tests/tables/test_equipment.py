@@ -1,8 +1,9 @@
 """Shufflers and dealing shoes that jam or break, at banked and poker tables (issue 27):
 a jam mid-shuffle leaves the cards to be shuffled again (§ 637a.18(q), § 589.13(e),
 § 671a.13(e), § 579.13(d)); a device that cannot be used is covered or signed out of order
-before any other method is used at that table (§ 637a.18(r), § 671a.13(g), § 579.13(f)),
-and a floorperson other than whoever reported it puts it back in service."""
+before any other method is used at that table (§ 637a.18(r), § 671a.13(g), § 579.13(f));
+under the house's control (not a chapter's rule) a floorperson other than whoever reported
+it puts it back in service."""
 
 from __future__ import annotations
 
@@ -140,9 +141,10 @@ def test_shuffled_by_hand_only_after_the_shuffler_is_signed_out_of_order(
 @pytest.mark.django_db
 def test_back_in_service_by_a_floorperson_other_than_the_reporter(crew, staff,
                                                                   open_table) -> None:
-    """§ 671a.13(g): the floorperson who reported the shuffler out of order does not put
+    """The house's control (EQUIPMENT_RESTORE_SECOND_FLOORPERSON, on by default; no
+    chapter's rule): the floorperson who reported the shuffler out of order does not put
     it back (same_person, nothing appended); another floorperson does, and the table
-    shuffles in the shuffler again: by hand is refused once more."""
+    shuffles in the shuffler again: by hand is refused once more (§ 671a.13(g))."""
     table = open_table("lunar-poker-671a", shuffler="automated")
     floor, second = crew["floor"], staff("floorperson")
     tables.table_equipment(actor=floor, table_id=table.pk, device="shuffler",
@@ -296,9 +298,9 @@ def test_the_table_page_shows_the_device_its_sign_and_who_reported_it(
 @pytest.mark.django_db
 def test_the_floorperson_who_reported_it_is_not_offered_to_put_it_back(
         open_table, console_client) -> None:
-    """§ 637a.18(r): four eyes. The floorperson who signed the shuffler out of order is not
-    offered the step on the table's page (the service would refuse it: same_person);
-    another floorperson is."""
+    """The house's control (on by default; no chapter's rule): the floorperson who signed
+    the shuffler out of order is not offered the step on the table's page (the service
+    would refuse it: same_person); another floorperson is."""
     table = open_table("holdem", shuffler="automated")
     reporter = console_client("floorperson")
     tables.table_equipment(actor=actor_of(reporter.user), table_id=table.pk,

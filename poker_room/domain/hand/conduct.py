@@ -12,6 +12,7 @@ from poker_room.domain.hand.constants import (
     BETTING,
     DEALING,
     FOUL_HOW,
+    FOULED,
     LEFT_TABLE,
     OUTCOME_DEAD,
     OUTCOME_RECONSTRUCTED,
@@ -50,7 +51,8 @@ class ConductMixin:
           redress; the hand is dead and what the player put in stays in the pot
           (637a.18(k)); a player who left without comment is assumed to have no interest
           in the pot, his cards collected and discarded ((k)(4));
-        * protected (a stud player's hole cards always are, (k)(1)): ``reconstructed``,
+        * protected (a stud player's hole cards are when fouled by the discards, (k)(1);
+          a collected stud hand only as the player protected it): ``reconstructed``,
           the round goes on with the hand ((k)(2)); not, the player, a victim of the
           error and not a ``contributor`` to it, is refunded from the pot everything he
           put in and is out of the hand ((k)(3)); a contributor is refunded nothing.
@@ -80,8 +82,11 @@ class ConductMixin:
                 raise InvalidAction("a player who leaves without comment is folded only "
                                     "with an unprotected hand (637a.18(k)(4))",
                                     code="hand_protected", field="protected")
-        elif not protected and self.spec.family == STUD:
-            raise InvalidAction("stud hole cards are protected (637a.18(k)(1))",
+        elif how == FOULED and not protected and self.spec.family == STUD:
+            # (k)(1) deems stud hole cards protected for fouling only: a collected stud
+            # hand is protected as the player protected it, and follows (k) or (k)(3)
+            raise InvalidAction("stud hole cards fouled by the discards are protected "
+                                "(637a.18(k)(1))",
                                 code="stud_hole_cards_protected", field="protected")
         if reconstructed and not protected:
             raise InvalidAction("an unprotected hand has no redress: it is not "

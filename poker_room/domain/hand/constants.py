@@ -31,8 +31,8 @@ EXPOSURE_CHOICES = (POT_SO_FAR, ENTIRE_POT)
 #: 637a.18(k): how a player lost his hand (fouled by the discards, collected by the
 #: dealer, left at the table by a player who went without comment, (k)(4)) and what
 #: became of it: dead (no redress), reconstructed ((k)(2)) or refunded ((k)(3))
-LEFT_TABLE = "left_table"
-FOUL_HOW = ("fouled", "collected", LEFT_TABLE)
+FOULED, LEFT_TABLE = "fouled", "left_table"
+FOUL_HOW = (FOULED, "collected", LEFT_TABLE)
 OUTCOME_DEAD, OUTCOME_RECONSTRUCTED, OUTCOME_REFUNDED = "dead", "reconstructed", "refunded"
 
 

@@ -180,6 +180,12 @@ class StubCount(RoundCommand):
     type: ClassVar[str] = "stub_count"
     cards: int
     misdealt: Any = None
+    #: a misdeal: the cards the players and the dealer hold, counted (579.8(h))
+    held: Any = None
+
+    def as_domain(self) -> dict[str, Any]:
+        return {k: v for k, v in super().as_domain().items()
+                if v is not None or k in ("type", "cards")}
 
 
 def steps(command: RoundCommand) -> list[dict[str, Any]]:

@@ -22,8 +22,10 @@ come one at a time (``by_card``, x.8, x.9), from an automated shoe in stacks of 
 From a manual shoe the deal records who placed the stacked deck in the shoe
 (``placed_by``: the dealer, or the automated shuffler when the table has a working one,
 x.8(a)) and the dealer's attestation that each card is removed with the hand closest to
-the shoe (``card_hand``, 579.8(c), 589.8(b), 671a.8(b)): any other hand is refused
-(``wrong_dealing_hand``), and the attestation is no step of another dealing method.
+the shoe (``card_hand``, 579.8(c), 589.8(b), 671a.8(b)), each only as the dealer states
+it: unsaid, the deal is refused (``placed_by_required``, ``card_hand_required``), never
+recorded on the dealer's behalf; any other hand is refused (``wrong_dealing_hand``), and
+the attestation is no step of another dealing method.
 
 **A card drawn in error** face down (x.13(b), :mod:`.irregularities`) is the next card: the
 deal, draw or dealer's card that follows must begin with it (``drawn_card_not_next``), in
@@ -124,7 +126,9 @@ def _procedure(state: RoundState, cmd: dict[str, Any]) -> dict[str, Any]:
                       "recorded from a manual dealing shoe only (579.8(c), 589.8(b), "
                       "671a.8(b))", field="card_hand")
         return {"dealing_method": state.dealing_method} if state.dealing_method else {}
-    placed = placed or "dealer"
+    if placed is None:
+        raise bad("placed_by_required", "579.8(a), 589.8(a), 671a.8(a): say who placed the "
+                  f"stacked deck in the manual shoe, one of {PLACED_BY}", field="placed_by")
     if placed not in PLACED_BY:
         raise bad("invalid_placed_by", f"placed_by is one of {PLACED_BY}", field="placed_by")
     if placed == "shuffler" and state.shuffler in (None, "none"):
@@ -137,8 +141,12 @@ def _procedure(state: RoundState, cmd: dict[str, Any]) -> dict[str, Any]:
 
 def _card_hand(given: Any) -> str:
     """579.8(c), 589.8(b), 671a.8(b): the dealer attests each card left the manual shoe
-    in the hand closest to it (the near hand when not said); another is refused."""
-    hand = NEAR_HAND if given is None else given
+    in the hand closest to it; unsaid, refused (never assumed); another hand, refused."""
+    if given is None:
+        raise bad("card_hand_required", "579.8(c), 589.8(b), 671a.8(b): attest the hand "
+                  f"that removed each card from the manual shoe ({NEAR_HAND})",
+                  field="card_hand")
+    hand = given
     if hand != NEAR_HAND:
         raise bad("wrong_dealing_hand", "579.8(c), 589.8(b), 671a.8(b): each card is removed "
                   "from the manual dealing shoe with the dealer's hand closest to it "

@@ -13,7 +13,8 @@ shuffler_jam           589.13(e), 671a.13(e), 579.13(d): the cards are reshuffle
 shoe_jam               589.13(f), 671a.13(f), 579.13(e): the automated dealing shoe jams
                        during the round: void
 stub_count_wrong       579.8(h), 579.9(f), 579.10(f): the stub count is wrong: void, and
-                       the deck is removed unless the cards were misdealt (``misdealt``);
+                       the deck is removed; a misdeal (``misdealt``) keeps it only with
+                       52 counted, so it is recorded with the stub count, not here;
                        cited by the table's dealing method (:func:`stub_cites`); the
                        ``stub_count`` command (:mod:`.stub`) ends here on a wrong count
 card_drawn_in_error    x.13(b): a card drawn in error, face down, is the next card: the
@@ -171,7 +172,13 @@ def _stub_count_wrong(rec: Recorder, cmd: dict[str, Any], kind: str, cite: str) 
     misdealt = cmd.get("misdealt", False)
     if not isinstance(misdealt, bool):
         raise bad("invalid_irregularity", "misdealt is true or false", field="misdealt")
-    void(rec, kind, stub_cites(rec.state)[3], deck_removed=not misdealt)
+    wrong = stub_cites(rec.state)[3]
+    if misdealt:
+        # the misdeal keeps the deck only with 52 remaining counted: the stub count does it
+        raise bad("misdealt_needs_count", f"{wrong}: a misdeal keeps the deck only if 52 "
+                  "cards remain: record it with the stub count (cards, misdealt, held)",
+                  field="misdealt")
+    void(rec, kind, wrong, deck_removed=True)
 
 
 def _card_drawn_in_error(rec: Recorder, cmd: dict[str, Any], kind: str, cite: str) -> None:

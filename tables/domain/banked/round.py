@@ -14,8 +14,9 @@ withdraw_wager       position, wager
 no_more_bets         —
 deal                 recorded: hands {"1": [5 cards], ...}, dealer [5 cards],
                      dealer_face_up (optional, Lunar), method ("by_card" | "stacks");
-                     dealt: deck [52 cards, top first], method; placed_by ("dealer" |
-                     "shuffler", manual shoe x.8(a))
+                     dealt: deck [52 cards, top first], method; at a manual shoe both
+                     required, as the dealer states them: placed_by ("dealer" |
+                     "shuffler", x.8(a)) and card_hand ("closest_to_shoe", 579.8(c))
 decision             position, decision, amount (optional, checked); Hi-Lo ``play`` may
                      carry high [3 cards] and low [2 cards]
 set_hands            position, high, low (Hi-Lo)
@@ -23,7 +24,8 @@ lock_decisions       — ("all decisions are locked in"; Hi-Lo: every hand set)
 draw                 position, discard [cards] (exchange), cards (recorded mode) — Lunar
 draw_dealer          card (recorded mode), discard (optional, checked) — 589 forcing
 stub_discard         — (579.8(e), 579.9(c), 579.10(c): the stub to the discard rack)
-stub_count           cards (counted in the stub), misdealt (optional) — 579.8(f)-(h) ...
+stub_count           cards (counted in the stub), misdealt with held (the cards the players
+                     and the dealer hold; the deck stays only if they make 52) — 579.8(f)-(h) ...
 report_irregularity  kind, and card / position / misdealt / face_exposed as the kind needs
 ==================== =====================================================================
 

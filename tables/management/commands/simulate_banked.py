@@ -192,6 +192,14 @@ class TableRunner:
                     out.append((n, "poker_bonus", low))
         return out
 
+    def manual_shoe_stated(self) -> dict[str, str]:
+        """At a manual shoe the deal records only what the dealer states (x.8(a),
+        579.8(c)): the simulated dealer states that he placed the deck in the shoe and
+        took each card with the hand closest to it."""
+        if self.table.dealing_method != "manual-shoe":
+            return {}
+        return {"placed_by": "dealer", "card_hand": "closest_to_shoe"}
+
     def play(self, *, batched: bool = False) -> RoundState:
         """One round from open to close; the settled domain state. ``batched``: as a
         terminal holding several commands sends them, the wagers with "no more bets" as
@@ -207,7 +215,8 @@ class TableRunner:
                 banked.round_place_wager(actor=d, round_id=rid, position=n, wager=wager,
                                          amount=amount)
             banked.round_no_more_bets(actor=d, round_id=rid)
-        state = banked.round_deal_from_shuffle(actor=d, round_id=rid).state
+        state = banked.round_deal_from_shuffle(actor=d, round_id=rid,
+                                               **self.manual_shoe_stated()).state
         decisions: list[Decide] = []
         for p in state.clockwise():
             if state.lunar:

@@ -167,7 +167,8 @@ def test_cards_dealt_from_the_hand_come_off_the_top_face_down() -> None:
 def test_hand_dealt_misdeal_found_by_the_stub_count_voids_and_keeps_the_deck() -> None:
     """§ 579.9(f): the stub count is wrong and the cards were misdealt but 52 cards
     remain: all hands void, all wagers (Ante, Tie, Poker Bonus) returned; the deck is not
-    removed."""
+    removed. Two positions and the dealer hold 15 cards as recorded; position 2 was dealt
+    a sixth: the stub holds 36 (36 + 15 = 51, wrong) and the layout 16 (36 + 16 = 52)."""
     t = Table(GAME)
     t.wager(1, "ante", 500)
     t.wager(1, "tie", 1000)
@@ -175,7 +176,7 @@ def test_hand_dealt_misdeal_found_by_the_stub_count_voids_and_keeps_the_deck() -
     t.wager(2, "ante", 2000)
     t.do("no_more_bets")
     t.do("deal", deck=ORDERED_DECK)
-    t.do("report_irregularity", kind="stub_count_wrong", misdealt=True)
+    t.do("stub_count", cards=36, misdealt=True, held=16)
     _assert_void_with_everything_returned(t)
     assert t.returned(1) == {"ante": 500, "tie": 1000, "poker_bonus": 1500}
     assert t.returned(2) == {"ante": 2000}

@@ -168,16 +168,20 @@ def test_shoe_jam_voids_the_round(game: str, cite: str) -> None:
     t.refuse("round_closed", "report_irregularity", kind="shoe_jam")
 
 
-@pytest.mark.parametrize(("misdealt", "removed"), [(True, False), (False, True)])
-def test_wrong_stub_count_voids_579_8_h(misdealt: bool, removed: bool) -> None:
-    """§ 579.8(h): void; the deck is removed unless the cards were misdealt."""
+def test_wrong_stub_count_voids_579_8_h() -> None:
+    """§ 579.8(h): void, and the deck is removed. A misdeal keeps the deck only with 52
+    remaining counted, so the floor's report of one, without the count, is refused
+    (misdealt_needs_count); it is recorded with the stub count
+    (test_stub_count_and_attestations_579.py)."""
     t = Table("five-card-hi-lo")
     t.wager(1, "ante", 500)
     t.deal({1: HANDS[1]}, DEALER)
-    t.do("report_irregularity", kind="stub_count_wrong", misdealt=misdealt)
+    t.refuse("misdealt_needs_count", "report_irregularity", kind="stub_count_wrong",
+             misdealt=True)
+    t.do("report_irregularity", kind="stub_count_wrong", misdealt=False)
     _assert_void(t, "stub_count_wrong", "579.8(h)")
     voided = next(e for e in t.events if e["type"] == "RoundVoided")
-    assert voided["data"]["deck_removed"] is removed
+    assert voided["data"]["deck_removed"] is True
 
 
 def test_lunar_has_no_stub_count_irregularity() -> None:
