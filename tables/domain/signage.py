@@ -136,7 +136,7 @@ def _poker(game: Any, o: dict[str, Any]) -> list[dict[str, Any]]:
         sections.append(_section("Kill option", ("Option", kill["option"].replace("-", " ")
                                                  .capitalize()),
                                  ("Qualifying pot", format_money(kill["qualifying_pot_cents"])),
-                                 source="637a.12(n)"))
+                                 source=_KILL_RULE.get(game.id, game.positions_rule)))
     sections.append(_odd_chip(game, o))
     if o["disclose_mucked_hands"]:
         sections.append(_section("Showdown", "All hands discarded at a showdown must be shown.",
@@ -148,6 +148,11 @@ def _poker(game: Any, o: dict[str, Any]) -> list[dict[str, Any]]:
         sections.append(_high_hand(o["high_hand"]))
     return sections
 
+
+#: where each game's Kill or Half-kill option is provided for: Omaha and Five-card Omaha
+#: High-low by their own subsections; Triple Draw and Badugi by the (b) that names the
+#: option with the Ante (637a.20(b), 637a.21(b))
+_KILL_RULE = {"omaha-hilo8": "637a.12(n)", "five-card-omaha-hilo8": "637a.19(l)(3)"}
 
 #: the games (and shares) whose odd chip by suit goes by a low card (the hand engine's
 #: rule, poker_room.domain.hand.showdown): A-5 and Badugi the lowest card, the ace low;

@@ -81,14 +81,23 @@ def test_five_card_draw_sign_posts_the_ante_and_blinds() -> None:
 
 
 @pytest.mark.regulation("637a.12(n)", "637a.19(l)(3)", "637a.20(b)", "637a.21(b)")
-@pytest.mark.parametrize("game,option,shown", [
-    ("omaha-hilo8", "half-kill", "Half kill"), ("five-card-omaha-hilo8", "kill", "Kill"),
-    ("triple-draw-27", "kill", "Kill"), ("badugi", "half-kill", "Half kill")])
-def test_the_sign_posts_the_kill_option_and_its_qualifying_pot(game, option, shown) -> None:
+@pytest.mark.parametrize("game,option,shown,source", [
+    ("omaha-hilo8", "half-kill", "Half kill", "637a.12(n)"),
+    ("five-card-omaha-hilo8", "kill", "Kill", "637a.19(l)(3)"),
+    ("triple-draw-27", "kill", "Kill", "637a.20(b)"),
+    ("badugi", "half-kill", "Half kill", "637a.21(b)")])
+def test_the_sign_posts_the_kill_option_and_its_qualifying_pot(game, option, shown,
+                                                                source) -> None:
     """§ 637a.12(n), § 637a.19(l)(3): which option is used and the minimum qualifying pot,
-    $300, posted at the table; § 637a.20(b), § 637a.21(b) the same where offered."""
-    kill = _sign(game, kill={"option": option, "qualifying_pot_cents": 30_000})["Kill option"]
-    assert kill == {"Option": shown, "Qualifying pot": "$300.00"}
+    $300, posted at the table; § 637a.20(b), § 637a.21(b) the same where offered. The
+    section cites the game's own subsection (it cited Omaha's 637a.12(n) for every game)."""
+    options = {**example_options(game), "rake": RAKE,
+               "kill": {"option": option, "qualifying_pot_cents": 30_000}}
+    [kill] = [s for s in signage_for(game, validate_options(game, options))["sections"]
+              if s["title"] == "Kill option"]
+    assert {ln["label"]: ln["value"] for ln in kill["lines"]} == {
+        "Option": shown, "Qualifying pot": "$300.00"}
+    assert kill["source"] == source
 
 
 @pytest.mark.regulation("637a.17(a)(1)", "637a.17(a)(3)", "637a.17(c)", "637a.17(d)")
