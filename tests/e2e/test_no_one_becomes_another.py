@@ -99,7 +99,8 @@ def test_one_administrator_alone_gets_nothing_from_the_consoles_reset(
 
 def test_one_administrator_alone_gets_nothing_from_the_django_admin(
         console_page) -> None:  # noqa: F811
-    """Another part of the issue (the read-only admin): fails until it is in."""
+    """The Django admin shows no authenticator key or otpauth address of another login and
+    mints no token for it (issue 35 item 2)."""
     from django.contrib.auth import get_user_model
     from django.test import Client
     from knox.models import AuthToken
@@ -125,11 +126,13 @@ def test_one_administrator_alone_gets_nothing_from_the_django_admin(
 
 
 def test_an_officers_password_alone_is_no_api_token(console_page) -> None:  # noqa: F811
-    """Another part of the issue (the token's second factor): fails until it is in."""
+    """An officer's password alone (known, say, to whoever set it) is no API token: the
+    token asks for the authenticator's code (issue 35 item 3)."""
     officer = console_page.staff("compliance", username="odin-officer")
     enrol_second_factor(officer)
     assert _token(officer.username, "an administrator's own password").status_code == 401
-    assert _token(officer.username, PASSWORD).status_code != 200
+    alone = _token(officer.username, PASSWORD)
+    assert (alone.status_code, alone.json()["code"]) == (401, "code_required")
 
 
 def test_two_people_reset_an_officers_sign_in_and_only_the_officer_enrols(
