@@ -46,6 +46,8 @@ NOT_WALKED = {
     "admin/logout/": "logging out (a POST)",
     "admin/jsi18n/": "the admin's script",
     "admin/autocomplete/": "the admin's search answers (JSON, for a field's search box)",
+    "admin/password_change/": "refused in words to everyone (403): passwords change "
+        "through the staff path (tests/casino/test_admin_crawl.py reads the page)",
     "console/print/jackpots/<str:fund>/high-hands/": "the seeded day records no High Hand "
         "(tests/jackpots/test_printables.py prints a Tracking Slip)",
     "console/print/jackpots/<str:fund>/bad-beats/": "the seeded day has no Bad Beat "
@@ -86,7 +88,7 @@ UTC = re.compile(r"\bUTC\b")
 BARE_INTEGER = re.compile(r"^-?\d[\d,]*$")
 #: the headers under which a whole number is a count, not money
 COUNT_HEADER = re.compile(r"\b(?:hands?|rounds?|tables?|seats?|number|version|count|pieces|"
-                          r"deal|decks?|positions?|hour|reminders|slips|#)\b", re.I)
+                          r"deal|decks?|positions?|hour|reminders|slips|codes|tries|#)\b", re.I)
 #: a CSV money cell: dollars to the cent, no sign or separators
 CSV_DOLLARS = re.compile(r"^-?\d+\.\d{2}$")
 
