@@ -121,7 +121,9 @@ def test_a_reader_is_offered_no_step(holdem, who: str) -> None:
     calls.call_next(actor=holdem.floor["floor"], waitlist_id=holdem.waitlist.pk,
                     table_id=holdem.tables[0].pk, seat=9)
     html = _get(holdem.floor, who, "/console/poker/lists/").content.decode()
-    assert 'href="/console/do/' not in html
+    # the page's own steps: the navigation may offer the role's own (a compliance officer's
+    # "Lift a lock-out")
+    assert 'href="/console/do/' not in html.split("<main", 1)[1]
     assert "Seats open:" in text_of(html)
 
 

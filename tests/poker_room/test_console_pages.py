@@ -97,7 +97,7 @@ def test_a_seats_page_offers_the_steps_its_state_admits_and_the_viewer_may_take(
     assert _href(command_url("sit_out", pk, seat=4)) not in away.content.decode()
     officer = console_client("compliance").get(f"/console/poker/tables/{pk}/seats/1/")
     assert officer.status_code == 200 and 'href="/console/do/' not in \
-        officer.content.decode()
+        officer.content.decode().split("<main", 1)[1]  # the page's own steps
     c = console_client("floorperson")
     assert c.get(f"/console/poker/tables/{pk}/seats/11/").status_code == 404
     assert c.get(f"/console/poker/tables/{pk}/seats/0/").status_code == 404
@@ -122,7 +122,8 @@ def test_the_floor_offers_the_seat_form_only_to_who_may_seat(crew, holdem, conso
         r = console_client(role).get("/console/poker/")
         assert r.status_code == 200
         html = r.content.decode()
-        assert 'href="/console/do/' not in html, role
+        # the page's own steps (the navigation may offer the role's own)
+        assert 'href="/console/do/' not in html.split("<main", 1)[1], role
         assert "Seat a player" not in html and "&lt;b&gt;Bo&lt;/b&gt;" in html, role
         assert "<b>Bo</b>" not in html
         # the six vacant seats say so, the seated players' names still open their seats
