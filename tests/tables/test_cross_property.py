@@ -21,9 +21,9 @@ from rest_framework.test import APIClient
 
 from casino.actors import Actor
 from casino.eventstore.store import NewEvent, Stream, append
-from casino.models import Event, RoleGrant
+from casino.models import CredentialReset, Event, LoginUnlockRequest, RoleGrant
 from casino.roles import Role
-from casino.services import property_register, staff
+from casino.services import credentials, property_register, staff, unlocks
 from finance.models import table_day_stream
 from tables.demo import deck_ready
 from tables.services import rounds
@@ -44,6 +44,10 @@ def property_a(crew: dict[str, Actor], open_table: Callable, make_staff: Callabl
     newcomer = make_staff(username="a-newcomer")
     grant = staff.role_grant_request(actor=crew["admin"], staff_id=newcomer.pk,
                                      role="floorperson", reason="training done")
+    reset = credentials.credential_reset_request(actor=crew["admin"], staff_id=newcomer.pk,
+                                                 what="password", reason="forgot it")
+    unlock = unlocks.login_unlock_request(actor=crew["admin"], username=newcomer.username,
+                                          reason="locked out after the break")
     _a_fund(crew["dealer"], table)
     exception = _an_exception(crew["dealer"], table)
     waitlist, call = _a_list(crew["floor"], open_table("holdem"))
@@ -52,6 +56,7 @@ def property_a(crew: dict[str, Actor], open_table: Callable, make_staff: Callabl
             "round": str(rnd.pk),
             "rules": _rules_id(table), "staff": str(crew["dealer"].user_id),
             "grant": str(grant.pk), "stream": table.stream_id,
+            "reset": str(reset.pk), "unlock": str(unlock.pk),
             "dealer": crew["dealer"].username,
             "credentials": [a.credential_number for a in crew.values()]}
 
@@ -119,7 +124,8 @@ TARGET = {"rules-submissions": "rules", "tables": "table", "decks": "deck", "rou
           "staff": "staff", "role-grants": "grant", "streams": "stream",
           "poker-tables": "table", "hands": "round", "jackpot-funds": "fund",
           "finance/tables": "table", "finance/exceptions": "exception",
-          "waitlists": "waitlist", "calls": "call"}
+          "waitlists": "waitlist", "calls": "call", "credential-resets": "reset",
+          "logins": "unlock"}
 #: path parameters that name no row: a gaming day, a report's name (a property's own day
 #: or report answers its own staff)
 NOT_ROWS = {"day": lambda: "2026-01-02", "name": lambda: "master-game"}
@@ -195,7 +201,7 @@ def _a_marks(ids: dict[str, Any]) -> list[str]:
     """Text that only property A's rows contain: their ids, A's licence number and, as
     JSON strings, its staff's usernames and credential numbers."""
     rows = [ids[k] for k in ("table", "deck", "round", "rules", "grant", "stream",
-                             "exception", "waitlist", "call")]
+                             "exception", "waitlist", "call", "reset", "unlock")]
     people = [json.dumps(v) for v in [ids["dealer"], *ids["credentials"]]]
     return rows + people + [A_LICENCE]
 
@@ -224,6 +230,8 @@ def test_every_operation_refuses_another_propertys_staff(property_a, property_b_
                             f"property B's {role}")
     assert Event.objects.filter(metadata__property=A_LICENCE).count() == events_of_a
     assert RoleGrant.objects.get(pk=property_a["grant"]).state == "pending"
+    assert CredentialReset.objects.get(pk=property_a["reset"]).state == "pending"
+    assert LoginUnlockRequest.objects.get(pk=property_a["unlock"]).state == "pending"
     # Every path with an id was tried by every role: 404 (not found) or 403 (role) only.
     statuses = {code for _, path, _, code in seen if _names_a_row(path)}
     assert statuses <= {400, 403, 404, 405, 409, 415}, statuses
