@@ -157,7 +157,9 @@ def _ready_deck(room: dict[str, Any]) -> Deck:
     in play."""
     p, table = room["people"], room["table"]
     room["n"] += 1
-    deck = decks.deck_receive(actor=p["floor"], table_id=table.pk, back_colour="red",
+    # the pair's decks have backs of different colours (637a.3(a))
+    colour = ("red", "blue")[room["n"] % 2]
+    deck = decks.deck_receive(actor=p["floor"], table_id=table.pk, back_colour=colour,
                               batch=f"OB-{room['n']}")
     decks.deck_inspect(actor=p["dealer"], deck_id=deck.pk)
     decks.deck_inspection_verify(actor=p["floor"], deck_id=deck.pk, accepted=True)
