@@ -64,7 +64,8 @@ def test_after_a_jam_the_deck_is_neither_cut_nor_put_in_play() -> None:
     jammed = deck_steps.DeckSeen("d", "washed", True, [], None, False, jammed=True)
     for step in (lambda: deck_steps.cut(jammed, 20),
                  lambda: deck_steps.put_in_play(jammed, _setup("holdem"), table_id="t",
-                                                in_play=0, limits={"poker": 1},
+                                                in_play=[], colour="red",
+                                                limits={"poker": 1},
                                                 now=datetime.now(UTC))):
         with pytest.raises(ConflictError) as err:
             step()

@@ -69,7 +69,8 @@ def test_manual_shoe_one_card_at_a_time_to_ante_positions_then_the_dealer() -> N
     a pass: position 2 gets the 1st, 4th, ... cards (2c 2s 3h 4d 5c), position 4 the 2nd,
     5th, ... (2d 3c 3s 4h 5d), the dealer 2h 3d 4c 4s 5h, the 5h face up."""
     t = _antes(MANUAL, 2, 4)
-    (dealt,) = t.do("deal", deck=ORDERED_DECK)
+    (dealt,) = t.do("deal", deck=ORDERED_DECK, placed_by="dealer",
+                    card_hand="closest_to_shoe")  # attested: 589.8(a), (b)
     assert dealt["data"]["method"] == "by_card"
     assert sorted(t.state.positions) == [2, 4]
     assert t.state.positions[2].dealt == ids("2c 2s 3h 4d 5c")
