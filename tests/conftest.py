@@ -67,6 +67,18 @@ def _postgres_only(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _empty_caches() -> Iterator[None]:
+    """Each test starts with empty caches: the rate limits count in the shared cache (a
+    file cache on the embedded default, casino.rate_limits), so one test's requests in the
+    same minute would count against the next test's."""
+    from django.core.cache import caches
+
+    for cache in caches.all(initialized_only=False):
+        cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _own_digest_dir(settings, tmp_path_factory: pytest.TempPathFactory) -> None:  # noqa: ANN001
     """Each test its own digest store: digests live outside the database, so the
     database's reset between tests does not clear them, and a digest one test wrote
