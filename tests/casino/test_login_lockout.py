@@ -399,7 +399,9 @@ def test_with_the_slot_taken_a_throttled_wrong_password_is_refused_at_once() -> 
         time.sleep(0.3)
         started = time.monotonic()
         kind, answer = _api("second", "wrong", sprayer)
-        assert time.monotonic() - started < 1
+        # at once: well under the 3 s the slot's holder sleeps (2 s leaves room for a
+        # loaded 2-core CI machine, where three answers once took 1.03 s)
+        assert time.monotonic() - started < 2
         assert kind == "throttled" and answer.status_code == 429
         assert answer["Content-Type"] == "application/problem+json"
         assert int(answer["Retry-After"]) == 3
@@ -413,7 +415,7 @@ def test_with_the_slot_taken_a_throttled_wrong_password_is_refused_at_once() -> 
         assert b"Slow down" in page.content
         kind, answer = _api(colleague.username, PASSWORD, sprayer)
         assert kind == "in"
-        assert time.monotonic() - started < 1  # three answers, none waited for the slot
+        assert time.monotonic() - started < 2  # three answers, none waited for the slot
         assert thread.is_alive()  # all of it while the sleeper slept
     finally:
         thread.join(timeout=10)
