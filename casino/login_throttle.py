@@ -196,13 +196,8 @@ def _address_wait(request: Any) -> float:
     if not ip_address:
         return 0.0
     failures = address_failures(ip_address, request)
-    wait = delay_seconds(failures)
-    if wait:
-        try:
-            login_throttled(ip_address=ip_address, failures=failures)
-        except Exception:
-            log.exception("could not record the throttling of %s", ip_address)
-    return wait
+    return _recorded(delay_seconds(failures), lambda: login_throttled(
+        ip_address=ip_address, failures=failures), f"the throttling of {ip_address}")
 
 
 def _account_wait(username: str | None, request: Any) -> float:
@@ -213,12 +208,18 @@ def _account_wait(username: str | None, request: Any) -> float:
     if not username:
         return 0.0
     failures = account_failures(username, request)
-    wait = account_delay_seconds(failures)
+    return _recorded(account_delay_seconds(failures), lambda: login_slowed(
+        username=username, failures=failures), f"the slowing of {username}")
+
+
+def _recorded(wait: float, record: Any, what: str) -> float:
+    """``wait``, having recorded a wait that started (``record()``, once per cool-off); a
+    failure to record is logged and the wait stands either way."""
     if wait:
         try:
-            login_slowed(username=username, failures=failures)
+            record()
         except Exception:
-            log.exception("could not record the slowing of %s", username)
+            log.exception("could not record %s", what)
     return wait
 
 
